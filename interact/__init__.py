@@ -1,0 +1,1 @@
+"""Interact, the system MiniApp: conversations, messages, sub-session blocks, standard interactions."""

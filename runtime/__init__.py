@@ -1,0 +1,1 @@
+"""The Runtime: the final authority on MiniApp instances, focus, deadline operations and results."""

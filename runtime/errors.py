@@ -1,0 +1,35 @@
+"""Stable rejection codes (SPEC §3.1, docs/agent-protocol.md) and the exception carrying them."""
+
+from __future__ import annotations
+
+import enum
+
+
+class RejectionCode(enum.StrEnum):
+    INVALID_ARGUMENTS = "invalid_arguments"
+    UNKNOWN_TOOL = "unknown_tool"
+    STALE_INVENTORY = "stale_inventory"
+    UNKNOWN_CONVERSATION = "unknown_conversation"
+    FORBIDDEN = "forbidden"
+    ACTIVE_FOCUSING_OPERATION = "active_focusing_operation"
+    # The same source_tool_call_id was sent again with another tool or other arguments.
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    UNKNOWN_INSTANCE = "unknown_instance"
+    UNKNOWN_APP = "unknown_app"
+    INSTANCE_CLOSED = "instance_closed"
+    NOT_ALLOWED = "not_allowed"
+    # Snapshot writes (app.instance-state.v1)
+    STATE_NOT_SUPPORTED = "state_not_supported"
+    STATE_SCHEMA_VIOLATION = "state_schema_violation"
+    STATE_TOO_LARGE = "state_too_large"
+    STALE_REVISION = "stale_revision"
+
+
+class Rejection(Exception):
+    """A request the Runtime refuses; nothing was changed."""
+
+    def __init__(self, code: RejectionCode, detail: str, **context: object) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+        self.context = context

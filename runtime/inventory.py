@@ -1,0 +1,41 @@
+"""The Agent Inventory: the tools published to one conversation, with a revision.
+
+Only descriptors from validated manifests are published, and only to conversations whose scope
+the tool lists (SPEC R-3.11). The revision is a digest of exactly what is published, so it is
+the same in every process and changes whenever the published set or any descriptor changes;
+a tool call carrying another revision is rejected ``stale_inventory``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from runtime.manifests import ToolDescriptor, registry
+
+
+@dataclass(frozen=True)
+class Inventory:
+    scope: str
+    revision: str
+    tools: tuple[ToolDescriptor, ...]
+
+    def get(self, name: str) -> ToolDescriptor | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    def published(self) -> dict[str, Any]:
+        return {"revision": self.revision, "tools": [t.published() for t in self.tools]}
+
+
+def inventory_for_scope(scope: str) -> Inventory:
+    tools = tuple(
+        sorted(
+            (t for m in registry().values() for t in m.tools if scope in t.conversation_scopes),
+            key=lambda t: t.name,
+        )
+    )
+    canonical = json.dumps([t.published() for t in tools], sort_keys=True, separators=(",", ":"))
+    revision = "inv-" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
+    return Inventory(scope=scope, revision=revision, tools=tools)

@@ -1,0 +1,36 @@
+"""``manage.py recover_runtime``: settle what is due, resume what is running, print a summary."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils import timezone
+
+from runtime.services.recovery import recover_runtime
+
+
+class Command(BaseCommand):
+    help = (
+        "Settle every focusing operation whose ends_at has passed (completed, exactly once), re-arm "
+        "the deadlines of the ones still running, and report unacked outbox entries. Safe to run "
+        "at any time, repeatedly and concurrently with workers."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--dry-run", action="store_true", help="report what would be settled; change nothing")
+        parser.add_argument("--json", action="store_true", dest="as_json", help="print the summary as one JSON object")
+
+    def handle(self, *args: object, dry_run: bool, as_json: bool, **options: object) -> None:
+        summary = recover_runtime(now=timezone.now(), dry_run=dry_run)
+        counts = summary.counts()
+        if as_json:
+            payload = {**counts, "settled_ids": [str(i) for i in summary.settled], "resumed": summary.resumed}
+            self.stdout.write(json.dumps(payload, sort_keys=True))
+            return
+        verb = "would settle" if dry_run else "settled"
+        self.stdout.write(f"{'DRY RUN: ' if dry_run else ''}{verb} {len(summary.due) if dry_run else len(summary.settled)} due operation(s)")
+        for item in summary.resumed:
+            self.stdout.write(f"  running {item['operation_id']} ends_at={item['ends_at']} remaining={item['remaining_seconds']}s")
+        self.stdout.write(f"resumed {len(summary.resumed)} running operation(s); {summary.unacked_outbox} unacked outbox entr(y/ies)")
+

@@ -1,0 +1,224 @@
+"""Manifests: loading, validation at start-up, and the compiled validators they carry.
+
+A manifest that does not validate is a start-up error naming the file and the field, so the
+Inventory can only ever publish validated descriptors (SPEC R-3.11). Input and state schemas are
+compiled once here; ``duration_seconds: true`` or ``1.0`` are not integers (see
+docs/decisions/0002-jsonschema-validation.md).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import SchemaError, ValidationError
+
+MANIFEST_SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "manifest.schema.json"
+INSTANCE_STATE_FEATURE = "app.instance-state.v1"
+
+
+def _is_strict_integer(checker: Any, instance: object) -> bool:
+    # Python's bool is an int and jsonschema accepts 1.0 as an integer; a Runtime that turns
+    # those into focus durations would surprise everyone, so only real ints pass.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+StrictValidator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer),
+)
+
+
+class ManifestError(Exception):
+    """A manifest failed validation; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class ToolDescriptor:
+    name: str
+    version: int
+    app_id: str
+    call_model: str  # "operation" (long, reports one final result) or "short" (receipt)
+    description: str
+    conversation_scopes: tuple[str, ...]
+    input_schema: dict[str, Any]
+    result_schema: dict[str, Any]
+    input_validator: Any = field(compare=False, repr=False)
+    result_validator: Any = field(compare=False, repr=False)
+
+    def published(self) -> dict[str, Any]:
+        """The descriptor as the Agent sees it in the Inventory."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "app_id": self.app_id,
+            "call_model": self.call_model,
+            "description": self.description,
+            "input_schema": self.input_schema,
+            "result_schema": self.result_schema,
+        }
+
+
+@dataclass(frozen=True)
+class InstanceStateContract:
+    schema_version: int
+    schema: dict[str, Any]
+    max_bytes: int
+    retention: str
+    validator: Any = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Manifest:
+    app_id: str
+    name: str
+    version: str
+    kind: str  # "system" or "bundled"
+    path: Path
+    user_launchable: bool
+    surface_entry: str | None
+    capabilities: tuple[str, ...]
+    instance_state: InstanceStateContract | None
+    tools: tuple[ToolDescriptor, ...]
+
+    @property
+    def is_system(self) -> bool:
+        return self.kind == "system"
+
+
+def _field_path(error: ValidationError | SchemaError) -> str:
+    parts = [str(p) for p in error.absolute_path]
+    return "/".join(parts) if parts else "(root)"
+
+
+def _compile(schema: dict[str, Any], *, path: Path, where: str) -> Any:
+    try:
+        StrictValidator.check_schema(schema)
+    except SchemaError as exc:
+        raise ManifestError(f"{path}: {where}: not a valid JSON Schema: {exc.message}") from exc
+    return StrictValidator(schema)
+
+
+@cache
+def _manifest_validator() -> Draft202012Validator:
+    schema = json.loads(MANIFEST_SCHEMA_PATH.read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
+    """Read and validate one manifest file; raise ManifestError naming file and field."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"{path}: can not be read: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ManifestError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
+
+    error = next(iter(sorted(_manifest_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))), None)
+    if error is not None:
+        raise ManifestError(f"{path}: {_field_path(error)}: {error.message}")
+
+    app_id = raw["app_id"]
+    features = raw.get("features", [])
+    state_contract = None
+    if INSTANCE_STATE_FEATURE in features:
+        if "instance_state" not in raw:
+            raise ManifestError(f"{path}: instance_state: required by feature {INSTANCE_STATE_FEATURE}")
+        spec = raw["instance_state"]
+        state_contract = InstanceStateContract(
+            schema_version=spec["state_schema_version"],
+            schema=spec["state_schema"],
+            max_bytes=spec["max_bytes"],
+            retention=spec["retention"],
+            validator=_compile(spec["state_schema"], path=path, where="instance_state/state_schema"),
+        )
+    elif "instance_state" in raw:
+        raise ManifestError(f"{path}: instance_state: declared without feature {INSTANCE_STATE_FEATURE}")
+
+    tools = []
+    seen: set[str] = set()
+    for index, tool in enumerate(raw.get("tools", [])):
+        where = f"tools/{index}"
+        name = tool["name"]
+        if not name.startswith(f"{app_id}."):
+            raise ManifestError(f"{path}: {where}/name: {name!r} must start with {app_id + '.'!r}")
+        if name in seen:
+            raise ManifestError(f"{path}: {where}/name: duplicate tool {name!r}")
+        if name not in runtime_tools:
+            raise ManifestError(f"{path}: {where}/name: the Runtime has no handler for {name!r}")
+        seen.add(name)
+        tools.append(
+            ToolDescriptor(
+                name=name,
+                version=tool["version"],
+                app_id=app_id,
+                call_model=tool["call_model"],
+                description=tool["description"],
+                conversation_scopes=tuple(tool["conversation_scopes"]),
+                input_schema=tool["input_schema"],
+                result_schema=tool["result_schema"],
+                input_validator=_compile(tool["input_schema"], path=path, where=f"{where}/input_schema"),
+                result_validator=_compile(tool["result_schema"], path=path, where=f"{where}/result_schema"),
+            )
+        )
+
+    if raw["kind"] == "system" and tools:
+        raise ManifestError(f"{path}: tools: a system app publishes no tools")
+
+    return Manifest(
+        app_id=app_id,
+        name=raw["name"],
+        version=raw["version"],
+        kind=raw["kind"],
+        path=path,
+        user_launchable=raw.get("user_launchable", False),
+        surface_entry=raw.get("surface", {}).get("entry"),
+        capabilities=tuple(raw.get("capabilities", [])),
+        instance_state=state_contract,
+        tools=tuple(tools),
+    )
+
+
+def load_manifests(paths: list[Path], *, runtime_tools: frozenset[str]) -> dict[str, Manifest]:
+    """Load every manifest; app ids and tool names must be unique across all of them."""
+    manifests: dict[str, Manifest] = {}
+    tool_owner: dict[str, Path] = {}
+    for path in sorted(paths):
+        manifest = load_manifest(path, runtime_tools=runtime_tools)
+        if manifest.app_id in manifests:
+            raise ManifestError(f"{path}: app_id: {manifest.app_id!r} already declared by {manifests[manifest.app_id].path}")
+        for tool in manifest.tools:
+            if tool.name in tool_owner:
+                raise ManifestError(f"{path}: tools: {tool.name!r} already declared by {tool_owner[tool.name]}")
+            tool_owner[tool.name] = path
+        manifests[manifest.app_id] = manifest
+    if not any(m.is_system for m in manifests.values()):
+        raise ManifestError("no system app manifest found (Interact's interact/manifest.json)")
+    return manifests
+
+
+def manifest_paths() -> list[Path]:
+    base = Path(settings.BASE_DIR)
+    return [p for pattern in settings.LINEUP_MANIFEST_GLOBS for p in base.glob(pattern)]
+
+
+@cache
+def registry() -> dict[str, Manifest]:
+    """The validated manifests of this process, loaded once (at start-up, from AppConfig.ready)."""
+    from runtime.tool_router import RUNTIME_TOOLS
+
+    return load_manifests(manifest_paths(), runtime_tools=frozenset(RUNTIME_TOOLS))
+
+
+def get_manifest(app_id: str) -> Manifest | None:
+    return registry().get(app_id)
+
+
+def system_app_id() -> str:
+    return next(m.app_id for m in registry().values() if m.is_system)

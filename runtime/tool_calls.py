@@ -1,0 +1,67 @@
+"""What a tool call gets back, and how a retried call is answered from what is stored.
+
+``source_tool_call_id`` is the idempotency key within a conversation: a retry of the same call
+(same tool, same arguments) returns the existing operation, receipt or final result and changes
+nothing (SPEC R-3.5, R-3.7). The same key with another tool or other arguments is a client bug,
+rejected ``idempotency_key_reused`` rather than silently answered with someone else's result.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from runtime.errors import Rejection, RejectionCode
+from runtime.models import ToolCall
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A long operation runs (or ran); ``result`` is its final result once there is one."""
+
+    source_tool_call_id: str
+    operation_id: uuid.UUID
+    instance_id: uuid.UUID
+    app_session_id: uuid.UUID
+    replayed: bool = False
+    result: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """A short tool's receipt."""
+
+    source_tool_call_id: str
+    receipt: dict[str, Any]
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class Rejected:
+    source_tool_call_id: str
+    code: RejectionCode
+    detail: str
+
+
+ToolOutcome = Accepted | Receipt | Rejected
+
+
+def replay(call: ToolCall, *, tool: str, arguments: dict[str, Any]) -> Accepted | Receipt:
+    """Answer a retry of ``call`` from the stored rows."""
+    if call.tool != tool or call.arguments != arguments:
+        raise Rejection(
+            RejectionCode.IDEMPOTENCY_KEY_REUSED,
+            f"source_tool_call_id {call.source_tool_call_id!r} was already used for another call in this conversation",
+        )
+    operation = getattr(call, "operation", None)
+    if operation is not None:
+        return Accepted(
+            source_tool_call_id=call.source_tool_call_id,
+            operation_id=operation.id,
+            instance_id=operation.instance_id,
+            app_session_id=operation.app_session_id,
+            replayed=True,
+            result=call.result,
+        )
+    return Receipt(source_tool_call_id=call.source_tool_call_id, receipt=call.receipt or {}, replayed=True)

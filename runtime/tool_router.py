@@ -1,0 +1,197 @@
+"""The Tool Router: every Agent tool call enters the Runtime here (SPEC R-2.2.3, R-3.11).
+
+In order, a call must name a conversation the caller may act on, be a retry (answered from the
+stored rows) or name a tool published to that conversation, carry the current Inventory
+revision and arguments that satisfy the tool's input schema. Only then is the tool's service
+called. Any failure is a stable ``Rejected`` that changed nothing and never starts or wakes an
+app; each rejection is one event and one log line.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError
+
+from interact.models import Conversation
+from runtime.errors import Rejection, RejectionCode
+from runtime.events import record_event
+from runtime.inventory import inventory_for_scope
+from runtime.selectors import find_tool_call, focusing_operation
+from runtime.services.focus import INTERRUPT_TOOL, START_TOOL, interrupt_focus, start_focus
+from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, replay
+
+MAX_SOURCE_TOOL_CALL_ID_LENGTH = 128
+# The frozen schema sets no upper bound; the Runtime does, so a typo can not book a year.
+MAX_FOCUS_SECONDS = 24 * 60 * 60
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: the user the Agent acts for, and the conversations it is bound to."""
+
+    label: str  # "agent:<id>" — recorded on the tool call
+    user_id: int
+    conversation_ids: Collection[str] | None = None  # None: every conversation of the user
+
+
+def _start(call: "RoutedCall") -> Accepted:
+    duration = call.arguments["duration_seconds"]
+    if duration > MAX_FOCUS_SECONDS:
+        raise Rejection(
+            RejectionCode.INVALID_ARGUMENTS, f"duration_seconds: {duration} is more than the limit of {MAX_FOCUS_SECONDS}"
+        )
+    return start_focus(
+        conversation_id=call.conversation.id,
+        source_tool_call_id=call.source_tool_call_id,
+        duration_seconds=duration,
+        activity=call.arguments.get("activity"),
+        caller=call.caller.label,
+        now=call.now,
+    )
+
+
+def _interrupt(call: "RoutedCall") -> Receipt:
+    return interrupt_focus(
+        conversation_id=call.conversation.id,
+        source_tool_call_id=call.source_tool_call_id,
+        caller=call.caller.label,
+        now=call.now,
+    )
+
+
+RUNTIME_TOOLS: dict[str, Callable[["RoutedCall"], Accepted | Receipt]] = {
+    START_TOOL: _start,
+    INTERRUPT_TOOL: _interrupt,
+}
+
+
+@dataclass(frozen=True)
+class RoutedCall:
+    caller: Caller
+    conversation: Conversation
+    source_tool_call_id: str
+    tool: str
+    arguments: dict[str, Any]
+    now: datetime
+
+
+def access_conversation(caller: Caller, conversation_id: object) -> Conversation:
+    """The conversation, if ``caller`` may act on it; ``unknown_conversation`` / ``forbidden`` otherwise."""
+    try:
+        conversation = Conversation.objects.filter(pk=uuid.UUID(str(conversation_id))).first()
+    except ValueError:
+        conversation = None
+    if conversation is None:
+        raise Rejection(RejectionCode.UNKNOWN_CONVERSATION, "no such conversation")
+    bound = caller.conversation_ids is None or str(conversation.id) in {str(c) for c in caller.conversation_ids}
+    if conversation.owner_id != caller.user_id or not bound:
+        raise Rejection(RejectionCode.FORBIDDEN, "this Agent may not act on that conversation")
+    return conversation
+
+
+def route_tool_call(
+    *,
+    caller: Caller,
+    conversation_id: object,
+    source_tool_call_id: object,
+    tool: object,
+    arguments: object,
+    inventory_revision: object,
+    now: datetime,
+) -> ToolOutcome:
+    """Validate one Agent tool call and hand it to its service. Never raises a Rejection."""
+    call_id = source_tool_call_id if isinstance(source_tool_call_id, str) else ""
+    try:
+        return _route(caller, conversation_id, source_tool_call_id, tool, arguments, inventory_revision, now)
+    except Rejection as rejection:
+        record_event(
+            "tool.rejected",
+            at=now,
+            conversation_id=_uuid_or_none(conversation_id),
+            source_tool_call_id=call_id[:MAX_SOURCE_TOOL_CALL_ID_LENGTH],
+            operation_id=rejection.context.get("operation_id"),
+            level="warning",
+            tool=str(tool)[:128],
+            code=rejection.code,
+            detail=rejection.detail,
+            caller=caller.label,
+        )
+        return Rejected(source_tool_call_id=call_id, code=rejection.code, detail=rejection.detail)
+
+
+def _route(
+    caller: Caller,
+    conversation_id: object,
+    source_tool_call_id: object,
+    tool: object,
+    arguments: object,
+    inventory_revision: object,
+    now: datetime,
+) -> Accepted | Receipt:
+    if not isinstance(source_tool_call_id, str) or not 1 <= len(source_tool_call_id) <= MAX_SOURCE_TOOL_CALL_ID_LENGTH:
+        raise Rejection(
+            RejectionCode.INVALID_ARGUMENTS,
+            f"source_tool_call_id must be a string of 1 to {MAX_SOURCE_TOOL_CALL_ID_LENGTH} characters",
+        )
+    conversation = access_conversation(caller, conversation_id)
+    if not isinstance(tool, str):
+        raise Rejection(RejectionCode.UNKNOWN_TOOL, "tool must be a tool name")
+    if not isinstance(arguments, dict):
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, "arguments must be a JSON object")
+
+    # A retry is answered from what is stored, even if the Inventory moved on since.
+    existing = find_tool_call(conversation_id=conversation.id, source_tool_call_id=source_tool_call_id)
+    if existing is not None:
+        return replay(existing, tool=tool, arguments=arguments)
+
+    inventory = inventory_for_scope(conversation.scope)
+    descriptor = inventory.get(tool)
+    if descriptor is None:
+        raise Rejection(RejectionCode.UNKNOWN_TOOL, f"{tool!r} is not in this conversation's Inventory")
+    if inventory_revision != inventory.revision:
+        raise Rejection(
+            RejectionCode.STALE_INVENTORY,
+            f"the Inventory is at revision {inventory.revision}; fetch it again before calling",
+        )
+    error = next(iter(sorted(descriptor.input_validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(arguments)"
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"{where}: {error.message}")
+
+    routed = RoutedCall(
+        caller=caller,
+        conversation=conversation,
+        source_tool_call_id=source_tool_call_id,
+        tool=tool,
+        arguments=arguments,
+        now=now,
+    )
+    try:
+        return RUNTIME_TOOLS[tool](routed)
+    except IntegrityError:
+        # A constraint caught a race the workspace lock did not (e.g. SQLite without row locks):
+        # answer as the winner's rows say.
+        existing = find_tool_call(conversation_id=conversation.id, source_tool_call_id=source_tool_call_id)
+        if existing is not None:
+            return replay(existing, tool=tool, arguments=arguments)
+        running = focusing_operation(conversation_id=conversation.id)
+        if running is not None:
+            raise Rejection(
+                RejectionCode.ACTIVE_FOCUSING_OPERATION,
+                "this conversation already has a focusing operation; interrupt it or wait for its result",
+                operation_id=str(running.id),
+            ) from None
+        raise
+
+
+def _uuid_or_none(value: object) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
