@@ -15,13 +15,9 @@ class ConversationScope(models.TextChoices):
 
 class Conversation(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
-    )
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
     title = models.CharField(max_length=200, default="Conversation")
-    scope = models.CharField(
-        max_length=32, choices=ConversationScope.choices, default=ConversationScope.PERSONAL
-    )
+    scope = models.CharField(max_length=32, choices=ConversationScope.choices, default=ConversationScope.PERSONAL)
     is_default = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -51,9 +51,7 @@ if not SECRET_KEY:
     SECRET_KEY = "lineup-embedded-development-key-not-for-production"
 
 ALLOWED_HOSTS = [
-    h.strip()
-    for h in os.environ.get("LINEUP_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
-    if h.strip()
+    h.strip() for h in os.environ.get("LINEUP_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
 ]
 
 INSTALLED_APPS = [

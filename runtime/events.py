@@ -18,6 +18,7 @@ from runtime.models import LifecycleEvent
 
 logger = structlog.get_logger("lineup.runtime")
 
+
 def _plain(value: Any) -> Any:
     if isinstance(value, uuid.UUID):
         return str(value)
@@ -61,4 +62,3 @@ def record_event(
         transaction.on_commit(emit)
     else:
         emit()
-

@@ -192,7 +192,9 @@ def load_manifests(paths: list[Path], *, runtime_tools: frozenset[str]) -> dict[
     for path in sorted(paths):
         manifest = load_manifest(path, runtime_tools=runtime_tools)
         if manifest.app_id in manifests:
-            raise ManifestError(f"{path}: app_id: {manifest.app_id!r} already declared by {manifests[manifest.app_id].path}")
+            raise ManifestError(
+                f"{path}: app_id: {manifest.app_id!r} already declared by {manifests[manifest.app_id].path}"
+            )
         for tool in manifest.tools:
             if tool.name in tool_owner:
                 raise ManifestError(f"{path}: tools: {tool.name!r} already declared by {tool_owner[tool.name]}")

@@ -1,7 +1,7 @@
 """The Runtime's data and the database constraints behind its invariants.
 
 Models hold data, not workflows: every change goes through ``runtime.services``. The
-constraints below are the last line of defence for the promises of SPEC §3–4, so that a bug
+constraints below are the last line of defence for the promises of SPEC §3-4, so that a bug
 in a service can fail a transaction but never corrupt the state:
 
 * one ``focusing`` operation per conversation (partial unique index, R-3.12);
@@ -44,14 +44,10 @@ class Workspace(models.Model):
 
 class AppInstance(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey(
-        "interact.Conversation", on_delete=models.CASCADE, related_name="app_instances"
-    )
+    conversation = models.ForeignKey("interact.Conversation", on_delete=models.CASCADE, related_name="app_instances")
     app_id = models.CharField(max_length=64)
     is_system = models.BooleanField(default=False)
-    lifecycle_state = models.CharField(
-        max_length=16, choices=LifecycleState.choices, default=LifecycleState.LAUNCHING
-    )
+    lifecycle_state = models.CharField(max_length=16, choices=LifecycleState.choices, default=LifecycleState.LAUNCHING)
     focus_seq = models.PositiveBigIntegerField(default=0)
     opened_at = models.DateTimeField()
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -99,9 +95,7 @@ class AppSession(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, related_name="app_session")
-    conversation = models.ForeignKey(
-        "interact.Conversation", on_delete=models.CASCADE, related_name="app_sessions"
-    )
+    conversation = models.ForeignKey("interact.Conversation", on_delete=models.CASCADE, related_name="app_sessions")
     state = models.CharField(max_length=8, choices=AppSessionState.choices, default=AppSessionState.OPEN)
     opened_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -138,9 +132,7 @@ class ToolCall(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey(
-        "interact.Conversation", on_delete=models.CASCADE, related_name="tool_calls"
-    )
+    conversation = models.ForeignKey("interact.Conversation", on_delete=models.CASCADE, related_name="tool_calls")
     source_tool_call_id = models.CharField(max_length=128)
     tool = models.CharField(max_length=128)
     arguments = models.JSONField(default=dict)
@@ -159,9 +151,7 @@ class ToolCall(models.Model):
         ordering = ["created_at"]
         indexes = [models.Index(fields=["instance", "status"])]
         constraints = [
-            models.UniqueConstraint(
-                fields=["conversation", "source_tool_call_id"], name="unique_source_tool_call_id"
-            ),
+            models.UniqueConstraint(fields=["conversation", "source_tool_call_id"], name="unique_source_tool_call_id"),
         ]
 
     def __str__(self) -> str:
@@ -172,22 +162,18 @@ class Operation(models.Model):
     """A deadline operation (R-3.3): the focus started by one ``pomodoro.start`` call."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey(
-        "interact.Conversation", on_delete=models.CASCADE, related_name="operations"
-    )
+    conversation = models.ForeignKey("interact.Conversation", on_delete=models.CASCADE, related_name="operations")
     instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, related_name="operation")
     app_session = models.OneToOneField(AppSession, on_delete=models.CASCADE, related_name="operation")
     tool_call = models.OneToOneField(ToolCall, on_delete=models.CASCADE, related_name="operation")
     source_tool_call_id = models.CharField(max_length=128)
-    activity = models.CharField(max_length=256, null=True, blank=True)
+    activity = models.CharField(max_length=256, null=True, blank=True)  # noqa: DJ001 (absent is not empty)
     duration_seconds = models.PositiveIntegerField()
     started_at = models.DateTimeField()
     ends_at = models.DateTimeField(help_text="The only time fact while focusing (R-3.4).")
     state = models.CharField(max_length=16, choices=OperationState.choices, default=OperationState.FOCUSING)
     ended_at = models.DateTimeField(null=True, blank=True)
-    interruption_reason = models.CharField(
-        max_length=32, choices=InterruptionReason.choices, null=True, blank=True
-    )
+    interruption_reason = models.CharField(max_length=32, choices=InterruptionReason.choices, null=True, blank=True)  # noqa: DJ001
     settled_at = models.DateTimeField(
         null=True, blank=True, help_text="When the Runtime decided the terminal state (for lag metrics)."
     )
@@ -228,9 +214,7 @@ class InstanceSnapshot(models.Model):
     instance is closed.
     """
 
-    instance = models.OneToOneField(
-        AppInstance, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
-    )
+    instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, primary_key=True, related_name="snapshot")
     schema_version = models.PositiveSmallIntegerField()
     revision = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True)
@@ -253,9 +237,7 @@ class OutboxEntry(models.Model):
     """The single final result of a long tool call, kept until the Agent acks it (R-2.2.8)."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey(
-        "interact.Conversation", on_delete=models.CASCADE, related_name="outbox_entries"
-    )
+    conversation = models.ForeignKey("interact.Conversation", on_delete=models.CASCADE, related_name="outbox_entries")
     operation = models.OneToOneField(Operation, on_delete=models.CASCADE, related_name="outbox_entry")
     tool_call = models.OneToOneField(ToolCall, on_delete=models.CASCADE, related_name="outbox_entry")
     payload = models.JSONField(help_text="The tool.result body: source_tool_call_id and result.")
@@ -268,7 +250,9 @@ class OutboxEntry(models.Model):
         ordering = ["created_at"]
         verbose_name_plural = "outbox entries"
         indexes = [
-            models.Index(fields=["conversation", "created_at"], condition=Q(acked_at__isnull=True), name="outbox_unacked")
+            models.Index(
+                fields=["conversation", "created_at"], condition=Q(acked_at__isnull=True), name="outbox_unacked"
+            )
         ]
 
     def __str__(self) -> str:

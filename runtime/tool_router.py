@@ -39,11 +39,12 @@ class Caller:
     conversation_ids: Collection[str] | None = None  # None: every conversation of the user
 
 
-def _start(call: "RoutedCall") -> Accepted:
+def _start(call: RoutedCall) -> Accepted:
     duration = call.arguments["duration_seconds"]
     if duration > MAX_FOCUS_SECONDS:
         raise Rejection(
-            RejectionCode.INVALID_ARGUMENTS, f"duration_seconds: {duration} is more than the limit of {MAX_FOCUS_SECONDS}"
+            RejectionCode.INVALID_ARGUMENTS,
+            f"duration_seconds: {duration} is more than the limit of {MAX_FOCUS_SECONDS}",
         )
     return start_focus(
         conversation_id=call.conversation.id,
@@ -55,7 +56,7 @@ def _start(call: "RoutedCall") -> Accepted:
     )
 
 
-def _interrupt(call: "RoutedCall") -> Receipt:
+def _interrupt(call: RoutedCall) -> Receipt:
     return interrupt_focus(
         conversation_id=call.conversation.id,
         source_tool_call_id=call.source_tool_call_id,
@@ -64,7 +65,7 @@ def _interrupt(call: "RoutedCall") -> Receipt:
     )
 
 
-RUNTIME_TOOLS: dict[str, Callable[["RoutedCall"], Accepted | Receipt]] = {
+RUNTIME_TOOLS: dict[str, Callable[[RoutedCall], Accepted | Receipt]] = {
     START_TOOL: _start,
     INTERRUPT_TOOL: _interrupt,
 }
@@ -158,7 +159,9 @@ def _route(
             RejectionCode.STALE_INVENTORY,
             f"the Inventory is at revision {inventory.revision}; fetch it again before calling",
         )
-    error = next(iter(sorted(descriptor.input_validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))), None)
+    error = next(
+        iter(sorted(descriptor.input_validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))), None
+    )
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(arguments)"
         raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"{where}: {error.message}")
@@ -194,4 +197,3 @@ def _uuid_or_none(value: object) -> uuid.UUID | None:
         return uuid.UUID(str(value))
     except ValueError:
         return None
-

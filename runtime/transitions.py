@@ -98,9 +98,7 @@ def decide_settlement(
         return Settle(OperationState.COMPLETED, ended_at=ends_at)
     if trigger is Trigger.DEADLINE:
         return NotDue()
-    return Settle(
-        OperationState.INTERRUPTED, ended_at=now, interruption_reason=_INTERRUPTION_BY_TRIGGER[trigger]
-    )
+    return Settle(OperationState.INTERRUPTED, ended_at=now, interruption_reason=_INTERRUPTION_BY_TRIGGER[trigger])
 
 
 # --- App instance lifecycle -------------------------------------------------------------------
@@ -118,15 +116,9 @@ class LifecycleState(models.TextChoices):
 # is not a state but a mark set by recovery on an instance that survived a restart.
 LIFECYCLE_TRANSITIONS: dict[LifecycleState, frozenset[LifecycleState]] = {
     LifecycleState.LAUNCHING: frozenset({LifecycleState.FOREGROUND, LifecycleState.CLOSED}),
-    LifecycleState.FOREGROUND: frozenset(
-        {LifecycleState.BACKGROUND, LifecycleState.SUSPENDED, LifecycleState.CLOSED}
-    ),
-    LifecycleState.BACKGROUND: frozenset(
-        {LifecycleState.FOREGROUND, LifecycleState.SUSPENDED, LifecycleState.CLOSED}
-    ),
-    LifecycleState.SUSPENDED: frozenset(
-        {LifecycleState.FOREGROUND, LifecycleState.BACKGROUND, LifecycleState.CLOSED}
-    ),
+    LifecycleState.FOREGROUND: frozenset({LifecycleState.BACKGROUND, LifecycleState.SUSPENDED, LifecycleState.CLOSED}),
+    LifecycleState.BACKGROUND: frozenset({LifecycleState.FOREGROUND, LifecycleState.SUSPENDED, LifecycleState.CLOSED}),
+    LifecycleState.SUSPENDED: frozenset({LifecycleState.FOREGROUND, LifecycleState.BACKGROUND, LifecycleState.CLOSED}),
     LifecycleState.CLOSED: frozenset(),
 }
 

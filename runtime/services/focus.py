@@ -171,7 +171,9 @@ def start_focus(
 
 
 @transaction.atomic(durable=True)
-def interrupt_focus(*, conversation_id: uuid.UUID | str, source_tool_call_id: str, caller: str, now: datetime) -> Receipt:
+def interrupt_focus(
+    *, conversation_id: uuid.UUID | str, source_tool_call_id: str, caller: str, now: datetime
+) -> Receipt:
     """The Agent's ``pomodoro.interrupt``: settle the conversation's focusing operation.
 
     Takes no target: it binds the single focusing operation of ``conversation_id`` under the
@@ -194,7 +196,9 @@ def interrupt_focus(*, conversation_id: uuid.UUID | str, source_tool_call_id: st
     else:
         decision = decide_settlement(operation.state, Trigger.AGENT_INTERRUPT, ends_at=operation.ends_at, now=now)
         settled = _apply_settlement(workspace, operation, decision, trigger=Trigger.AGENT_INTERRUPT, now=now)
-        status = "interrupted" if settled and operation.state == OperationState.INTERRUPTED else "operation_already_final"
+        status = (
+            "interrupted" if settled and operation.state == OperationState.INTERRUPTED else "operation_already_final"
+        )
         receipt = {"status": status, "operation_id": str(operation.id)}
 
     ToolCall.objects.create(
@@ -292,7 +296,9 @@ def _apply_settlement(
         record_event("operation.not_due", at=now, trigger=trigger.value, ends_at=isoformat(operation.ends_at), **ids)
         return False
     if isinstance(decision, AlreadyFinal):
-        record_event("operation.already_final", at=now, trigger=trigger.value, state=decision.state, level="debug", **ids)
+        record_event(
+            "operation.already_final", at=now, trigger=trigger.value, state=decision.state, level="debug", **ids
+        )
         return False
 
     won = Operation.objects.filter(pk=operation.pk, state=OperationState.FOCUSING).update(
@@ -305,7 +311,9 @@ def _apply_settlement(
         return False
     operation.refresh_from_db()
     result = operation_result(operation)
-    ToolCall.objects.filter(pk=operation.tool_call_id).update(status=ToolCallStatus.SUCCEEDED, result=result, finished_at=now)
+    ToolCall.objects.filter(pk=operation.tool_call_id).update(
+        status=ToolCallStatus.SUCCEEDED, result=result, finished_at=now
+    )
     entry = OutboxEntry.objects.create(
         conversation_id=operation.conversation_id,
         operation=operation,
@@ -324,7 +332,9 @@ def _apply_settlement(
         trigger=trigger.value,
         ended_at=result["ended_at"],
         interruption_reason=decision.interruption_reason,
-        lag_ms=round((now - operation.ends_at).total_seconds() * 1000) if decision.state == OperationState.COMPLETED else None,
+        lag_ms=round((now - operation.ends_at).total_seconds() * 1000)
+        if decision.state == OperationState.COMPLETED
+        else None,
         **ids,
     )
     record_event("outbox.written", at=now, outbox_id=entry.id, **ids)

@@ -33,7 +33,9 @@ from runtime.transitions import LifecycleState, OperationState, Trigger
 def _open_instance(workspace: Workspace, instance_id: uuid.UUID | str) -> AppInstance:
     """The conversation's instance ``instance_id``, locked; only this conversation's, and open."""
     instance = (
-        AppInstance.objects.select_for_update().filter(pk=instance_id, conversation_id=workspace.conversation_id).first()
+        AppInstance.objects.select_for_update()
+        .filter(pk=instance_id, conversation_id=workspace.conversation_id)
+        .first()
     )
     if instance is None:
         raise Rejection(RejectionCode.UNKNOWN_INSTANCE, "no such app instance in this conversation")
@@ -65,7 +67,12 @@ def return_to_interact(*, conversation_id: uuid.UUID | str, now: datetime) -> Ap
     workspace = lock_workspace(conversation_id, now=now)
     interact = system_instance(workspace)
     current = front_instance(workspace)
-    record_event("lifecycle.return_to_interact", at=now, conversation_id=conversation_id, instance_id=current.id if current else None)
+    record_event(
+        "lifecycle.return_to_interact",
+        at=now,
+        conversation_id=conversation_id,
+        instance_id=current.id if current else None,
+    )
     if current is None or current.pk == interact.pk:
         bring_to_foreground(workspace, interact, now=now)
     else:
@@ -79,7 +86,9 @@ def switch_app(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str
     workspace = lock_workspace(conversation_id, now=now)
     target = _open_instance(workspace, instance_id)
     current = front_instance(workspace)
-    record_event("lifecycle.switch_app", at=now, conversation_id=conversation_id, instance_id=target.id, app_id=target.app_id)
+    record_event(
+        "lifecycle.switch_app", at=now, conversation_id=conversation_id, instance_id=target.id, app_id=target.app_id
+    )
     if current is None or current.pk == target.pk:
         bring_to_foreground(workspace, target, now=now)
     else:
@@ -103,9 +112,24 @@ def open_app(*, conversation_id: uuid.UUID | str, app_id: str, now: datetime) ->
     instance = AppInstance.objects.create(conversation_id=conversation_id, app_id=app_id, opened_at=now)
     session = AppSession.objects.create(instance=instance, conversation_id=conversation_id, opened_at=now)
     if manifest.instance_state is not None:
-        InstanceSnapshot.objects.create(instance=instance, schema_version=manifest.instance_state.schema_version, updated_at=now)
-    record_event("instance.opened", at=now, conversation_id=conversation_id, instance_id=instance.id, app_session_id=session.id, app_id=app_id)
-    record_event("app_session.opened", at=now, conversation_id=conversation_id, instance_id=instance.id, app_session_id=session.id)
+        InstanceSnapshot.objects.create(
+            instance=instance, schema_version=manifest.instance_state.schema_version, updated_at=now
+        )
+    record_event(
+        "instance.opened",
+        at=now,
+        conversation_id=conversation_id,
+        instance_id=instance.id,
+        app_session_id=session.id,
+        app_id=app_id,
+    )
+    record_event(
+        "app_session.opened",
+        at=now,
+        conversation_id=conversation_id,
+        instance_id=instance.id,
+        app_session_id=session.id,
+    )
     current = front_instance(workspace)
     if current is None or current.is_system:
         bring_to_foreground(workspace, instance, now=now)
@@ -124,7 +148,9 @@ def close_instance(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID |
     instance = AppInstance.objects.select_for_update().filter(pk=instance_id, conversation_id=conversation_id).first()
     if instance is None:
         raise Rejection(RejectionCode.UNKNOWN_INSTANCE, "no such app instance in this conversation")
-    record_event("lifecycle.close", at=now, conversation_id=conversation_id, instance_id=instance.id, app_id=instance.app_id)
+    record_event(
+        "lifecycle.close", at=now, conversation_id=conversation_id, instance_id=instance.id, app_id=instance.app_id
+    )
     if instance.lifecycle_state == LifecycleState.CLOSED:
         return
     operation = _focusing_operation_of(instance)
@@ -183,4 +209,6 @@ def report_surface_reloaded(*, conversation_id: uuid.UUID | str, instance_id: uu
     """A Surface reloaded (R-4.2.2): recorded, never an exit; it restores from its snapshot."""
     workspace = lock_workspace(conversation_id, now=now)
     instance = _open_instance(workspace, instance_id)
-    record_event("surface.reloaded", at=now, conversation_id=conversation_id, instance_id=instance.id, app_id=instance.app_id)
+    record_event(
+        "surface.reloaded", at=now, conversation_id=conversation_id, instance_id=instance.id, app_id=instance.app_id
+    )

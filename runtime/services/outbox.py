@@ -19,11 +19,15 @@ from runtime.models import OutboxEntry
 
 def mark_delivery_attempt(*, outbox_id: uuid.UUID | str, now: datetime) -> None:
     """Count one (re)delivery of an unacked entry."""
-    OutboxEntry.objects.filter(pk=outbox_id, acked_at__isnull=True).update(attempts=F("attempts") + 1, last_attempt_at=now)
+    OutboxEntry.objects.filter(pk=outbox_id, acked_at__isnull=True).update(
+        attempts=F("attempts") + 1, last_attempt_at=now
+    )
 
 
 @transaction.atomic(durable=True)
-def ack_outbox_entry(*, outbox_id: uuid.UUID | str, conversation_ids: list[uuid.UUID] | list[str], now: datetime) -> bool:
+def ack_outbox_entry(
+    *, outbox_id: uuid.UUID | str, conversation_ids: list[uuid.UUID] | list[str], now: datetime
+) -> bool:
     """Ack an entry of one of ``conversation_ids``; returns False when it was already acked."""
     entry = OutboxEntry.objects.select_for_update().filter(pk=outbox_id, conversation_id__in=conversation_ids).first()
     if entry is None:

@@ -89,7 +89,9 @@ def recover_runtime(*, now: datetime, dry_run: bool = False) -> RecoverySummary:
 
 
 @transaction.atomic(durable=True)
-def _resume(operation_id: uuid.UUID, instance_id: uuid.UUID, conversation_id: uuid.UUID, ends_at: datetime, *, now: datetime) -> None:
+def _resume(
+    operation_id: uuid.UUID, instance_id: uuid.UUID, conversation_id: uuid.UUID, ends_at: datetime, *, now: datetime
+) -> None:
     AppInstance.objects.filter(pk=instance_id).update(restored_at=now)
     record_event(
         "operation.resumed",

@@ -12,8 +12,15 @@ from datetime import datetime
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.manifests import system_app_id
-from runtime.models import AppInstance, AppSession, AppSessionState, ToolCall, Workspace
-from runtime.models import NON_FINAL_TOOL_CALL_STATUSES, ToolCallStatus
+from runtime.models import (
+    NON_FINAL_TOOL_CALL_STATUSES,
+    AppInstance,
+    AppSession,
+    AppSessionState,
+    ToolCall,
+    ToolCallStatus,
+    Workspace,
+)
 from runtime.projections import project_on_commit
 from runtime.transitions import LifecycleState, can_transition
 
@@ -29,7 +36,9 @@ def lock_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> Worksp
             is_system=True,
             opened_at=now,
         )
-        record_event("instance.opened", at=now, conversation_id=conversation_id, instance_id=interact.id, app_id=interact.app_id)
+        record_event(
+            "instance.opened", at=now, conversation_id=conversation_id, instance_id=interact.id, app_id=interact.app_id
+        )
         bring_to_foreground(workspace, interact, now=now)
     return workspace
 
@@ -74,7 +83,9 @@ def move_instance(
         return
     if not can_transition(previous, target):
         raise Rejection(
-            RejectionCode.NOT_ALLOWED, f"an instance can not move from {previous} to {target}", instance_id=str(instance.id)
+            RejectionCode.NOT_ALLOWED,
+            f"an instance can not move from {previous} to {target}",
+            instance_id=str(instance.id),
         )
     instance.lifecycle_state = target
     instance.save(update_fields=["lifecycle_state", "focus_seq", *also_save])
@@ -169,9 +180,17 @@ def close_instance_locked(
         session.ended_at = now
         session.save(update_fields=["state", "ended_at"])
         record_event(
-            "app_session.ended", at=now, conversation_id=instance.conversation_id, instance_id=instance.id, app_session_id=session.id
+            "app_session.ended",
+            at=now,
+            conversation_id=instance.conversation_id,
+            instance_id=instance.id,
+            app_session_id=session.id,
         )
-        project_on_commit(instance.conversation_id, "app_session.ended", {"app_session_id": str(session.id), "instance_id": str(instance.id)})
+        project_on_commit(
+            instance.conversation_id,
+            "app_session.ended",
+            {"app_session_id": str(session.id), "instance_id": str(instance.id)},
+        )
 
     if next_foreground is not None:
         bring_to_foreground(workspace, next_foreground, now=now)

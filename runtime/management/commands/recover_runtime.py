@@ -29,8 +29,13 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(payload, sort_keys=True))
             return
         verb = "would settle" if dry_run else "settled"
-        self.stdout.write(f"{'DRY RUN: ' if dry_run else ''}{verb} {len(summary.due) if dry_run else len(summary.settled)} due operation(s)")
+        self.stdout.write(
+            f"{'DRY RUN: ' if dry_run else ''}{verb} {len(summary.due) if dry_run else len(summary.settled)} due operation(s)"
+        )
         for item in summary.resumed:
-            self.stdout.write(f"  running {item['operation_id']} ends_at={item['ends_at']} remaining={item['remaining_seconds']}s")
-        self.stdout.write(f"resumed {len(summary.resumed)} running operation(s); {summary.unacked_outbox} unacked outbox entr(y/ies)")
-
+            self.stdout.write(
+                f"  running {item['operation_id']} ends_at={item['ends_at']} remaining={item['remaining_seconds']}s"
+            )
+        self.stdout.write(
+            f"resumed {len(summary.resumed)} running operation(s); {summary.unacked_outbox} unacked outbox entr(y/ies)"
+        )

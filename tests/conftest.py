@@ -1,0 +1,43 @@
+"""Shared fixtures. Scenario data is built through the real services (tests/support/factories.py)."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Tests drive deadlines themselves unless they ask for Celery (tests/support/celery.py).
+    settings.LINEUP_SCHEDULER = "none"
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user(username="ada", password="pw-ada-123")
+
+
+@pytest.fixture
+def other_user(django_user_model):
+    return django_user_model.objects.create_user(username="bob", password="pw-bob-123")
+
+
+@pytest.fixture
+def conversation(user):
+    from interact.services import conversation_get_or_create_default
+
+    return conversation_get_or_create_default(user=user)
+
+
+@pytest.fixture
+def caller(user):
+    from runtime.tool_router import Caller
+
+    return Caller(label="agent:test", user_id=user.id)
+
+
+@pytest.fixture
+def agent(caller, conversation):
+    """An Agent bound to ``conversation`` that calls tools through the real Tool Router."""
+    from tests.support.factories import AgentDriver
+
+    return AgentDriver(caller=caller, conversation=conversation)
