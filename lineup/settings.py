@@ -14,9 +14,12 @@ Variables:
     LINEUP_DEBUG            1/0 (default 1 in the embedded default, 0 otherwise)
     LINEUP_ALLOWED_HOSTS    comma separated (default localhost,127.0.0.1,[::1])
     LINEUP_LOG_LEVEL        DEBUG/INFO/... (default INFO)
-    LINEUP_LOG_FORMAT       json | console (default json)
+    LINEUP_LOG_FORMAT       json | console (default console when embedded, json otherwise)
     LINEUP_SWEEP_SECONDS    beat sweep period (default 2)
     LINEUP_CELERY_QUEUE     Celery queue name (default lineup)
+    LINEUP_SERVE_STATIC     1/0: Daphne serves /static/ itself (default 1; 0 behind a proxy)
+    LINEUP_MANIFEST_GLOBS   comma separated manifest globs, relative to BASE_DIR or absolute
+                            (default interact/manifest.json,miniapps/*/manifest.json)
 """
 
 from __future__ import annotations
@@ -150,7 +153,11 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- MiniApps -------------------------------------------------------------------------------
-LINEUP_MANIFEST_GLOBS = ["interact/manifest.json", "miniapps/*/manifest.json"]
+LINEUP_MANIFEST_GLOBS = [
+    g.strip()
+    for g in os.environ.get("LINEUP_MANIFEST_GLOBS", "interact/manifest.json,miniapps/*/manifest.json").split(",")
+    if g.strip()
+]
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -163,10 +170,12 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "static"
+LINEUP_SERVE_STATIC = _env_flag("LINEUP_SERVE_STATIC", True)
 
 # --- Logging: one JSON line per decision ----------------------------------------------------
 LOG_LEVEL = os.environ.get("LINEUP_LOG_LEVEL", "INFO").upper()
-LOG_FORMAT = os.environ.get("LINEUP_LOG_FORMAT", "json")
+# JSON lines for operators' log pipelines; readable lines for someone running the embedded default.
+LOG_FORMAT = os.environ.get("LINEUP_LOG_FORMAT") or ("console" if EMBEDDED else "json")
 
 _shared_processors = [
     structlog.contextvars.merge_contextvars,

@@ -15,8 +15,8 @@ ensure_venv() {
         python3 -m venv "$VENV"
         "$PY" -m pip install --quiet --upgrade pip
     fi
-    digest="$(cat "$ROOT"/requirements*.txt | sha256sum | cut -c1-16)-$(basename "$requirements")"
-    stamp="$VENV/.lineup-installed"
+    digest="$(cat "$ROOT"/requirements*.txt | sha256sum | cut -c1-16)"
+    stamp="$VENV/.lineup-installed-$(basename "$requirements" .txt)"
     if [ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]; then
         log "installing $(basename "$requirements") into $VENV"
         "$PY" -m pip install --quiet -r "$ROOT/$requirements"

@@ -1,0 +1,149 @@
+"""The embedded default: with nothing configured LineUp boots on SQLite and settles deadlines itself.
+
+Runs the product the way the README does (``manage.py run_embedded`` in a clean environment: no
+DATABASE_URL, no REDIS_URL), then starts a 2-second focus from another process and watches the
+in-process scheduler settle it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+START_FOCUS = """
+from django.contrib.auth.models import User
+from django.utils import timezone
+from interact.services import conversation_get_or_create_default
+from runtime.inventory import inventory_for_scope
+from runtime.tool_router import Caller, route_tool_call
+user = User.objects.get(username="lineup")
+conversation = conversation_get_or_create_default(user=user)
+outcome = route_tool_call(
+    caller=Caller(label="agent:embedded-test", user_id=user.id),
+    conversation_id=str(conversation.id),
+    source_tool_call_id="embedded-1",
+    tool="pomodoro.start",
+    arguments={"duration_seconds": 2, "activity": "reading"},
+    inventory_revision=inventory_for_scope(conversation.scope).revision,
+    now=timezone.now(),
+)
+print("OPERATION", outcome.operation_id)
+"""
+
+
+def _clean_env(data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "TMPDIR"}}
+    env.update(LINEUP_DATA_DIR=str(data_dir), LINEUP_LOG_FORMAT="json", LINEUP_LOG_LEVEL="INFO")
+    return env
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _poll(predicate, *, timeout: float, interval: float = 0.1, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def _http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=1) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def _parse(ts: str) -> datetime:
+    # Django stores SQLite datetimes as "YYYY-MM-DD HH:MM:SS[.ffffff]" in UTC.
+    return datetime.fromisoformat(ts).replace(tzinfo=UTC)
+
+
+@pytest.mark.spec("R-4.2.3", "R-4.4.1")
+def test_embedded_default_boots_with_nothing_set_and_settles_a_2_second_focus(tmp_path):
+    """check, migrate, serve, and the in-process scheduler completes a focus at its ends_at."""
+    env = _clean_env(tmp_path)
+    check = _manage("check", env=env)
+    assert check.returncode == 0, check.stderr
+    migrate = _manage("migrate", "--noinput", env=env)
+    assert migrate.returncode == 0, migrate.stderr
+    assert (tmp_path / "db.sqlite3").exists()
+
+    port = _free_port()
+    out = (tmp_path / "server.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "run_embedded", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        _poll(lambda: _http_ok(f"http://127.0.0.1:{port}/admin/login/"), timeout=30, what="the embedded server")
+        banner = (tmp_path / "server.log").read_text()
+        assert f"http://127.0.0.1:{port}/" in banner
+        login = json.loads((tmp_path / "login.json").read_text())
+        assert f"login:     {login['username']}" in banner and login["password"] in banner
+
+        started = _manage("shell", "-c", START_FOCUS, env=env)
+        assert started.returncode == 0, started.stderr
+        operation_id = started.stdout.split("OPERATION", 1)[1].split()[0].replace("-", "")
+
+        db = sqlite3.connect(tmp_path / "db.sqlite3", timeout=10)
+
+        def settled_row():
+            return db.execute(
+                "SELECT state, ends_at, ended_at, settled_at FROM runtime_operation WHERE id = ?", (operation_id,)
+            ).fetchone()
+
+        row = _poll(lambda: (r := settled_row()) and r[0] != "focusing" and r, timeout=15, what="settlement")
+        state, ends_at, ended_at, settled_at = row
+        assert state == "completed"
+        assert _parse(ended_at) == _parse(ends_at)
+        lag = (_parse(settled_at) - _parse(ends_at)).total_seconds()
+        assert 0 <= lag < 1.5, f"settled {lag:.3f}s after ends_at"
+        assert db.execute("SELECT COUNT(*) FROM runtime_outboxentry").fetchone()[0] == 1
+        (trigger,) = db.execute(
+            "SELECT json_extract(data, '$.trigger') FROM runtime_lifecycleevent WHERE kind = 'operation.completed'"
+        ).fetchone()
+        assert trigger == "deadline"
+        db.close()
+
+        def completed_logged():
+            for line in (tmp_path / "server.log").read_text().splitlines():
+                if line.startswith("{") and json.loads(line).get("event") == "operation.completed":
+                    return json.loads(line)
+            return None
+
+        logged = _poll(completed_logged, timeout=5, what="the operation.completed log line")
+        assert logged["operation_id"].replace("-", "") == operation_id
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        out.close()
