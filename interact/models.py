@@ -1,4 +1,8 @@
-"""Interact's data: conversations (the scope every Runtime decision is bound to)."""
+"""Interact's data: conversations, IM messages and standard interactions (SPEC §2.1, §4.3).
+
+A conversation is the scope every Runtime decision is bound to. Interaction records belong to
+Interact and their conversation, never to a MiniApp's UI (R-2.1.2).
+"""
 
 import uuid
 
@@ -31,3 +35,116 @@ class Conversation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} ({self.owner})"
+
+
+class AuthorKind(models.TextChoices):
+    HUMAN = "human"
+    AGENT = "agent"
+    SYSTEM = "system"
+
+
+MAX_MESSAGE_LENGTH = 4000
+
+
+class Message(models.Model):
+    """One IM message. With ``app_session`` set it is part of that App sub-session block (R-4.3.2).
+
+    A block holds only the person-Agent exchange about its app and its result (R-4.3.3); it is
+    read-only once the sub-session ended, so nothing is ever added to it after that.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    author_kind = models.CharField(max_length=8, choices=AuthorKind.choices)
+    author_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    author_agent = models.ForeignKey(
+        "runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="messages"
+    )
+    app_session = models.ForeignKey(
+        "runtime.AppSession", null=True, blank=True, on_delete=models.CASCADE, related_name="messages"
+    )
+    text = models.TextField(max_length=MAX_MESSAGE_LENGTH)
+    data = models.JSONField(default=dict, blank=True, help_text="Structured content, e.g. a sub-session result.")
+    created_at = models.DateTimeField()
+    delivered_to_agent_at = models.DateTimeField(
+        null=True, blank=True, help_text="Human messages: when an Agent connection received it."
+    )
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [
+            models.Index(fields=["conversation", "created_at"]),
+            models.Index(
+                fields=["conversation", "created_at"],
+                condition=Q(author_kind="human", delivered_to_agent_at__isnull=True),
+                name="human_messages_undelivered",
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(author_kind="human") | Q(author_user__isnull=False), name="human_message_has_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author_kind}: {self.text[:40]}"
+
+
+class InteractionKind(models.TextChoices):
+    NOTICE = "notice"
+    CHOICE = "choice"
+    CONFIRM = "confirm"
+    INPUT = "input"
+
+
+class InteractionStatus(models.TextChoices):
+    PENDING = "pending"
+    ANSWERED = "answered"
+    DISMISSED = "dismissed"
+    TIMED_OUT = "timed_out"
+    FAILED = "failed"
+
+
+class Interaction(models.Model):
+    """A standard interaction the Agent asked of the person (R-2.1.1, R-4.3.4, R-4.3.5).
+
+    Owned by Interact whatever app is in the foreground. ``app_session`` records what it was
+    about; if that sub-session ends first, the interaction stays pending and answerable in the
+    main IM and is never appended to the ended block.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="interactions")
+    interaction_id = models.CharField(max_length=128, help_text="The Agent's id for it (idempotency key).")
+    agent = models.ForeignKey("runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    app_session = models.ForeignKey(
+        "runtime.AppSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="interactions"
+    )
+    kind = models.CharField(max_length=8, choices=InteractionKind.choices)
+    prompt = models.TextField()
+    options = models.JSONField(default=list, blank=True, help_text="choice: [{id, label}]")
+    status = models.CharField(max_length=10, choices=InteractionStatus.choices, default=InteractionStatus.PENDING)
+    value = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution_delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        indexes = [
+            models.Index(fields=["expires_at"], condition=Q(status="pending"), name="pending_interaction_expiry"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["conversation", "interaction_id"], name="unique_interaction_id"),
+            models.CheckConstraint(
+                condition=Q(status="pending", resolved_at__isnull=True)
+                | (~Q(status="pending") & Q(resolved_at__isnull=False)),
+                name="interaction_resolved_iff_resolved_at",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.interaction_id} ({self.status})"

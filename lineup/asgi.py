@@ -1,8 +1,9 @@
 """ASGI entry point: ``python -m daphne lineup.asgi:application``.
 
-HTTP goes to Django; WebSocket routes are added by the Agent and workspace consumers. In the
-embedded default this process also serves static files and runs the in-process deadline
-scheduler.
+HTTP goes to Django. ``/ws/agent/`` authenticates with an Agent token in its first frame (no
+cookies, so no Origin check); ``/ws/workspace/`` uses the Django session, so it only accepts
+pages from allowed hosts (cross-site WebSocket hijacking). In the embedded default this process
+also serves static files and runs the in-process deadline scheduler and the reference Agent.
 """
 
 import os
@@ -12,16 +13,29 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lineup.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402  (needs Django set up first)
+# These imports need Django set up first.
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+from django.urls import path  # noqa: E402
 
+from interact.consumers import WorkspaceConsumer  # noqa: E402
+from runtime.agent_protocol.consumer import AgentConsumer  # noqa: E402
 from runtime.scheduler import start_embedded_scheduler_if_configured  # noqa: E402
 
 # One process, nothing else installed: Daphne serves /static/ itself. Behind a reverse proxy
 # (production) set LINEUP_SERVE_STATIC=0 and serve STATIC_ROOT from the proxy.
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.LINEUP_SERVE_STATIC else django_asgi_app
 
-application = ProtocolTypeRouter({"http": http_app})
+websocket_app = URLRouter(
+    [
+        path("ws/agent/", AgentConsumer.as_asgi()),
+        path("ws/workspace/", AllowedHostsOriginValidator(AuthMiddlewareStack(WorkspaceConsumer.as_asgi()))),
+    ]
+)
+
+application = ProtocolTypeRouter({"http": http_app, "websocket": websocket_app})
 
 start_embedded_scheduler_if_configured()

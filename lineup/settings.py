@@ -17,6 +17,7 @@ Variables:
     LINEUP_LOG_FORMAT       json | console (default console when embedded, json otherwise)
     LINEUP_SWEEP_SECONDS    beat sweep period (default 2)
     LINEUP_CELERY_QUEUE     Celery queue name (default lineup)
+    LINEUP_OUTBOX_REDELIVERY_SECONDS  resend an unacked tool.result after this long (default 5)
     LINEUP_SERVE_STATIC     1/0: Daphne serves /static/ itself (default 1; 0 behind a proxy)
     LINEUP_MANIFEST_GLOBS   comma separated manifest globs, relative to BASE_DIR or absolute
                             (default interact/manifest.json,miniapps/*/manifest.json)
@@ -151,6 +152,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": LINEUP_SWEEP_SECONDS * 2},
     },
 }
+
+# How long an unacked tool.result waits before it is sent again on the same connection.
+LINEUP_OUTBOX_REDELIVERY_SECONDS = float(os.environ.get("LINEUP_OUTBOX_REDELIVERY_SECONDS", "5"))
 
 # --- MiniApps -------------------------------------------------------------------------------
 LINEUP_MANIFEST_GLOBS = [

@@ -18,6 +18,12 @@ class RejectionCode(enum.StrEnum):
     UNKNOWN_APP = "unknown_app"
     INSTANCE_CLOSED = "instance_closed"
     NOT_ALLOWED = "not_allowed"
+    # Interact: messages and standard interactions
+    UNKNOWN_APP_SESSION = "unknown_app_session"
+    APP_SESSION_ENDED = "app_session_ended"
+    UNKNOWN_INTERACTION = "unknown_interaction"
+    INTERACTION_RESOLVED = "interaction_already_resolved"
+    INVALID_ANSWER = "invalid_answer"
     # Snapshot writes (app.instance-state.v1)
     STATE_NOT_SUPPORTED = "state_not_supported"
     STATE_SCHEMA_VIOLATION = "state_schema_violation"

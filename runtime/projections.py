@@ -1,4 +1,4 @@
-"""Runtime projections to connected hosts (workspace pages, Surfaces) over the channel layer.
+"""Conversation events to connected clients (workspace pages, Agents) over the channel layer.
 
 Projections are hints for live pages, never delivery: channel layers are at-most-once, so a page
 that missed one rebuilds from the workspace snapshot. They are sent only after commit.
@@ -28,7 +28,7 @@ def project_on_commit(conversation_id: uuid.UUID | str, kind: str, payload: dict
         layer = get_channel_layer()
         if layer is None:
             return
-        message = {"type": "runtime.projection", "kind": kind, "payload": payload}
+        message = {"type": "conversation.event", "kind": kind, "payload": payload}
         try:
             async_to_sync(layer.group_send)(conversation_group(conversation_id), message)
         except Exception:  # a live page missing a hint is harmless; it resyncs on reconnect

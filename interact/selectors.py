@@ -1,0 +1,145 @@
+"""Reads for the workspace: everything a page needs to rebuild itself (SPEC R-4.1.5, R-4.3).
+
+``workspace_snapshot`` is the whole state of one conversation's workspace: the apps and their
+lifecycle, the foreground, the running focus, and Interact's timeline in which each App
+sub-session is one block. A block holds its person-Agent messages and its result; an interaction
+still pending when its block ended is shown in the main IM, never inside the ended block (R-4.3.5).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from interact.models import Conversation, Interaction, InteractionStatus, Message
+from interact.services.conversations import conversation_get_or_create_default
+from interact.services.interactions import interaction_payload
+from interact.services.messages import message_payload
+from runtime.clock import isoformat
+from runtime.errors import Rejection, RejectionCode
+from runtime.manifests import get_manifest
+from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation
+from runtime.services.focus import operation_projection, operation_result
+from runtime.transitions import LifecycleState, OperationState
+
+TIMELINE_LIMIT = 200  # newest messages and blocks sent to a page; older history stays in the database
+INSTANCE_LIMIT = 50
+
+
+def user_conversations(user_id: int) -> list[Conversation]:
+    return list(Conversation.objects.filter(owner_id=user_id))
+
+
+def access_user_conversation(user: Any, conversation_id: object) -> Conversation:
+    """The user's own conversation ``conversation_id``; unknown (or not theirs) otherwise."""
+    try:
+        conversation = Conversation.objects.filter(pk=uuid.UUID(str(conversation_id)), owner_id=user.id).first()
+    except ValueError:
+        conversation = None
+    if conversation is None:
+        raise Rejection(RejectionCode.UNKNOWN_CONVERSATION, "no such conversation")
+    return conversation
+
+
+def _instance_view(instance: AppInstance, snapshots: dict[uuid.UUID, InstanceSnapshot]) -> dict[str, Any]:
+    manifest = get_manifest(instance.app_id)
+    snapshot = snapshots.get(instance.id)
+    return {
+        "instance_id": str(instance.id),
+        "app_id": instance.app_id,
+        "name": manifest.name if manifest else instance.app_id,
+        "is_system": instance.is_system,
+        "lifecycle_state": instance.lifecycle_state,
+        "restored": instance.restored_at is not None,
+        "opened_at": isoformat(instance.opened_at),
+        "closed_at": isoformat(instance.closed_at) if instance.closed_at else None,
+        "close_reason": instance.close_reason or None,
+        "surface": f"/surfaces/{instance.app_id}/" if manifest and manifest.surface_entry else None,
+        "snapshot": (
+            {"revision": snapshot.revision, "state": snapshot.state, "read_only": instance.closed_at is not None}
+            if snapshot
+            else None
+        ),
+    }
+
+
+def workspace_snapshot(*, user: Any, conversation_id: object | None, now: datetime) -> dict[str, Any]:
+    """The whole workspace state of one of the user's conversations (their default one if None)."""
+    conversation = (
+        conversation_get_or_create_default(user=user)
+        if conversation_id is None
+        else access_user_conversation(user, conversation_id)
+    )
+    # Open instances first (the app bar), then the most recent closed ones (history).
+    instances = list(
+        AppInstance.objects.filter(conversation=conversation).order_by("closed_at", "-opened_at")[:INSTANCE_LIMIT]
+    )
+    snapshots = {s.instance_id: s for s in InstanceSnapshot.objects.filter(instance__in=instances)}
+    foreground = next((i for i in instances if i.lifecycle_state == LifecycleState.FOREGROUND), None)
+    focusing = Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING).first()
+
+    sessions = list(
+        AppSession.objects.filter(conversation=conversation)
+        .select_related("instance")
+        .order_by("-opened_at")[:TIMELINE_LIMIT]
+    )
+    operations = {o.app_session_id: o for o in Operation.objects.filter(app_session__in=sessions)}
+    messages = list(Message.objects.filter(conversation=conversation).order_by("-created_at", "-id")[:TIMELINE_LIMIT])
+    interactions = list(Interaction.objects.filter(conversation=conversation).order_by("-created_at")[:TIMELINE_LIMIT])
+
+    ended_at = {session.id: session.ended_at for session in sessions}
+    blocks: dict[uuid.UUID, dict[str, Any]] = {}
+    for session in sessions:
+        operation = operations.get(session.id)
+        manifest = get_manifest(session.instance.app_id)
+        blocks[session.id] = {
+            "type": "block",
+            "app_session_id": str(session.id),
+            "instance_id": str(session.instance_id),
+            "app_id": session.instance.app_id,
+            "app_name": manifest.name if manifest else session.instance.app_id,
+            "state": session.state,
+            "read_only": session.state != "open",
+            "opened_at": isoformat(session.opened_at),
+            "ended_at": isoformat(session.ended_at) if session.ended_at else None,
+            "activity": operation.activity if operation else None,
+            "result": operation_result(operation) if operation and operation.state != OperationState.FOCUSING else None,
+            "entries": [],
+            "sort_key": isoformat(session.opened_at),
+        }
+
+    timeline: list[dict[str, Any]] = list(blocks.values())
+    for message in reversed(messages):
+        entry = {"type": "message", **message_payload(message), "sort_key": isoformat(message.created_at)}
+        block = blocks.get(message.app_session_id) if message.app_session_id else None
+        (block["entries"] if block else timeline).append(entry)
+    for interaction in reversed(interactions):
+        entry = {
+            "type": "interaction",
+            **interaction_payload(interaction),
+            "sort_key": isoformat(interaction.created_at),
+        }
+        block = blocks.get(interaction.app_session_id) if interaction.app_session_id else None
+        block_end = ended_at.get(interaction.app_session_id)
+        # Shown in its block only if it was settled while the block was open (R-4.3.5).
+        inside_block = block is not None and (
+            block_end is None or (interaction.resolved_at is not None and interaction.resolved_at <= block_end)
+        )
+        (block["entries"] if inside_block else timeline).append(entry)
+    timeline.sort(key=lambda e: e["sort_key"])
+    for block in blocks.values():
+        block["entries"].sort(key=lambda e: e["sort_key"])
+
+    return {
+        "server_time": isoformat(now),
+        "conversation": {"id": str(conversation.id), "title": conversation.title},
+        "conversations": [{"id": str(c.id), "title": c.title} for c in user_conversations(user.id)],
+        "foreground": {"instance_id": str(foreground.id), "app_id": foreground.app_id} if foreground else None,
+        "instances": [_instance_view(i, snapshots) for i in instances],
+        "operation": operation_projection(focusing) if focusing else None,
+        "timeline": timeline,
+        "pending_interactions": [
+            interaction_payload(i) for i in reversed(interactions) if i.status == InteractionStatus.PENDING
+        ],
+    }

@@ -1,0 +1,225 @@
+"""Standard interactions: notice / choice / confirm / input (SPEC R-2.1.1, R-4.3.4, R-4.3.5).
+
+They belong to Interact and their conversation whatever app is in the foreground. Life cycle:
+``pending`` -> ``answered`` | ``dismissed`` | ``timed_out`` | ``failed`` (exactly once, by a
+compare-and-set on ``status``). One still pending when its sub-session ends stays answerable in the
+main IM and is never appended to the ended block.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+
+from interact.models import Conversation, Interaction, InteractionKind, InteractionStatus
+from interact.services.messages import open_app_session
+from runtime.clock import isoformat
+from runtime.errors import Rejection, RejectionCode
+from runtime.events import record_event
+from runtime.models import Agent
+from runtime.projections import project_on_commit
+
+MAX_PROMPT_LENGTH = 1000
+MAX_INPUT_LENGTH = 2000
+MAX_OPTIONS = 10
+MAX_TIMEOUT_SECONDS = 24 * 60 * 60
+
+
+def interaction_payload(interaction: Interaction) -> dict[str, Any]:
+    return {
+        "id": str(interaction.id),
+        "interaction_id": interaction.interaction_id,
+        "conversation_id": str(interaction.conversation_id),
+        "app_session_id": str(interaction.app_session_id) if interaction.app_session_id else None,
+        "kind": interaction.kind,
+        "prompt": interaction.prompt,
+        "options": interaction.options,
+        "status": interaction.status,
+        "value": interaction.value,
+        "created_at": isoformat(interaction.created_at),
+        "expires_at": isoformat(interaction.expires_at) if interaction.expires_at else None,
+        "resolved_at": isoformat(interaction.resolved_at) if interaction.resolved_at else None,
+    }
+
+
+def _check_request(kind: object, prompt: object, options: object, timeout_seconds: object) -> list[dict[str, str]]:
+    if kind not in InteractionKind.values:
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"kind must be one of {', '.join(InteractionKind.values)}")
+    if not isinstance(prompt, str) or not prompt.strip() or len(prompt) > MAX_PROMPT_LENGTH:
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"prompt must be 1 to {MAX_PROMPT_LENGTH} characters")
+    if timeout_seconds is not None and (
+        not isinstance(timeout_seconds, int)
+        or isinstance(timeout_seconds, bool)
+        or not 1 <= timeout_seconds <= MAX_TIMEOUT_SECONDS
+    ):
+        raise Rejection(
+            RejectionCode.INVALID_ARGUMENTS, f"timeout_seconds must be an integer from 1 to {MAX_TIMEOUT_SECONDS}"
+        )
+    if kind != InteractionKind.CHOICE:
+        if options not in (None, []):
+            raise Rejection(RejectionCode.INVALID_ARGUMENTS, "options are only for a choice")
+        return []
+    if not isinstance(options, list) or not 2 <= len(options) <= MAX_OPTIONS:
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"a choice needs 2 to {MAX_OPTIONS} options")
+    cleaned, seen = [], set()
+    for index, option in enumerate(options):
+        if (
+            not isinstance(option, dict)
+            or set(option) != {"id", "label"}
+            or not all(isinstance(option[k], str) and 1 <= len(option[k]) <= 200 for k in ("id", "label"))
+        ):
+            raise Rejection(
+                RejectionCode.INVALID_ARGUMENTS, f"options/{index} must be {{id, label}} strings of 1 to 200 characters"
+            )
+        if option["id"] in seen:
+            raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"options/{index}: duplicate id {option['id']!r}")
+        seen.add(option["id"])
+        cleaned.append({"id": option["id"], "label": option["label"]})
+    return cleaned
+
+
+@transaction.atomic
+def request_interaction(
+    *,
+    conversation: Conversation,
+    agent: Agent,
+    interaction_id: object,
+    kind: object,
+    prompt: object,
+    options: object = None,
+    timeout_seconds: object = None,
+    app_session_id: object = None,
+    now: datetime,
+) -> Interaction:
+    """The Agent asks the person something. Idempotent by ``interaction_id`` within the conversation."""
+    if not isinstance(interaction_id, str) or not 1 <= len(interaction_id) <= 128:
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, "interaction_id must be a string of 1 to 128 characters")
+    cleaned = _check_request(kind, prompt, options, timeout_seconds)
+    existing = Interaction.objects.filter(conversation=conversation, interaction_id=interaction_id).first()
+    if existing is not None:
+        if (existing.kind, existing.prompt, existing.options) != (kind, prompt, cleaned):
+            raise Rejection(RejectionCode.IDEMPOTENCY_KEY_REUSED, f"interaction_id {interaction_id!r} was already used")
+        return existing
+    session = open_app_session(conversation, app_session_id) if app_session_id is not None else None
+    interaction = Interaction.objects.create(
+        conversation=conversation,
+        interaction_id=interaction_id,
+        agent=agent,
+        app_session=session,
+        kind=kind,
+        prompt=prompt,
+        options=cleaned,
+        created_at=now,
+        expires_at=now + timedelta(seconds=timeout_seconds) if timeout_seconds else None,
+    )
+    record_event(
+        "interaction.requested",
+        at=now,
+        conversation_id=conversation.id,
+        app_session_id=interaction.app_session_id,
+        interaction_id=interaction_id,
+        interaction_kind=kind,
+    )
+    project_on_commit(conversation.id, "interaction.created", interaction_payload(interaction))
+    return interaction
+
+
+def _check_answer(interaction: Interaction, value: object) -> object:
+    kind = interaction.kind
+    if kind == InteractionKind.NOTICE:
+        if value is not None:
+            raise Rejection(RejectionCode.INVALID_ANSWER, "a notice is acknowledged without a value")
+    elif kind == InteractionKind.CONFIRM:
+        if not isinstance(value, bool):
+            raise Rejection(RejectionCode.INVALID_ANSWER, "a confirm is answered true or false")
+    elif kind == InteractionKind.CHOICE:
+        if value not in {o["id"] for o in interaction.options}:
+            raise Rejection(RejectionCode.INVALID_ANSWER, "the answer must be one of the option ids")
+    elif not isinstance(value, str) or len(value) > MAX_INPUT_LENGTH:
+        raise Rejection(
+            RejectionCode.INVALID_ANSWER, f"an input is answered with text of at most {MAX_INPUT_LENGTH} characters"
+        )
+    return value
+
+
+def _resolve(
+    interaction: Interaction, status: InteractionStatus, value: object, now: datetime, **event: object
+) -> bool:
+    won = Interaction.objects.filter(pk=interaction.pk, status=InteractionStatus.PENDING).update(
+        status=status, value=value, resolved_at=now
+    )
+    if won != 1:
+        return False
+    interaction.refresh_from_db()
+    record_event(
+        f"interaction.{status}",
+        at=now,
+        conversation_id=interaction.conversation_id,
+        app_session_id=interaction.app_session_id,
+        interaction_id=interaction.interaction_id,
+        interaction_kind=interaction.kind,
+        **event,
+    )
+    project_on_commit(interaction.conversation_id, "interaction.resolved", interaction_payload(interaction))
+    return True
+
+
+def _pending_for(conversation_ids: list[uuid.UUID], interaction_pk: object) -> Interaction:
+    try:
+        interaction = (
+            Interaction.objects.select_for_update()
+            .filter(pk=uuid.UUID(str(interaction_pk)), conversation_id__in=conversation_ids)
+            .first()
+        )
+    except ValueError:
+        interaction = None
+    if interaction is None:
+        raise Rejection(RejectionCode.UNKNOWN_INTERACTION, "no such interaction")
+    if interaction.status != InteractionStatus.PENDING:
+        raise Rejection(RejectionCode.INTERACTION_RESOLVED, f"this interaction is already {interaction.status}")
+    return interaction
+
+
+@transaction.atomic
+def answer_interaction(
+    *, conversation_ids: list[uuid.UUID], interaction_pk: object, value: object, now: datetime
+) -> Interaction:
+    """The person answers, from wherever it is displayed (main IM or over a foreground app)."""
+    interaction = _pending_for(conversation_ids, interaction_pk)
+    _resolve(interaction, InteractionStatus.ANSWERED, _check_answer(interaction, value), now)
+    return interaction
+
+
+@transaction.atomic
+def dismiss_interaction(*, conversation_ids: list[uuid.UUID], interaction_pk: object, now: datetime) -> Interaction:
+    interaction = _pending_for(conversation_ids, interaction_pk)
+    _resolve(interaction, InteractionStatus.DISMISSED, None, now)
+    return interaction
+
+
+def expire_due_interactions(*, now: datetime) -> int:
+    """Time out every pending interaction whose ``expires_at`` has passed (run by the sweep)."""
+    expired = 0
+    due = Interaction.objects.filter(status=InteractionStatus.PENDING, expires_at__lte=now).values_list("pk", flat=True)
+    for pk in list(due[:500]):
+        with transaction.atomic():
+            interaction = Interaction.objects.select_for_update().get(pk=pk)
+            expired += _resolve(interaction, InteractionStatus.TIMED_OUT, None, now)
+    return expired
+
+
+def fail_pending_interactions_of_agent(*, agent: Agent, reason: str, now: datetime) -> int:
+    """The Runtime fails what an Agent that can no longer hear the answer was waiting for."""
+    failed = 0
+    for interaction in Interaction.objects.select_for_update().filter(agent=agent, status=InteractionStatus.PENDING):
+        failed += _resolve(interaction, InteractionStatus.FAILED, None, now, reason=reason)
+    return failed
+
+
+def mark_resolution_delivered(*, interaction_pks: list[uuid.UUID], now: datetime) -> None:
+    Interaction.objects.filter(pk__in=interaction_pks, resolution_delivered_at__isnull=True).update(
+        resolution_delivered_at=now
+    )

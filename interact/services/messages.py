@@ -1,0 +1,107 @@
+"""IM messages from the person and from the Agent (SPEC R-2.1.1, R-4.3.2, R-4.3.3).
+
+A message may go into an App sub-session block only while that sub-session is open; an ended
+block is read-only. Each new message is announced to the conversation's clients after commit.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Conversation, Message
+from runtime.clock import isoformat
+from runtime.errors import Rejection, RejectionCode
+from runtime.events import record_event
+from runtime.models import Agent, AppSession, AppSessionState
+from runtime.projections import project_on_commit
+
+
+def clean_text(text: object) -> str:
+    if not isinstance(text, str):
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, "text must be a string")
+    text = text.strip()
+    if not text:
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, "text must not be empty")
+    if len(text) > MAX_MESSAGE_LENGTH:
+        raise Rejection(
+            RejectionCode.INVALID_ARGUMENTS, f"text is {len(text)} characters; the limit is {MAX_MESSAGE_LENGTH}"
+        )
+    return text
+
+
+def open_app_session(conversation: Conversation, app_session_id: object) -> AppSession:
+    """The conversation's open sub-session ``app_session_id``; ended ones are read-only (R-4.3.5)."""
+    try:
+        session = AppSession.objects.filter(pk=uuid.UUID(str(app_session_id)), conversation=conversation).first()
+    except ValueError:
+        session = None
+    if session is None:
+        raise Rejection(RejectionCode.UNKNOWN_APP_SESSION, "no such app sub-session in this conversation")
+    if session.state != AppSessionState.OPEN:
+        raise Rejection(RejectionCode.APP_SESSION_ENDED, "that sub-session has ended and is read-only")
+    return session
+
+
+def message_payload(message: Message) -> dict[str, Any]:
+    return {
+        "message_id": str(message.id),
+        "conversation_id": str(message.conversation_id),
+        "author_kind": message.author_kind,
+        "app_session_id": str(message.app_session_id) if message.app_session_id else None,
+        "text": message.text,
+        "data": message.data,
+        "created_at": isoformat(message.created_at),
+    }
+
+
+def _announce(message: Message, now: datetime) -> None:
+    record_event(
+        "message.posted",
+        at=now,
+        conversation_id=message.conversation_id,
+        app_session_id=message.app_session_id,
+        message_id=str(message.id),
+        author_kind=message.author_kind,
+        length=len(message.text),
+    )
+    project_on_commit(message.conversation_id, "message.created", message_payload(message))
+
+
+@transaction.atomic
+def post_human_message(*, conversation: Conversation, user_id: int, text: object, now: datetime) -> Message:
+    """The person writes in the main IM of ``conversation`` (already access-checked)."""
+    message = Message.objects.create(
+        conversation=conversation,
+        author_kind=AuthorKind.HUMAN,
+        author_user_id=user_id,
+        text=clean_text(text),
+        created_at=now,
+    )
+    _announce(message, now)
+    return message
+
+
+@transaction.atomic
+def post_agent_message(
+    *, conversation: Conversation, agent: Agent, text: object, app_session_id: object = None, now: datetime
+) -> Message:
+    """The Agent writes in the main IM, or in an open sub-session block when ``app_session_id`` is given."""
+    session = open_app_session(conversation, app_session_id) if app_session_id is not None else None
+    message = Message.objects.create(
+        conversation=conversation,
+        author_kind=AuthorKind.AGENT,
+        author_agent=agent,
+        app_session=session,
+        text=clean_text(text),
+        created_at=now,
+    )
+    _announce(message, now)
+    return message
+
+
+def mark_delivered_to_agent(*, message_ids: list[uuid.UUID], now: datetime) -> None:
+    Message.objects.filter(pk__in=message_ids, delivered_to_agent_at__isnull=True).update(delivered_to_agent_at=now)

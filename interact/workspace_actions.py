@@ -1,0 +1,118 @@
+"""What each ``/ws/workspace/`` frame does: check the user's access, call one service, reply.
+
+Runs in a worker thread for ``interact.consumers.WorkspaceConsumer``; returns plain data.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from interact.models import Conversation
+from interact.selectors import access_user_conversation, user_conversations, workspace_snapshot
+from interact.services.conversations import conversation_get_or_create_default
+from interact.services.interactions import answer_interaction, dismiss_interaction
+from interact.services.messages import post_human_message
+from runtime.errors import Rejection, RejectionCode
+from runtime.services import lifecycle
+from runtime.services.snapshots import save_snapshot
+
+
+def conversations_for(user: Any) -> list[Conversation]:
+    conversation_get_or_create_default(user=user)
+    return user_conversations(user.id)
+
+
+def _own_ids(user: Any) -> list[Any]:
+    return [c.id for c in user_conversations(user.id)]
+
+
+def _snapshot(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
+    return workspace_snapshot(user=user, conversation_id=body.get("conversation_id"), now=now)
+
+
+def _message(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
+    conversation = access_user_conversation(user, body["conversation_id"])
+    message = post_human_message(conversation=conversation, user_id=user.id, text=body["text"], now=now)
+    return {"message_id": str(message.id)}
+
+
+def _answer(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
+    interaction = answer_interaction(
+        conversation_ids=_own_ids(user), interaction_pk=body["interaction_id"], value=body["value"], now=now
+    )
+    return {"interaction_id": str(interaction.id), "status": interaction.status}
+
+
+def _dismiss(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
+    interaction = dismiss_interaction(conversation_ids=_own_ids(user), interaction_pk=body["interaction_id"], now=now)
+    return {"interaction_id": str(interaction.id), "status": interaction.status}
+
+
+def _conversation_id(user: Any, body: dict[str, Any]) -> Any:
+    conversation_id = access_user_conversation(user, body["conversation_id"]).id
+    if "instance_id" in body:
+        try:
+            uuid.UUID(body["instance_id"])
+        except ValueError:
+            raise Rejection(RejectionCode.UNKNOWN_INSTANCE, "no such app instance in this conversation") from None
+    return conversation_id
+
+
+def _visibility(user: Any, body: dict[str, Any], now: datetime) -> None:
+    lifecycle.set_visibility(conversation_id=_conversation_id(user, body), visible=body["visible"], now=now)
+
+
+def _surface_reloaded(user: Any, body: dict[str, Any], now: datetime) -> None:
+    lifecycle.report_surface_reloaded(
+        conversation_id=_conversation_id(user, body), instance_id=body["instance_id"], now=now
+    )
+
+
+def _switch(user: Any, body: dict[str, Any], now: datetime) -> None:
+    lifecycle.switch_app(conversation_id=_conversation_id(user, body), instance_id=body["instance_id"], now=now)
+
+
+def _open(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
+    instance = lifecycle.open_app(conversation_id=_conversation_id(user, body), app_id=body["app_id"], now=now)
+    return {"instance_id": str(instance.id)}
+
+
+def _close(user: Any, body: dict[str, Any], now: datetime) -> None:
+    lifecycle.close_instance(conversation_id=_conversation_id(user, body), instance_id=body["instance_id"], now=now)
+
+
+def _return(user: Any, body: dict[str, Any], now: datetime) -> None:
+    lifecycle.return_to_interact(conversation_id=_conversation_id(user, body), now=now)
+
+
+def _save_state(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
+    saved = save_snapshot(
+        conversation_id=_conversation_id(user, body),
+        instance_id=body["instance_id"],
+        state=body["state"],
+        expected_revision=body["revision"],
+        now=now,
+    )
+    return {"instance_id": str(saved.instance_id), "revision": saved.revision}
+
+
+HANDLERS: dict[str, Callable[[Any, dict[str, Any], datetime], dict[str, Any] | None]] = {
+    "snapshot.get": _snapshot,
+    "message.send": _message,
+    "interaction.answer": _answer,
+    "interaction.dismiss": _dismiss,
+    "visibility": _visibility,
+    "surface.reloaded": _surface_reloaded,
+    "app.switch": _switch,
+    "app.open": _open,
+    "app.close": _close,
+    "return_to_interact": _return,
+    "state.save": _save_state,
+}
+
+
+def handle(user: Any, frame_type: str, body: dict[str, Any], *, now: datetime) -> dict[str, Any] | None:
+    return HANDLERS[frame_type](user, body, now)

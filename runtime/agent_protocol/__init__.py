@@ -1,0 +1,1 @@
+"""The Agent interface: ``/ws/agent/`` speaking ``lineup.agent.v1`` (docs/agent-protocol.md)."""

@@ -1,0 +1,105 @@
+"""JSON text frames over WebSockets: size limit, strict parsing, schema validation (pure).
+
+Shared by the Agent protocol (``runtime.agent_protocol``) and the workspace protocol
+(``interact.consumers``). A frame is one text message holding one JSON object with a ``type``.
+Anything else - over the size limit, not JSON, duplicate keys, NaN/Infinity, too deep, an unknown
+type, a missing or extra field, a wrong type - is a ``FrameError`` with a stable code
+(``frame_too_large``, ``malformed_frame``, ``unknown_frame_type``, ``invalid_frame``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from runtime.manifests import StrictValidator
+
+MAX_FRAME_BYTES = 64 * 1024
+MAX_DEPTH = 32
+
+ID_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 128}
+
+
+def frame_schema(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A strict object schema: ``type`` plus exactly these fields."""
+    properties = {"type": {"type": "string"}, **required, **(optional or {})}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["type", *required],
+        "properties": properties,
+    }
+
+
+def compile_schemas(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {name: StrictValidator(schema) for name, schema in schemas.items()}
+
+
+class FrameError(Exception):
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Frame:
+    type: str
+    body: dict[str, Any]
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise FrameError("malformed_frame", f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def _no_constants(name: str) -> None:
+    raise FrameError("malformed_frame", f"{name} is not JSON")
+
+
+def _depth(value: Any, limit: int) -> int:
+    stack = [(value, 1)]
+    deepest = 0
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int = MAX_FRAME_BYTES) -> Frame:
+    """Parse one frame against ``validators`` (type -> compiled schema) or raise FrameError."""
+    if text is None:
+        raise FrameError("malformed_frame", "frames are JSON text messages, not binary")
+    if len(text) > max_bytes or len(text.encode("utf-8")) > max_bytes:
+        raise FrameError("frame_too_large", f"a frame may be at most {max_bytes} bytes")
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except FrameError:
+        raise
+    except RecursionError:
+        raise FrameError("malformed_frame", f"nesting deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:
+        raise FrameError("malformed_frame", f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise FrameError("malformed_frame", "a frame is a JSON object")
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise FrameError("malformed_frame", f"nesting deeper than {MAX_DEPTH} levels")
+    frame_type = data.get("type")
+    if not isinstance(frame_type, str) or frame_type not in validators:
+        raise FrameError("unknown_frame_type", f"unknown frame type {str(frame_type)[:64]!r}")
+    error = next(iter(sorted(validators[frame_type].iter_errors(data), key=lambda e: list(e.absolute_path))), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(frame)"
+        raise FrameError("invalid_frame", f"{frame_type}: {where}: {error.message[:300]}")
+    return Frame(type=frame_type, body=data)
