@@ -18,6 +18,7 @@ Variables:
     LINEUP_SWEEP_SECONDS    beat sweep period (default 2)
     LINEUP_CELERY_QUEUE     Celery queue name (default lineup)
     LINEUP_OUTBOX_REDELIVERY_SECONDS  resend an unacked tool.result after this long (default 5)
+    LINEUP_REFERENCE_AGENT_URL  run the reference Agent in-process against this /ws/agent/ URL
     LINEUP_SERVE_STATIC     1/0: Daphne serves /static/ itself (default 1; 0 behind a proxy)
     LINEUP_MANIFEST_GLOBS   comma separated manifest globs, relative to BASE_DIR or absolute
                             (default interact/manifest.json,miniapps/*/manifest.json)
@@ -120,7 +121,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 defaults socket_timeout to 5 s, shorter than channels_redis' blocking
+            # receive (BZPOPMIN, 5 s): every idle consumer died with TimeoutError -> close 1011.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
         }
     }
 else:
@@ -155,6 +158,10 @@ CELERY_BEAT_SCHEDULE = {
 
 # How long an unacked tool.result waits before it is sent again on the same connection.
 LINEUP_OUTBOX_REDELIVERY_SECONDS = float(os.environ.get("LINEUP_OUTBOX_REDELIVERY_SECONDS", "5"))
+
+# The built-in reference Agent, run inside the server process when this URL is set (run_embedded
+# sets it to its own /ws/agent/). In production run `manage.py run_reference_agent` once instead.
+LINEUP_REFERENCE_AGENT_URL = os.environ.get("LINEUP_REFERENCE_AGENT_URL", "")
 
 # --- MiniApps -------------------------------------------------------------------------------
 LINEUP_MANIFEST_GLOBS = [
@@ -212,9 +219,10 @@ LOGGING = {
         },
     },
     "handlers": {
-        "stdout": {"class": "logging.StreamHandler", "formatter": "structured"},
+        # stderr, so a command's own output on stdout (recover_runtime --json) stays parseable.
+        "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "structured"},
     },
-    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},

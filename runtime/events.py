@@ -7,16 +7,22 @@ which change nothing) both happen at once.
 
 from __future__ import annotations
 
+import functools
 import uuid
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import structlog
 from django.db import connection, transaction
 
+from runtime.errors import Rejection
 from runtime.models import LifecycleEvent
 
 logger = structlog.get_logger("lineup.runtime")
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def _plain(value: Any) -> Any:
@@ -62,3 +68,44 @@ def record_event(
         transaction.on_commit(emit)
     else:
         emit()
+
+
+def uuid_or_none(value: object) -> uuid.UUID | None:
+    """``value`` as a UUID, or None when it is not one (rejected input may hold anything)."""
+    if value is None:
+        return None
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
+def records_rejection(kind: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Record a ``Rejection`` raised by a transactional service *after* its rollback.
+
+    Inside the deciding transaction the event row would be rolled back with everything else and its
+    log line never sent; out here it stays. The service's ``now``, ``conversation_id`` and
+    ``instance_id`` keyword arguments name the event.
+    """
+
+    def decorate(service: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(service)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return service(*args, **kwargs)
+            except Rejection as rejection:
+                record_event(
+                    kind,
+                    at=kwargs["now"],  # type: ignore[arg-type]
+                    conversation_id=uuid_or_none(kwargs.get("conversation_id")),
+                    instance_id=uuid_or_none(kwargs.get("instance_id")),
+                    level="warning",
+                    service=service.__name__,
+                    code=rejection.code,
+                    detail=rejection.detail,
+                )
+                raise
+
+        return wrapper
+
+    return decorate

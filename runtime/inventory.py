@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from runtime.manifests import ToolDescriptor, registry
+from runtime.manifests import Manifest, ToolDescriptor, registry
 
 
 @dataclass(frozen=True)
@@ -29,13 +30,19 @@ class Inventory:
         return {"revision": self.revision, "tools": [t.published() for t in self.tools]}
 
 
-def inventory_for_scope(scope: str) -> Inventory:
+def build_inventory(manifests: Mapping[str, Manifest], scope: str) -> Inventory:
+    """The Inventory that ``manifests`` publish to conversations of ``scope``."""
     tools = tuple(
         sorted(
-            (t for m in registry().values() for t in m.tools if scope in t.conversation_scopes),
+            (t for m in manifests.values() for t in m.tools if scope in t.conversation_scopes),
             key=lambda t: t.name,
         )
     )
     canonical = json.dumps([t.published() for t in tools], sort_keys=True, separators=(",", ":"))
     revision = "inv-" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
     return Inventory(scope=scope, revision=revision, tools=tools)
+
+
+def inventory_for_scope(scope: str) -> Inventory:
+    """The Inventory this process publishes (its validated manifests) to ``scope``."""
+    return build_inventory(registry(), scope)

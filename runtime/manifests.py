@@ -8,6 +8,7 @@ docs/decisions/0002-jsonschema-validation.md).
 
 from __future__ import annotations
 
+import glob
 import json
 from dataclasses import dataclass, field
 from functools import cache
@@ -100,7 +101,9 @@ def _compile(schema: dict[str, Any], *, path: Path, where: str) -> Any:
     try:
         StrictValidator.check_schema(schema)
     except SchemaError as exc:
-        raise ManifestError(f"{path}: {where}: not a valid JSON Schema: {exc.message}") from exc
+        # Point into the schema too (".../properties/duration_seconds/type"), not only at it.
+        inner = "".join(f"/{p}" for p in exc.absolute_path)
+        raise ManifestError(f"{path}: {where}{inner}: not a valid JSON Schema: {exc.message}") from exc
     return StrictValidator(schema)
 
 
@@ -206,8 +209,14 @@ def load_manifests(paths: list[Path], *, runtime_tools: frozenset[str]) -> dict[
 
 
 def manifest_paths() -> list[Path]:
+    """The files matched by ``LINEUP_MANIFEST_GLOBS``: relative to BASE_DIR, or absolute."""
     base = Path(settings.BASE_DIR)
-    return [p for pattern in settings.LINEUP_MANIFEST_GLOBS for p in base.glob(pattern)]
+    # Path.glob refuses absolute patterns; joining keeps an absolute pattern as it is.
+    return [
+        Path(p)
+        for pattern in settings.LINEUP_MANIFEST_GLOBS
+        for p in sorted(glob.glob(str(base / pattern), recursive=True))
+    ]
 
 
 @cache

@@ -21,17 +21,30 @@ def conversation_group(conversation_id: uuid.UUID | str) -> str:
     return f"conversation.{conversation_id}"
 
 
-def project_on_commit(conversation_id: uuid.UUID | str, kind: str, payload: dict[str, Any]) -> None:
-    """After commit, tell the conversation's live pages that ``kind`` happened."""
+def agent_group(agent_id: uuid.UUID | str) -> str:
+    return f"agent.{agent_id}"
 
+
+def _send_on_commit(group: str, message: dict[str, Any]) -> None:
     def send() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
-        message = {"type": "conversation.event", "kind": kind, "payload": payload}
         try:
-            async_to_sync(layer.group_send)(conversation_group(conversation_id), message)
-        except Exception:  # a live page missing a hint is harmless; it resyncs on reconnect
-            logger.warning("projection.dropped", conversation_id=str(conversation_id), kind=kind, exc_info=True)
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # a live client missing a hint is harmless; it resyncs on reconnect
+            logger.warning("projection.dropped", group=group, kind=message.get("kind"), exc_info=True)
 
     transaction.on_commit(send)
+
+
+def project_on_commit(conversation_id: uuid.UUID | str, kind: str, payload: dict[str, Any]) -> None:
+    """After commit, tell the conversation's live pages and Agents that ``kind`` happened."""
+    _send_on_commit(
+        conversation_group(conversation_id), {"type": "conversation.event", "kind": kind, "payload": payload}
+    )
+
+
+def notify_agent_on_commit(agent_id: uuid.UUID | str, kind: str, payload: dict[str, Any]) -> None:
+    """After commit, tell one Agent's live connections that ``kind`` happened (e.g. revoked)."""
+    _send_on_commit(agent_group(agent_id), {"type": "agent.event", "kind": kind, "payload": payload})

@@ -32,12 +32,13 @@ def schedule_deadline_on_commit(operation_id: uuid.UUID, ends_at: datetime) -> N
     """After the start commits, arrange for the deadline to be settled at ``ends_at``."""
     mode = settings.LINEUP_SCHEDULER
     if mode == "celery":
-        transaction.on_commit(lambda: _enqueue_eta(operation_id, ends_at))
+        transaction.on_commit(lambda: enqueue_eta(operation_id, ends_at))
     elif mode == "embedded":
         transaction.on_commit(embedded_scheduler.wake)
 
 
-def _enqueue_eta(operation_id: uuid.UUID, ends_at: datetime) -> None:
+def enqueue_eta(operation_id: uuid.UUID, ends_at: datetime) -> None:
+    """Send the eta task for ``ends_at`` now (outside a transaction: the row must be committed)."""
     from runtime.tasks import settle_operation_task
 
     if ends_at - timezone.now() > timedelta(seconds=settings.LINEUP_ETA_HORIZON_SECONDS):
@@ -75,7 +76,7 @@ class EmbeddedScheduler:
 
     def _run(self) -> None:
         from runtime.selectors import next_deadline
-        from runtime.services.recovery import recover_runtime, settle_due
+        from runtime.services.recovery import recover_runtime, sweep
 
         logger.info("scheduler.started", mode="embedded")
         try:
@@ -86,7 +87,7 @@ class EmbeddedScheduler:
         while not self._stop.is_set():
             try:
                 close_old_connections()
-                settle_due(now=timezone.now())
+                sweep(now=timezone.now())
                 upcoming = next_deadline()
             except Exception:
                 logger.exception("scheduler.sweep_failed")

@@ -2,22 +2,40 @@
 
 from __future__ import annotations
 
+import structlog
 from celery import shared_task
 from django.utils import timezone
 
+from runtime.models import Operation
+from runtime.scheduler import enqueue_eta
 from runtime.services.focus import settle_operation
-from runtime.services.recovery import settle_due
-from runtime.transitions import Trigger
+from runtime.services.recovery import sweep
+from runtime.transitions import NotDue, Trigger
+
+logger = structlog.get_logger("lineup.runtime")
 
 
 @shared_task(name="runtime.tasks.settle_operation", acks_late=True)
 def settle_operation_task(operation_id: str) -> str:
-    """The eta task scheduled for ``ends_at``; a duplicate or early delivery settles nothing."""
-    outcome = settle_operation(operation_id=operation_id, trigger=Trigger.DEADLINE, now=timezone.now())
+    """The eta task scheduled for ``ends_at``; a duplicate or early delivery settles nothing.
+
+    An early delivery (an eta timer firing a moment early, clocks of two hosts apart) re-arms
+    the task at ``ends_at`` rather than waiting for the next sweep. An unknown operation (a task
+    that outlived its row, e.g. a test database flushed under a queue) is logged and dropped:
+    retrying could never succeed.
+    """
+    try:
+        outcome = settle_operation(operation_id=operation_id, trigger=Trigger.DEADLINE, now=timezone.now())
+    except Operation.DoesNotExist:
+        logger.warning("deadline.unknown_operation", operation_id=operation_id)
+        return "UnknownOperation"
+    if isinstance(outcome.decision, NotDue):
+        ends_at = Operation.objects.values_list("ends_at", flat=True).get(pk=operation_id)
+        enqueue_eta(outcome.operation_id, ends_at)
     return type(outcome.decision).__name__
 
 
 @shared_task(name="runtime.tasks.sweep_due")
 def sweep_due() -> int:
     """The beat sweep: settle everything due, whatever happened to its eta task."""
-    return len(settle_due(now=timezone.now()).settled)
+    return len(sweep(now=timezone.now()).settled)

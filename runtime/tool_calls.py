@@ -8,6 +8,7 @@ rejected ``idempotency_key_reused`` rather than silently answered with someone e
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -47,9 +48,18 @@ class Rejected:
 ToolOutcome = Accepted | Receipt | Rejected
 
 
+def _same_json(stored: Any, given: Any) -> bool:
+    # Python's == says True == 1 == 1.0, but as JSON they are different calls (and only the int
+    # passes the input schema), so compare the canonical JSON texts instead.
+    def canonical(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
+
+    return canonical(stored) == canonical(given)
+
+
 def replay(call: ToolCall, *, tool: str, arguments: dict[str, Any]) -> Accepted | Receipt:
     """Answer a retry of ``call`` from the stored rows."""
-    if call.tool != tool or call.arguments != arguments:
+    if call.tool != tool or not _same_json(call.arguments, arguments):
         raise Rejection(
             RejectionCode.IDEMPOTENCY_KEY_REUSED,
             f"source_tool_call_id {call.source_tool_call_id!r} was already used for another call in this conversation",

@@ -24,8 +24,8 @@ from django.utils import timezone
 from runtime.agent_protocol import delivery
 from runtime.agent_protocol.frames import PROTOCOL, parse_agent_frame
 from runtime.errors import Rejection
-from runtime.projections import conversation_group
-from runtime.services.agents import authenticate_agent
+from runtime.projections import agent_group, conversation_group
+from runtime.services.agents import authenticate_agent, token_digest
 from runtime.tool_calls import Accepted, Receipt
 from runtime.tool_router import Caller, route_tool_call
 from runtime.wire import MAX_FRAME_BYTES, FrameError
@@ -49,11 +49,23 @@ class AgentConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.background.append(asyncio.ensure_future(self._close_without_hello()))
 
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # A consumer can end without websocket.disconnect (an exception from the channel
+            # layer's receive, e.g. a Redis timeout): its redelivery loop must not outlive it,
+            # or it keeps taking person messages and resolutions for a socket that is gone.
+            for task in getattr(self, "background", []):
+                task.cancel()
+
     async def disconnect(self, code: int) -> None:
         for task in self.background:
             task.cancel()
         for conversation_id in self.conversation_ids:
             await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
+        if self.agent is not None:
+            await self.channel_layer.group_discard(agent_group(self.agent.id), self.channel_name)
         self._log("agent.disconnected", close_code=code)
 
     # --- frames in ------------------------------------------------------------------------
@@ -92,11 +104,13 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.agent = agent
+        self.token_digest = token_digest(body["token"])
         self.conversation_ids = await database_sync_to_async(delivery.agent_conversation_ids)(agent)
         self.caller = Caller(label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=self.conversation_ids)
         structlog.contextvars.bind_contextvars(agent_id=str(agent.id))
         for conversation_id in self.conversation_ids:
             await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
+        await self.channel_layer.group_add(agent_group(agent.id), self.channel_name)
         await self._send(
             "welcome",
             agent_id=str(agent.id),
@@ -179,6 +193,12 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self._deliver_user_messages()
         elif kind == "interaction.resolved":
             await self._deliver_resolutions()
+
+    async def agent_event(self, event: dict[str, Any]) -> None:
+        if event.get("kind") == "agent.revoked" and event["payload"].get("digest") == self.token_digest:
+            await self._error("unauthorized", "the token of this connection was revoked")
+            self._log("agent.revoked")
+            await self.close(code=CLOSE_UNAUTHENTICATED)
 
     # --- delivery from the database -------------------------------------------------------
 

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from runtime.events import record_event
 from runtime.models import Agent, AgentToken
+from runtime.projections import notify_agent_on_commit
 
 TOKEN_PREFIX = "lu_"
 
@@ -59,6 +60,8 @@ def revoke_agent_token(*, token_id: int, now: datetime) -> bool:
     row.revoked_at = now
     row.save(update_fields=["revoked_at"])
     record_event("agent.token_revoked", at=now, agent_id=str(row.agent_id), token_prefix=row.prefix)
+    # Live connections authenticated with it are closed (they checked the token only at hello).
+    notify_agent_on_commit(row.agent_id, "agent.revoked", {"digest": row.digest})
     if not AgentToken.objects.filter(agent=row.agent, revoked_at__isnull=True).exists():
         fail_pending_interactions_of_agent(agent=row.agent, reason="agent_revoked", now=now)
     return True

@@ -37,7 +37,6 @@ from runtime.transitions import (
     AlreadyFinal,
     NotDue,
     OperationState,
-    Settle,
     SettlementDecision,
     Trigger,
     decide_settlement,
@@ -191,6 +190,7 @@ def interrupt_focus(
     operation = (
         Operation.objects.select_for_update().filter(conversation_id=conversation_id).order_by("-started_at").first()
     )
+    was_focusing = operation is not None and operation.state == OperationState.FOCUSING
     if operation is None:
         receipt: dict[str, Any] = {"status": "no_active_focusing_operation"}
     else:
@@ -208,7 +208,8 @@ def interrupt_focus(
         arguments={},
         caller=caller,
         status=ToolCallStatus.SUCCEEDED,
-        instance_id=operation.instance_id if operation else None,
+        # A closed instance takes no more tool calls; a late interrupt is about it, not to it.
+        instance_id=operation.instance_id if was_focusing else None,
         receipt=receipt,
         created_at=now,
         finished_at=now,
@@ -230,10 +231,7 @@ def interrupt_focus(
 class SettleOutcome:
     operation_id: uuid.UUID
     decision: SettlementDecision
-
-    @property
-    def settled(self) -> bool:
-        return isinstance(self.decision, Settle)
+    settled: bool  # this call won the compare-and-set and wrote the terminal state
 
 
 @transaction.atomic(durable=True)
@@ -247,8 +245,8 @@ def settle_operation(*, operation_id: uuid.UUID | str, trigger: Trigger, now: da
     workspace = lock_workspace(conversation_id, now=now)
     operation = Operation.objects.select_for_update().get(pk=operation_id)
     decision = decide_settlement(operation.state, trigger, ends_at=operation.ends_at, now=now)
-    _apply_settlement(workspace, operation, decision, trigger=trigger, now=now)
-    return SettleOutcome(operation_id=operation.id, decision=decision)
+    settled = _apply_settlement(workspace, operation, decision, trigger=trigger, now=now)
+    return SettleOutcome(operation_id=operation.id, decision=decision, settled=settled)
 
 
 def settle_for_lifecycle(

@@ -14,7 +14,7 @@ from datetime import datetime
 from django.db import transaction
 
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import record_event
+from runtime.events import record_event, records_rejection
 from runtime.manifests import get_manifest
 from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation, Workspace
 from runtime.services.focus import settle_for_lifecycle
@@ -61,6 +61,7 @@ def _leave(workspace: Workspace, leaving: AppInstance, *, trigger: Trigger, targ
         bring_to_foreground(workspace, target, now=now)
 
 
+@records_rejection("lifecycle.rejected")
 @transaction.atomic(durable=True)
 def return_to_interact(*, conversation_id: uuid.UUID | str, now: datetime) -> AppInstance:
     """The user goes back to Interact; a running focus ends ``interrupted(returned_to_interact)``."""
@@ -80,6 +81,7 @@ def return_to_interact(*, conversation_id: uuid.UUID | str, now: datetime) -> Ap
     return interact
 
 
+@records_rejection("lifecycle.rejected")
 @transaction.atomic(durable=True)
 def switch_app(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str, now: datetime) -> AppInstance:
     """The user switches to another open app; a running focus ends ``interrupted(switched_app)``."""
@@ -97,6 +99,7 @@ def switch_app(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str
     return target
 
 
+@records_rejection("lifecycle.rejected")
 @transaction.atomic(durable=True)
 def open_app(*, conversation_id: uuid.UUID | str, app_id: str, now: datetime) -> AppInstance:
     """The user opens a user-launchable MiniApp: a new instance and sub-session, in front.
@@ -138,6 +141,7 @@ def open_app(*, conversation_id: uuid.UUID | str, app_id: str, now: datetime) ->
     return instance
 
 
+@records_rejection("lifecycle.rejected")
 @transaction.atomic(durable=True)
 def close_instance(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str, now: datetime) -> None:
     """The user closes an app. A running focus first ends ``interrupted(app_closed)`` with its
@@ -160,6 +164,7 @@ def close_instance(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID |
         close_instance_locked(workspace, instance, reason="closed_by_user", now=now)
 
 
+@records_rejection("lifecycle.rejected")
 @transaction.atomic(durable=True)
 def close_workspace(*, conversation_id: uuid.UUID | str, now: datetime) -> int:
     """The host window closes: every open MiniApp of the conversation closes (Interact stays).
@@ -180,6 +185,7 @@ def close_workspace(*, conversation_id: uuid.UUID | str, now: datetime) -> int:
     return closed
 
 
+@records_rejection("lifecycle.rejected")
 @transaction.atomic(durable=True)
 def set_visibility(*, conversation_id: uuid.UUID | str, visible: bool, now: datetime) -> None:
     """Dim / lock / hidden page (``visible=False``) and back: never an exit (R-4.2.2, R-4.4.5).
@@ -204,6 +210,7 @@ def set_visibility(*, conversation_id: uuid.UUID | str, visible: bool, now: date
     bring_to_foreground(workspace, suspended or system_instance(workspace), now=now)
 
 
+@records_rejection("lifecycle.rejected")
 @transaction.atomic(durable=True)
 def report_surface_reloaded(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str, now: datetime) -> None:
     """A Surface reloaded (R-4.2.2): recorded, never an exit; it restores from its snapshot."""

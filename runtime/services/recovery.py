@@ -30,6 +30,7 @@ SWEEP_BATCH = 500
 class SweepSummary:
     settled: list[uuid.UUID] = field(default_factory=list)
     already_final: int = 0
+    interactions_timed_out: int = 0
 
 
 def settle_due(*, now: datetime, batch: int = SWEEP_BATCH) -> SweepSummary:
@@ -46,6 +47,15 @@ def settle_due(*, now: datetime, batch: int = SWEEP_BATCH) -> SweepSummary:
                 summary.already_final += 1
         if len(ids) < batch:
             return summary
+
+
+def sweep(*, now: datetime) -> SweepSummary:
+    """One periodic sweep: settle due deadlines and time out expired Interact interactions."""
+    from interact.services.interactions import expire_due_interactions
+
+    summary = settle_due(now=now)
+    summary.interactions_timed_out = expire_due_interactions(now=now)
+    return summary
 
 
 @dataclass

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import record_event
+from runtime.events import record_event, records_rejection, uuid_or_none
 from runtime.manifests import get_manifest
 from runtime.models import AppInstance, InstanceSnapshot
 from runtime.services.workspace import lock_workspace
@@ -36,6 +36,7 @@ class SnapshotSaved:
     size_bytes: int
 
 
+@records_rejection("snapshot.rejected")
 @transaction.atomic(durable=True)
 def save_snapshot(
     *,
@@ -45,17 +46,15 @@ def save_snapshot(
     expected_revision: int,
     now: datetime,
 ) -> SnapshotSaved:
-    """Replace the instance's snapshot if ``expected_revision`` is still the current revision."""
+    """Replace the instance's snapshot if ``expected_revision`` is still the current revision.
+
+    A rejection changed nothing; its ``snapshot.rejected`` event is written after the rollback.
+    """
     lock_workspace(conversation_id, now=now)
-    instance = AppInstance.objects.filter(pk=instance_id, conversation_id=conversation_id).first()
+    instance = AppInstance.objects.filter(pk=uuid_or_none(instance_id), conversation_id=conversation_id).first()
     if instance is None:
         raise Rejection(RejectionCode.UNKNOWN_INSTANCE, "no such app instance in this conversation")
-    ids = {"conversation_id": conversation_id, "instance_id": instance.id}
-    try:
-        _check_write(instance, state, expected_revision)
-    except Rejection as rejection:
-        record_event("snapshot.rejected", at=now, code=rejection.code, detail=rejection.detail, level="warning", **ids)
-        raise
+    _check_write(instance, state, expected_revision)
 
     size = encoded_size(state)
     updated = InstanceSnapshot.objects.filter(instance=instance, revision=expected_revision).update(
@@ -63,6 +62,7 @@ def save_snapshot(
     )
     if updated != 1:  # unreachable under the workspace lock; the CAS keeps it true anyway
         raise Rejection(RejectionCode.STALE_REVISION, "the snapshot changed since it was read")
+    ids = {"conversation_id": conversation_id, "instance_id": instance.id}
     record_event("snapshot.saved", at=now, revision=expected_revision + 1, size_bytes=size, **ids)
     return SnapshotSaved(instance_id=instance.id, revision=expected_revision + 1, size_bytes=size)
 

@@ -107,8 +107,13 @@ def move_instance(
 
 def bring_to_foreground(workspace: Workspace, instance: AppInstance, *, now: datetime) -> None:
     """Make ``instance`` the foreground app; the current one goes to the background."""
-    current = foreground_instance(workspace)
-    if current is not None and current.pk != instance.pk:
+    # Whatever was in front goes behind, including one suspended while the host was hidden, so
+    # no instance is left "suspended" once something else is in front (R-4.1.3).
+    in_front = AppInstance.objects.filter(
+        conversation_id=workspace.conversation_id,
+        lifecycle_state__in=(LifecycleState.FOREGROUND, LifecycleState.SUSPENDED),
+    ).exclude(pk=instance.pk)
+    for current in in_front:
         move_instance(current, LifecycleState.BACKGROUND, now=now)
     workspace.focus_seq += 1
     workspace.save(update_fields=["focus_seq", "updated_at"])

@@ -25,7 +25,12 @@ class Command(BaseCommand):
         summary = recover_runtime(now=timezone.now(), dry_run=dry_run)
         counts = summary.counts()
         if as_json:
-            payload = {**counts, "settled_ids": [str(i) for i in summary.settled], "resumed": summary.resumed}
+            payload = {
+                **counts,
+                "due_ids": [item["operation_id"] for item in summary.due],
+                "settled_ids": [str(i) for i in summary.settled],
+                "resumed": summary.resumed,
+            }
             self.stdout.write(json.dumps(payload, sort_keys=True))
             return
         verb = "would settle" if dry_run else "settled"

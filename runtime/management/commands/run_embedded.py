@@ -67,8 +67,11 @@ class Command(BaseCommand):
             else "  password:  (changed since it was created; reset it with: manage.py changepassword " + username + ")"
         )
         self.stdout.write(f"  data:      {data_dir}")
+        self.stdout.write("  agent:     the built-in reference Agent answers in the IM (English or Chinese)")
         self.stdout.write("  stop with Ctrl+C; a focus running now is settled from its ends_at on the next start")
         self.stdout.flush()
+        # The built-in reference Agent runs in the server process and talks to it over /ws/agent/.
+        os.environ.setdefault("LINEUP_REFERENCE_AGENT_URL", f"ws://{host}:{port}/ws/agent/")
         # Hand the process over to Daphne (same interpreter, same environment).
         os.execv(
             sys.executable,

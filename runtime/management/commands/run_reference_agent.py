@@ -1,0 +1,79 @@
+"""``manage.py run_reference_agent --url ws://HOST:PORT/ws/agent/ (--token T | --user NAME | --all-users)``.
+
+Runs the reference Agent (interact.reference_agent) as a separate process, an ordinary client of
+``/ws/agent/``. With ``--token`` it uses an existing token; with ``--user`` / ``--all-users`` it
+issues its own tokens (Agent ``reference``), and ``--all-users`` also picks up users created
+later. It reconnects forever; SIGINT / SIGTERM stop it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from interact.reference_agent.client import AgentClient, Unauthorized
+from interact.reference_agent.supervisor import DEFAULT_POLL_SECONDS, ReferenceAgentSupervisor
+
+
+class Command(BaseCommand):
+    help = "Run the built-in reference Agent against a LineUp server's /ws/agent/."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--url", default="ws://127.0.0.1:8000/ws/agent/", help="the server's /ws/agent/ URL")
+        who = parser.add_mutually_exclusive_group(required=True)
+        who.add_argument("--token", help="an Agent token (manage.py create_agent_token)")
+        who.add_argument(
+            "--user", action="append", dest="users", metavar="USERNAME", help="serve this user (repeatable)"
+        )
+        who.add_argument("--all-users", action="store_true", help="serve every active user, new ones too")
+        parser.add_argument(
+            "--poll-seconds", type=float, default=DEFAULT_POLL_SECONDS, help="how often to look for new users"
+        )
+
+    def handle(
+        self,
+        *args: object,
+        url: str,
+        token: str | None,
+        users: list[str] | None,
+        all_users: bool,
+        poll_seconds: float,
+        **options: object,
+    ) -> None:
+        if not url.startswith(("ws://", "wss://")):
+            raise CommandError("--url must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:8000/ws/agent/")
+        if users:
+            known = set(get_user_model().objects.filter(username__in=users).values_list("username", flat=True))
+            missing = sorted(set(users) - known)
+            if missing:
+                raise CommandError(f"no such user: {', '.join(missing)}")
+        try:
+            asyncio.run(self._run(url, token, None if all_users else users, poll_seconds))
+        except Unauthorized as error:
+            raise CommandError(f"the server refused the token: {error}") from None
+
+    async def _run(self, url: str, token: str | None, users: list[str] | None, poll_seconds: float) -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):  # not on Windows
+                loop.add_signal_handler(sig, stop.set)
+        if token is not None:
+            client = AgentClient(url, token, label="reference:token")
+            task = asyncio.create_task(client.run())
+            stopper = asyncio.create_task(stop.wait())
+            await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            stopper.cancel()
+            if task.done():
+                task.result()  # Unauthorized surfaces here
+                return
+            await client.stop()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            return
+        await ReferenceAgentSupervisor(url, usernames=users, poll_seconds=poll_seconds).run(stop)

@@ -1,0 +1,365 @@
+"""Real subprocesses for tests: Celery worker and beat today, Daphne later.
+
+A ``ManagedProcess`` runs one command in its own process group with stdout and stderr in a log
+file under the test's ``tmp_path``. It polls that log for a readiness line (never a fixed
+sleep), and stops the whole group — ``terminate`` (SIGTERM, SIGKILL after a grace period) or
+``kill`` (SIGKILL at once: the crash a restart test needs; the group, so prefork children die
+with their parent).
+
+A ``ProcessSupervisor`` owns every process one test started: ``supervised_processes`` kills
+whatever is still running at teardown and, when the test failed, writes each log's tail to the
+terminal. ``describe()`` returns the same tails for assertion messages.
+
+``lineup_env`` builds the environment a LineUp process needs to share the test's world: the
+pytest-django test database (only known after ``django_db_setup``), the test's Redis and
+Celery queue. ``celery_worker_argv`` / ``celery_beat_argv`` are the production commands.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable  # the venv python running the tests (scripts/test: .venv/bin/python)
+
+WORKER_READY = re.compile(r"\bready\.")  # celery.apps.worker logs "<node> ready." once it consumes
+BEAT_READY = re.compile(r"beat: Starting")
+
+T = TypeVar("T")
+
+
+def wait_for(
+    probe: Callable[[], T | None],
+    *,
+    timeout: float,
+    interval: float = 0.05,
+    what: str = "condition",
+    describe: Callable[[], str] | None = None,
+) -> T:
+    """Poll ``probe`` until it returns something truthy; fail after ``timeout`` seconds.
+
+    The failure message carries ``describe()`` (e.g. the process logs), so a timeout says why.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            details = describe() if describe is not None else ""
+            pytest.fail(f"timed out after {timeout:.1f}s waiting for {what}\n{details}", pytrace=False)
+        time.sleep(interval)
+
+
+@dataclass
+class ManagedProcess:
+    """One subprocess in its own process group, logging to ``log_path``."""
+
+    name: str
+    argv: list[str]
+    log_path: Path
+    env: dict[str, str]
+    cwd: Path = ROOT
+    popen: subprocess.Popen[bytes] | None = field(default=None, init=False)
+    started_at: float = field(default=0.0, init=False)
+
+    def start(self) -> ManagedProcess:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log:
+            # A new session makes the child the leader of its own process group, so kill() and
+            # terminate() reach its children too and nothing leaks into the next test.
+            self.popen = subprocess.Popen(
+                self.argv,
+                cwd=self.cwd,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.started_at = time.monotonic()
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.popen is not None, f"{self.name} was never started"
+        return self.popen.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+    def wait_for_log(self, pattern: str | re.Pattern[str], *, timeout: float = 30.0) -> re.Match[str]:
+        """Wait until the log matches ``pattern``; fail early if the process died first."""
+        regex = re.compile(pattern) if isinstance(pattern, str) else pattern
+
+        def probe() -> re.Match[str] | None:
+            match = regex.search(self.log_text())
+            if match is None and not self.alive:
+                pytest.fail(
+                    f"{self.name} exited with {self.popen.returncode if self.popen else '?'} before "
+                    f"logging {regex.pattern!r}\n--- {self.name} ---\n{self.tail()}",
+                    pytrace=False,
+                )
+            return match
+
+        return wait_for(
+            probe,
+            timeout=timeout,
+            what=f"{self.name} to log {regex.pattern!r}",
+            describe=lambda: f"--- {self.name} ---\n{self.tail()}",
+        )
+
+    def kill(self) -> None:
+        """SIGKILL the whole group now: no shutdown handlers, no acks — a crash."""
+        self.signal_group(signal.SIGKILL)
+        self.reap(timeout=10.0)
+
+    def terminate(self, grace: float = 5.0) -> None:
+        """SIGTERM (a warm shutdown), then SIGKILL whatever is left after ``grace`` seconds."""
+        if not self.alive:
+            self.signal_group(signal.SIGKILL)  # children of a dead leader may still run
+            return
+        self.signal_group(signal.SIGTERM)
+        try:
+            self.popen.wait(timeout=grace)  # type: ignore[union-attr]
+        except subprocess.TimeoutExpired:
+            pass
+        self.signal_group(signal.SIGKILL)
+        self.reap(timeout=10.0)
+
+    def signal_group(self, sig: signal.Signals) -> None:
+        """Send ``sig`` to the whole process group (a no-op once it is gone)."""
+        if self.popen is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.popen.pid, sig)  # the pgid is the leader's pid (start_new_session)
+
+    def reap(self, *, timeout: float) -> None:
+        """Wait (bounded) for the leader to exit, so it leaves no zombie."""
+        if self.popen is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=timeout)
+
+
+class ProcessSupervisor:
+    """Starts processes for one test and guarantees they are gone when it ends."""
+
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self.processes: list[ManagedProcess] = []
+
+    def start(
+        self,
+        name: str,
+        argv: list[str],
+        *,
+        env: dict[str, str],
+        ready: str | re.Pattern[str] | None = None,
+        timeout: float = 30.0,
+    ) -> ManagedProcess:
+        """Start ``argv`` (logging to ``<log_dir>/<name>.log``); wait for ``ready`` if given."""
+        process = ManagedProcess(name=name, argv=argv, log_path=self.log_dir / f"{name}.log", env=env)
+        self.processes.append(process)
+        process.start()
+        if ready is not None:
+            process.wait_for_log(ready, timeout=timeout)
+        return process
+
+    def run(self, name: str, argv: list[str], *, env: dict[str, str], timeout: float = 60.0) -> str:
+        """Run a command to completion; return its stdout; fail (with its output) on a non-zero exit."""
+        completed = subprocess.run(
+            argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
+        )
+        (self.log_dir / f"{name}.log").write_text(
+            f"$ {' '.join(argv)}\n--- stdout ---\n{completed.stdout}\n--- stderr ---\n{completed.stderr}"
+        )
+        if completed.returncode != 0:
+            pytest.fail(
+                f"{name} exited {completed.returncode}\n--- stdout ---\n{completed.stdout}\n"
+                f"--- stderr ---\n{completed.stderr[-4000:]}\n{self.describe()}",
+                pytrace=False,
+            )
+        return completed.stdout
+
+    def describe(self, lines: int = 40) -> str:
+        return "\n".join(
+            f"--- {p.name} ({'running' if p.alive else 'stopped'}, {p.log_path}) ---\n{p.tail(lines)}"
+            for p in self.processes
+        )
+
+    def stop_all(self, grace: float = 5.0) -> None:
+        """Stop every process: with a ``grace``, SIGTERM them all at once (a worker's warm shutdown
+        hands its unacked tasks back to the broker) and SIGKILL what is left after it — one grace
+        period in all, not one each; with none, SIGKILL at once."""
+        for process in self.processes:
+            if process.alive and grace > 0:
+                process.signal_group(signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        for process in self.processes:
+            if process.popen is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.popen.wait(timeout=max(0.0, deadline - time.monotonic()))
+            process.signal_group(signal.SIGKILL)  # stragglers, and children of a dead leader
+            process.reap(timeout=10.0)
+
+
+@contextlib.contextmanager
+def supervised_processes(
+    request: pytest.FixtureRequest, log_dir: Path, *, graceful: bool = False
+) -> Iterator[ProcessSupervisor]:
+    """A supervisor for one test: stops its processes at the end, dumps their logs if it failed.
+
+    By default teardown SIGKILLs (a Celery warm shutdown costs ~2 s per test, and the test's
+    queue is purged anyway); ``graceful=True`` gives each process a SIGTERM and a grace period.
+    """
+    supervisor = ProcessSupervisor(log_dir)
+    failed_before = request.session.testsfailed
+    try:
+        yield supervisor
+    finally:
+        # The call phase's report is logged before teardown, so a failure already counts here.
+        failed = request.session.testsfailed > failed_before
+        if failed and supervisor.processes:
+            _write_to_terminal(
+                request, f"\n===== process logs of {request.node.nodeid} =====\n{supervisor.describe(80)}"
+            )
+        supervisor.stop_all(grace=5.0 if graceful else 0.0)
+
+
+def _write_to_terminal(request: pytest.FixtureRequest, text: str) -> None:
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(text)
+    else:
+        sys.stderr.write(text + "\n")
+
+
+# --- LineUp processes ----------------------------------------------------------------------------
+
+
+def subprocess_database_url() -> str:
+    """A ``DATABASE_URL`` for the database this test process uses (pytest-django's test database).
+
+    Only meaningful once ``django_db_setup`` ran: before that ``NAME`` is still the real one.
+    """
+    db = settings.DATABASES["default"]
+    if "postgresql" not in db["ENGINE"]:
+        pytest.fail(f"subprocess tests need PostgreSQL, not {db['ENGINE']} (set DATABASE_URL)", pytrace=False)
+    credentials = quote(db.get("USER") or "", safe="")
+    if db.get("PASSWORD"):
+        credentials += ":" + quote(db["PASSWORD"], safe="")
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    return f"postgres://{credentials}{'@' if credentials else ''}{host}:{port}/{quote(str(db['NAME']), safe='')}"
+
+
+def lineup_env(**overrides: str) -> dict[str, str]:
+    """The environment for a LineUp subprocess sharing this test's database, Redis and queue."""
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        pytest.fail("subprocess tests need Redis: set REDIS_URL (scripts/test does)", pytrace=False)
+    env = {
+        **os.environ,
+        "DATABASE_URL": subprocess_database_url(),
+        "REDIS_URL": redis_url,
+        "LINEUP_SCHEDULER": "celery",
+        "LINEUP_CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+        "LINEUP_SECRET_KEY": os.environ.get("LINEUP_SECRET_KEY") or "lineup-test-suite-only",
+        "LINEUP_LOG_LEVEL": "INFO",
+        "PYTHONUNBUFFERED": "1",  # log lines reach the file at once, so readiness polling sees them
+    }
+    env.pop("LINEUP_DEBUG", None)
+    env.update(overrides)
+    return env
+
+
+def celery_worker_argv(*, queue: str, node: str = "w1@%h", concurrency: int = 2) -> list[str]:
+    return [
+        PYTHON,
+        "-m",
+        "celery",
+        "-A",
+        "lineup",
+        "worker",
+        "-Q",
+        queue,
+        "--concurrency",
+        str(concurrency),
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "-n",
+        node,
+    ]
+
+
+def celery_beat_argv(*, schedule_file: Path) -> list[str]:
+    return [PYTHON, "-m", "celery", "-A", "lineup", "beat", "-s", str(schedule_file)]
+
+
+def manage_py_argv(*args: str) -> list[str]:
+    return [PYTHON, str(ROOT / "manage.py"), *args]
+
+
+def purge_celery_queue(queue: str) -> int:
+    """Drop every message waiting in ``queue`` (tasks an earlier test left behind)."""
+    from lineup.celery import app
+
+    with app.connection_for_write() as conn:
+        return conn.default_channel.queue_purge(queue) or 0
+
+
+def start_celery_worker(
+    supervisor: ProcessSupervisor, *, env: dict[str, str], name: str = "worker", wait: bool = True
+) -> ManagedProcess:
+    """A real worker on the test's queue (prefork, 2 children); ``wait`` for it to consume."""
+    process = supervisor.start(name, celery_worker_argv(queue=env["LINEUP_CELERY_QUEUE"]), env=env)
+    if wait:
+        process.wait_for_log(WORKER_READY)
+    return process
+
+
+def start_celery_beat(
+    supervisor: ProcessSupervisor, *, env: dict[str, str], name: str = "beat", wait: bool = True
+) -> ManagedProcess:
+    """The one beat, sending the sweep every ``LINEUP_SWEEP_SECONDS`` to the test's queue."""
+    schedule_file = supervisor.log_dir / f"{name}-schedule"
+    process = supervisor.start(name, celery_beat_argv(schedule_file=schedule_file), env=env)
+    if wait:
+        process.wait_for_log(BEAT_READY)
+    return process
+
+
+def queued_celery_headers(queue: str) -> list[dict]:
+    """The headers (task name, eta, argsrepr, ...) of the messages waiting in ``queue`` on Redis."""
+    import json
+
+    from lineup.celery import app
+
+    with app.connection_for_write() as conn:
+        raw = conn.default_channel.client.lrange(queue, 0, -1)
+    return [json.loads(item)["headers"] for item in raw]
