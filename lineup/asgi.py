@@ -39,3 +39,10 @@ websocket_app = URLRouter(
 application = ProtocolTypeRouter({"http": http_app, "websocket": websocket_app})
 
 start_embedded_scheduler_if_configured()
+
+if settings.LINEUP_REFERENCE_AGENT_URL:
+    from interact.reference_agent.supervisor import start_reference_agent_in_thread
+
+    # An ordinary client of /ws/agent/ (it retries until this server listens), serving every
+    # user's conversations, including users created later.
+    start_reference_agent_in_thread(settings.LINEUP_REFERENCE_AGENT_URL)

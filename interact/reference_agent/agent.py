@@ -1,0 +1,415 @@
+"""The reference Agent's protocol logic, independent of the transport (docs/agent-protocol.md).
+
+``ReferenceAgent`` is fed every frame the server sends (``await agent.handle(frame)``) and
+answers through the async ``send(frame)`` it was given, so tests drive it with a fake transport
+and ``client.py`` drives it over a real WebSocket. One instance serves one Agent token (one
+user's conversations) and outlives reconnects: ``disconnected()`` then the next ``welcome``
+resend the tool calls that were never answered, with the same ``source_tool_call_id`` (answered
+from the stored rows if the server had already handled them, docs/decisions/0002).
+
+What it remembers is small and only a convenience: rounds by call id (to name the activity in the
+result), confirms by interaction id, and the ``outbox_id`` s / message ids already handled (to
+dedupe at-least-once redeliveries). Everything needed to report a result comes from the result
+itself — durations from ``started_at`` / ``ends_at`` / ``ended_at``, the language from its own call
+id (``ref.<lang>.<hex>``) — so a result of a call made before a restart is still reported, and a
+confirm id carries its language and duration (``again.<lang>.<seconds>.<outbox_id>``).
+
+Call ids derive from what caused the call (the person's message id, the confirm's interaction id),
+so a message or an answer delivered twice can never start two focuses.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+import structlog
+
+from interact.reference_agent import replies
+from interact.reference_agent.intents import (
+    MAX_FOCUS_SECONDS,
+    DurationOutOfRange,
+    Help,
+    Language,
+    StartFocus,
+    StopFocus,
+    parse_intent,
+)
+
+logger = structlog.get_logger("lineup.reference_agent")
+
+PROTOCOL = "lineup.agent.v1"
+START_TOOL = "pomodoro.start"
+INTERRUPT_TOOL = "pomodoro.interrupt"
+CALL_PREFIX = "ref"
+CONFIRM_PREFIX = "again"
+# uuid5 namespace for call ids derived from a message or an interaction (any fixed uuid works).
+_IDS = uuid.UUID("6f1c2b54-9d7e-4f0a-8c37-2f7f6b0c9e11")
+REMEMBER = 4096  # per kind; far more than one person's rounds between restarts
+# "Start another round?" is a question about now: left unanswered it times out rather than
+# offering a stale round hours later next to newer ones.
+CONFIRM_TIMEOUT_SECONDS = 30 * 60
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Bounded(Generic[K, V]):
+    """A dict that forgets its oldest keys beyond ``limit`` (dedupe memory must not grow forever)."""
+
+    def __init__(self, limit: int = REMEMBER) -> None:
+        self.limit = limit
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: K) -> V | None:
+        return self._items.get(key)
+
+    def pop(self, key: K) -> V | None:
+        return self._items.pop(key, None)
+
+    def put(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One focus as the person asked for it."""
+
+    duration_seconds: int
+    activity: str | None
+    language: Language
+
+
+@dataclass
+class PendingCall:
+    """A tool call not answered yet (it is resent after a reconnect)."""
+
+    conversation_id: str
+    source_tool_call_id: str
+    tool: str
+    arguments: dict[str, Any]
+    language: Language
+    round: Round | None = None
+    refetched: bool = False  # stale_inventory: fetched the Inventory again and retried once
+    in_flight: bool = False  # sent on the current connection
+
+
+def call_id(language: Language, cause: str | None = None) -> str:
+    """A ``source_tool_call_id``: ``ref.<lang>.<hex>``, derived from ``cause`` when there is one."""
+    token = uuid.uuid5(_IDS, cause) if cause is not None else uuid.uuid4()
+    return f"{CALL_PREFIX}.{language}.{token.hex}"
+
+
+def language_of_call(source_tool_call_id: str) -> Language | None:
+    parts = source_tool_call_id.split(".")
+    if len(parts) == 3 and parts[0] == CALL_PREFIX and parts[1] in ("en", "zh"):
+        return parts[1]  # type: ignore[return-value]
+    return None
+
+
+def confirm_id(language: Language, duration_seconds: int, outbox_id: str) -> str:
+    return f"{CONFIRM_PREFIX}.{language}.{duration_seconds}.{outbox_id}"
+
+
+def round_from_confirm_id(interaction_id: str) -> Round | None:
+    """The round a confirm id describes (without its activity, which only memory holds)."""
+    parts = interaction_id.split(".", 3)
+    if len(parts) != 4 or parts[0] != CONFIRM_PREFIX or parts[1] not in ("en", "zh") or not parts[2].isdigit():
+        return None
+    seconds = int(parts[2])
+    if not 1 <= seconds <= MAX_FOCUS_SECONDS:
+        return None
+    return Round(duration_seconds=seconds, activity=None, language=parts[1])  # type: ignore[arg-type]
+
+
+def _seconds_between(start: str, end: str) -> int:
+    return max(0, round((datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()))
+
+
+class ReferenceAgent:
+    def __init__(self, send: Send, *, label: str = "reference") -> None:
+        self._send = send
+        self.label = label
+        self.agent_id: str | None = None
+        self.conversations: set[str] = set()
+        self._revisions: dict[str, str] = {}  # conversation -> Inventory revision
+        self._inventory_tools: dict[str, set[str]] = {}
+        self._inventory_requested: set[str] = set()
+        self._calls: dict[str, PendingCall] = {}  # source_tool_call_id -> unanswered call
+        self._rounds: Bounded[str, Round] = Bounded()  # source_tool_call_id -> what was started
+        self._announced: Bounded[str, bool] = Bounded()  # starts whose "Focus started" was posted
+        self._confirms: Bounded[str, Round] = Bounded()  # interaction_id -> the round it offers
+        self._results_done: Bounded[str, bool] = Bounded()  # outbox ids reported
+        self._messages_seen: Bounded[str, bool] = Bounded()
+        self._resolutions_seen: Bounded[str, bool] = Bounded()
+
+    # --- connection events (from the client) ---------------------------------------------------
+
+    def disconnected(self) -> None:
+        """The connection is gone: whatever was in flight gets resent after the next welcome."""
+        for call in self._calls.values():
+            call.in_flight = False
+        self._inventory_requested.clear()
+
+    @property
+    def pending_calls(self) -> list[PendingCall]:
+        return list(self._calls.values())
+
+    # --- frames in -------------------------------------------------------------------------------
+
+    async def handle(self, frame: dict[str, Any]) -> None:
+        handler = getattr(self, "_on_" + str(frame.get("type", "")).replace(".", "_"), None)
+        if handler is None:
+            self._log("frame_ignored", frame_type=frame.get("type"))
+            return
+        await handler(frame)
+
+    async def _on_welcome(self, frame: dict[str, Any]) -> None:
+        self.agent_id = frame["agent_id"]
+        self.conversations = set(frame["conversations"])
+        self._log("welcomed", conversations=len(self.conversations))
+        for call in list(self._calls.values()):
+            if call.conversation_id not in self.conversations:
+                self._calls.pop(call.source_tool_call_id)
+                continue
+            await self._dispatch(call)
+
+    async def _on_inventory(self, frame: dict[str, Any]) -> None:
+        conversation_id = frame["conversation_id"]
+        self._inventory_requested.discard(conversation_id)
+        self._revisions[conversation_id] = frame["revision"]
+        self._inventory_tools[conversation_id] = {tool["name"] for tool in frame["tools"]}
+        for call in list(self._calls.values()):
+            if call.conversation_id == conversation_id and not call.in_flight:
+                await self._dispatch(call)
+
+    async def _on_user_message(self, frame: dict[str, Any]) -> None:
+        message_id = frame["message_id"]
+        if message_id in self._messages_seen:
+            return
+        self._messages_seen.put(message_id, True)
+        conversation_id = frame["conversation_id"]
+        intent = parse_intent(frame["text"])
+        self._log("intent", conversation_id=conversation_id, message_id=message_id, intent=type(intent).__name__)
+        if isinstance(intent, StartFocus):
+            await self._start(
+                conversation_id,
+                Round(intent.duration_seconds, intent.activity, intent.language),
+                cause=f"message:{message_id}",
+            )
+        elif isinstance(intent, StopFocus):
+            await self._call(
+                conversation_id,
+                INTERRUPT_TOOL,
+                {},
+                language=intent.language,
+                source_tool_call_id=call_id(intent.language, f"message:{message_id}"),
+            )
+        elif isinstance(intent, DurationOutOfRange):
+            await self._say(conversation_id, replies.out_of_range(intent.language))
+        else:
+            assert isinstance(intent, Help)
+            await self._say(
+                conversation_id, replies.help_text(intent.language, missing_duration=intent.missing_duration)
+            )
+
+    async def _on_tool_accepted(self, frame: dict[str, Any]) -> None:
+        source_id = frame["source_tool_call_id"]
+        call = self._calls.pop(source_id, None)
+        round_ = call.round if call is not None else self._rounds.get(source_id)
+        self._log("tool_accepted", source_tool_call_id=source_id, replayed=frame.get("replayed", False))
+        if frame.get("result") is not None or source_id in self._announced or round_ is None:
+            # Already final (a replay after the focus ended): its tool.result reports it.
+            return
+        self._announced.put(source_id, True)
+        await self._say(
+            frame["conversation_id"],
+            replies.focus_started(round_.duration_seconds, round_.activity, round_.language),
+            app_session_id=frame["app_session_id"],
+        )
+
+    async def _on_tool_receipt(self, frame: dict[str, Any]) -> None:
+        source_id = frame["source_tool_call_id"]
+        call = self._calls.pop(source_id, None)
+        status = frame["receipt"].get("status")
+        self._log("tool_receipt", source_tool_call_id=source_id, status=status)
+        language = call.language if call is not None else (language_of_call(source_id) or "en")
+        if status in ("no_active_focusing_operation", "operation_already_final"):
+            await self._say(frame["conversation_id"], replies.nothing_to_stop(language))
+        # "interrupted": the start's tool.result follows at once and is the report.
+
+    async def _on_tool_rejected(self, frame: dict[str, Any]) -> None:
+        source_id, code, detail = frame["source_tool_call_id"], frame["code"], frame["detail"]
+        call = self._calls.get(source_id)
+        self._log("tool_rejected", source_tool_call_id=source_id, code=code)
+        if call is None:
+            return
+        if code == "stale_inventory" and not call.refetched:
+            # Rejected calls are not stored, so the same id may go again once the Inventory is fresh.
+            call.refetched, call.in_flight = True, False
+            self._revisions.pop(call.conversation_id, None)
+            await self._dispatch(call)
+            return
+        self._calls.pop(source_id)
+        if call.tool == START_TOOL:
+            text = (
+                replies.already_focusing(call.language)
+                if code == "active_focusing_operation"
+                else replies.start_rejected(code, detail, call.language)
+            )
+        else:
+            text = replies.stop_rejected(code, detail, call.language)
+        await self._say(call.conversation_id, text)
+
+    async def _on_tool_result(self, frame: dict[str, Any]) -> None:
+        outbox_id, source_id = frame["outbox_id"], frame["source_tool_call_id"]
+        language = language_of_call(source_id)
+        if language is None:
+            # Another Agent of this user made that call: its result is that Agent's to ack.
+            self._log("foreign_result_left", outbox_id=outbox_id, source_tool_call_id=source_id)
+            return
+        self._calls.pop(source_id, None)  # a result means the call was accepted, answer seen or not
+        if outbox_id not in self._results_done:
+            if frame.get("tool") == START_TOOL:
+                await self._report(frame, language)
+            # Marked only once the report went out: a connection lost half-way reports again.
+            self._results_done.put(outbox_id, True)
+        else:
+            self._log("result_duplicate", outbox_id=outbox_id, source_tool_call_id=source_id)
+        # Always ack, duplicates too: the server redelivers until it has seen an ack.
+        await self._send({"type": "outbox.ack", "outbox_id": outbox_id})
+        self._log("result_acked", outbox_id=outbox_id, source_tool_call_id=source_id)
+
+    async def _on_interaction_resolved(self, frame: dict[str, Any]) -> None:
+        interaction_id = frame["interaction_id"]
+        if interaction_id in self._resolutions_seen:
+            return
+        self._resolutions_seen.put(interaction_id, True)
+        round_ = self._confirms.pop(interaction_id) or round_from_confirm_id(interaction_id)
+        self._log("interaction_resolved", interaction_id=interaction_id, status=frame["status"])
+        if round_ is None:
+            return
+        conversation_id = frame["conversation_id"]
+        if frame["status"] == "answered" and frame.get("value") is True:
+            await self._start(conversation_id, round_, cause=f"interaction:{interaction_id}")
+        elif frame["status"] == "answered":
+            await self._say(conversation_id, replies.another_round_declined(round_.language))
+        # dismissed / timed_out / failed: the person moved on; nothing to add.
+
+    async def _on_message_sent(self, frame: dict[str, Any]) -> None:
+        pass
+
+    async def _on_interaction_pending(self, frame: dict[str, Any]) -> None:
+        pass
+
+    async def _on_error(self, frame: dict[str, Any]) -> None:
+        # Errors carry no reference to the frame they answer. The only one this Agent expects is
+        # app_session_ended: a very short focus ended before "Focus started" reached its block;
+        # the result report (in the main IM) follows anyway.
+        self._log("server_error", code=frame.get("code"), detail=frame.get("detail"), level="warning")
+
+    # --- decisions ---------------------------------------------------------------------------
+
+    async def _start(self, conversation_id: str, round_: Round, *, cause: str) -> None:
+        arguments: dict[str, Any] = {"duration_seconds": round_.duration_seconds}
+        if round_.activity:
+            arguments["activity"] = round_.activity
+        source_id = call_id(round_.language, cause)
+        self._rounds.put(source_id, round_)
+        await self._call(
+            conversation_id,
+            START_TOOL,
+            arguments,
+            language=round_.language,
+            round_=round_,
+            source_tool_call_id=source_id,
+        )
+
+    async def _call(
+        self,
+        conversation_id: str,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        language: Language,
+        source_tool_call_id: str,
+        round_: Round | None = None,
+    ) -> None:
+        call = PendingCall(conversation_id, source_tool_call_id, tool, arguments, language, round=round_)
+        self._calls[source_tool_call_id] = call
+        await self._dispatch(call)
+
+    async def _dispatch(self, call: PendingCall) -> None:
+        """Send ``call`` now if the Inventory revision is known, else fetch the Inventory first."""
+        revision = self._revisions.get(call.conversation_id)
+        if revision is None:
+            if call.conversation_id not in self._inventory_requested:
+                self._inventory_requested.add(call.conversation_id)
+                await self._send({"type": "inventory.get", "conversation_id": call.conversation_id})
+            return
+        if call.tool not in self._inventory_tools.get(call.conversation_id, {call.tool}):
+            self._calls.pop(call.source_tool_call_id, None)
+            await self._say(call.conversation_id, replies.not_available(call.language))
+            return
+        call.in_flight = True
+        await self._send(
+            {
+                "type": "tool.call",
+                "conversation_id": call.conversation_id,
+                "source_tool_call_id": call.source_tool_call_id,
+                "tool": call.tool,
+                "arguments": call.arguments,
+                "inventory_revision": revision,
+            }
+        )
+        self._log("tool_call_sent", tool=call.tool, source_tool_call_id=call.source_tool_call_id)
+
+    async def _report(self, frame: dict[str, Any], language: Language) -> None:
+        """Tell the person how the focus ended (main IM: its block is read-only now) and offer another."""
+        result, outbox_id, conversation_id = frame["result"], frame["outbox_id"], frame["conversation_id"]
+        planned = _seconds_between(result["started_at"], result["ends_at"])
+        remembered = self._rounds.pop(frame["source_tool_call_id"])
+        round_ = Round(planned, remembered.activity if remembered else None, language)
+        if result["state"] == "completed":
+            text = replies.focus_completed(planned, round_.activity, language)
+        else:
+            elapsed = _seconds_between(result["started_at"], result["ended_at"])
+            text = replies.focus_interrupted(elapsed, result.get("interruption_reason"), round_.activity, language)
+        await self._say(conversation_id, text)
+        interaction_id = confirm_id(language, planned, outbox_id)
+        self._confirms.put(interaction_id, round_)
+        await self._send(
+            {
+                "type": "interaction.request",
+                "conversation_id": conversation_id,
+                "interaction_id": interaction_id,
+                "kind": "confirm",
+                "prompt": replies.another_round(planned, language),
+                "timeout_seconds": CONFIRM_TIMEOUT_SECONDS,
+            }
+        )
+        self._log("result_reported", outbox_id=outbox_id, state=result["state"], interaction_id=interaction_id)
+
+    async def _say(self, conversation_id: str, text: str, *, app_session_id: str | None = None) -> None:
+        frame: dict[str, Any] = {"type": "message.send", "conversation_id": conversation_id, "text": text}
+        if app_session_id is not None:
+            frame["app_session_id"] = app_session_id
+        await self._send(frame)
+
+    def _log(self, event: str, *, level: str = "info", **fields: Any) -> None:
+        getattr(logger, level)(f"reference_agent.{event}", agent=self.label, agent_id=self.agent_id, **fields)

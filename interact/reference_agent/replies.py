@@ -1,0 +1,141 @@
+# ruff: noqa: RUF001, RUF003 -- Chinese text uses full-width punctuation (，：？！（）) on purpose
+"""What the reference Agent says, in English or Chinese (pure, no I/O).
+
+Durations read the way people say them: "25 minutes", "2 hours", "3 min 12 s" / "25分钟",
+"3分钟12秒". Interruption reasons are the Runtime's codes (``runtime.transitions.InterruptionReason``)
+turned into words; an unknown one is shown as its code rather than hidden.
+"""
+
+from __future__ import annotations
+
+from interact.reference_agent.intents import Language
+
+_EN_NAMES = {"h": ("hour", "hours"), "min": ("minute", "minutes"), "s": ("second", "seconds")}
+_ZH_NAMES = {"h": "小时", "min": "分钟", "s": "秒"}
+
+_REASONS = {
+    "agent_interrupt": ("you asked me to stop it", "按你的要求停止"),
+    "returned_to_interact": ("you returned to Interact", "你回到了 Interact"),
+    "switched_app": ("you switched to another app", "你切换到了其他应用"),
+    "app_closed": ("you closed Pomodoro", "你关闭了番茄钟"),
+    "host_interruption": ("the device interrupted it", "被设备中断"),
+}
+
+
+def _parts(seconds: int) -> list[tuple[int, str]]:
+    hours, rest = divmod(max(0, seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return [(n, unit) for n, unit in ((hours, "h"), (minutes, "min"), (secs, "s")) if n]
+
+
+def duration_text(seconds: int, language: Language) -> str:
+    """1500 -> "25 minutes" / "25分钟"; 192 -> "3 min 12 s" / "3分钟12秒"; 0 -> "0 seconds" / "0秒"."""
+    parts = _parts(seconds) or [(0, "s")]
+    if language == "zh":
+        return "".join(f"{n}{_ZH_NAMES[unit]}" for n, unit in parts)
+    if len(parts) == 1:
+        n, unit = parts[0]
+        singular, plural = _EN_NAMES[unit]
+        return f"{n} {singular if n == 1 else plural}"
+    return " ".join(f"{n} {unit}" for n, unit in parts)
+
+
+def _round_adjective(seconds: int) -> str:
+    """1500 -> "25-minute", 3600 -> "1-hour", 5400 -> "1 h 30 min"."""
+    parts = _parts(seconds)
+    if len(parts) == 1:
+        n, unit = parts[0]
+        return f"{n}-{_EN_NAMES[unit][0]}"
+    return duration_text(seconds, "en")
+
+
+def reason_text(reason: str | None, language: Language) -> str:
+    if reason is None:
+        return "stopped" if language == "en" else "已停止"
+    english, chinese = _REASONS.get(reason, (reason, reason))
+    return chinese if language == "zh" else english
+
+
+def focus_started(seconds: int, activity: str | None, language: Language) -> str:
+    duration = duration_text(seconds, language)
+    if language == "zh":
+        what = f"{activity}，{duration}" if activity else duration
+        return f"专注开始：{what}。结束时我会告诉你。"
+    what = f"{duration} of {activity}" if activity else duration
+    return f"Focus started: {what}. I'll let you know when it's done."
+
+
+def focus_completed(seconds: int, activity: str | None, language: Language) -> str:
+    duration = duration_text(seconds, language)
+    if language == "zh":
+        what = f"{activity}，{duration}" if activity else duration
+        return f"专注完成：{what}。"
+    what = f"{duration} of {activity}" if activity else duration
+    return f"Focus complete: {what}."
+
+
+def focus_interrupted(elapsed_seconds: int, reason: str | None, activity: str | None, language: Language) -> str:
+    elapsed = duration_text(elapsed_seconds, language)
+    why = reason_text(reason, language)
+    if language == "zh":
+        what = f"{activity}，进行了{elapsed}" if activity else f"进行了{elapsed}"
+        return f"专注已停止：{what}（{why}）。"
+    what = f"{elapsed} of {activity}" if activity else elapsed
+    return f"Focus stopped after {what} ({why})."
+
+
+def another_round(seconds: int, language: Language) -> str:
+    if language == "zh":
+        return f"再来一轮{duration_text(seconds, 'zh')}的专注吗？"
+    return f"Start another {_round_adjective(seconds)} round?"
+
+
+def another_round_declined(language: Language) -> str:
+    if language == "zh":
+        return "好的，先不开始新一轮。需要时说“专注 25 分钟”就行。"
+    return 'OK, no new round. Say "start a 25 minute focus" whenever you\'re ready.'
+
+
+def already_focusing(language: Language) -> str:
+    if language == "zh":
+        return "已经有一个专注在进行中。说“停止专注”可以结束它，或者等它完成。"
+    return 'A focus is already running here. Say "stop" to end it, or wait for it to finish.'
+
+
+def nothing_to_stop(language: Language) -> str:
+    return "现在没有进行中的专注。" if language == "zh" else "There is no focus running."
+
+
+def start_rejected(code: str, detail: str, language: Language) -> str:
+    if language == "zh":
+        return f"没能开始专注：{detail}（{code}）。"
+    return f"I couldn't start the focus: {detail} ({code})."
+
+
+def stop_rejected(code: str, detail: str, language: Language) -> str:
+    if language == "zh":
+        return f"没能停止专注：{detail}（{code}）。"
+    return f"I couldn't stop the focus: {detail} ({code})."
+
+
+def not_available(language: Language) -> str:
+    return "这个对话里不能使用番茄钟。" if language == "zh" else "Pomodoro isn't available in this conversation."
+
+
+def out_of_range(language: Language) -> str:
+    if language == "zh":
+        return "我可以安排 1 秒到 24 小时的专注，比如“专注 25 分钟”。"
+    return 'I can do 1 second to 24 hours. Try "start a 25 minute focus".'
+
+
+def help_text(language: Language, *, missing_duration: bool = False) -> str:
+    if language == "zh":
+        if missing_duration:
+            return "要专注多久？比如“专注 25 分钟”或“开始专注 1 小时阅读”。"
+        return "我可以帮你计时专注。试试“专注 25 分钟写作业”、“开始专注 1 小时”，或者说“停止专注”。"
+    if missing_duration:
+        return 'How long should the focus be? For example "start a 25 minute focus" or "focus for 1 hour on reading".'
+    return (
+        'I can run a focus timer for you. Try "start a 25 minute reading focus", '
+        '"focus 90 seconds on homework", or "stop".'
+    )

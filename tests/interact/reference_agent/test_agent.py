@@ -1,0 +1,498 @@
+# ruff: noqa: RUF001, RUF003 -- Chinese text uses full-width punctuation (，：？！（）) on purpose
+"""interact.reference_agent.agent with a fake transport: which frames it sends for which frames it gets.
+
+The server side is played by hand-written frames shaped exactly as runtime.agent_protocol sends
+them; the Inventory is the real one this process publishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from interact.reference_agent.agent import (
+    CONFIRM_TIMEOUT_SECONDS,
+    INTERRUPT_TOOL,
+    PROTOCOL,
+    START_TOOL,
+    ReferenceAgent,
+    call_id,
+    confirm_id,
+)
+from runtime.inventory import inventory_for_scope
+
+CONV = "5b0b8c1e-2d4f-4c55-9a57-3f1e0f7d2a10"
+SESSION = "9f5e2c41-7a0b-4d0e-8c3a-1b2c3d4e5f60"
+OUTBOX = "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f"
+T_START = "2026-01-05T09:00:00.000Z"
+
+
+class Wire:
+    """The fake transport: collects what the Agent sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        self.sent.append(frame)
+
+    def take(self) -> list[dict[str, Any]]:
+        sent, self.sent = self.sent, []
+        return sent
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def welcome() -> dict[str, Any]:
+    return {"type": "welcome", "agent_id": "agent-1", "protocol": PROTOCOL, "conversations": [CONV], "limits": {}}
+
+
+def inventory(revision: str | None = None) -> dict[str, Any]:
+    published = inventory_for_scope("personal").published()
+    if revision is not None:
+        published["revision"] = revision
+    return {"type": "inventory", "conversation_id": CONV, **published}
+
+
+def user_message(text: str, message_id: str = "m-1") -> dict[str, Any]:
+    return {
+        "type": "user.message",
+        "conversation_id": CONV,
+        "message_id": message_id,
+        "text": text,
+        "created_at": T_START,
+    }
+
+
+def accepted(source_id: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "tool.accepted",
+        "conversation_id": CONV,
+        "source_tool_call_id": source_id,
+        "operation_id": "op-1",
+        "instance_id": "inst-1",
+        "app_session_id": SESSION,
+        "replayed": False,
+        **extra,
+    }
+
+
+def result_frame(
+    source_id: str,
+    *,
+    state: str = "completed",
+    seconds: int = 1500,
+    elapsed: int | None = None,
+    reason: str | None = None,
+    outbox_id: str = OUTBOX,
+) -> dict[str, Any]:
+    ends = f"2026-01-05T09:{seconds // 60:02d}:{seconds % 60:02d}.000Z"
+    ended_after = seconds if elapsed is None else elapsed
+    ended = f"2026-01-05T09:{ended_after // 60:02d}:{ended_after % 60:02d}.000Z"
+    result = {"state": state, "operation_id": "op-1", "started_at": T_START, "ends_at": ends, "ended_at": ended}
+    if reason:
+        result["interruption_reason"] = reason
+    return {
+        "type": "tool.result",
+        "outbox_id": outbox_id,
+        "conversation_id": CONV,
+        "source_tool_call_id": source_id,
+        "tool": START_TOOL,
+        "result": result,
+    }
+
+
+def resolved(interaction_id: str, status: str = "answered", value: Any = True) -> dict[str, Any]:
+    return {
+        "type": "interaction.resolved",
+        "conversation_id": CONV,
+        "interaction_id": interaction_id,
+        "status": status,
+        "value": value,
+    }
+
+
+async def connected_agent() -> tuple[ReferenceAgent, Wire]:
+    wire = Wire()
+    agent = ReferenceAgent(wire.send)
+    await agent.handle(welcome())
+    return agent, wire
+
+
+async def started(text: str) -> tuple[ReferenceAgent, Wire, dict[str, Any]]:
+    """An Agent that was asked ``text``, fetched the Inventory and sent the start; returns that call."""
+    agent, wire = await connected_agent()
+    await agent.handle(user_message(text))
+    assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+    await agent.handle(inventory())
+    [call] = wire.take()
+    return agent, wire, call
+
+
+def texts(frames: list[dict[str, Any]]) -> list[str]:
+    return [f["text"] for f in frames if f["type"] == "message.send"]
+
+
+@pytest.mark.spec("R-2.1.1", "R-4.3.3")
+def test_english_start_calls_the_tool_then_writes_into_the_sub_session_block():
+    """A start fetches the Inventory, calls pomodoro.start with its revision, and announces into the block."""
+
+    async def scenario():
+        agent, wire, call = await started("start a 25 minute reading focus")
+        assert call == {
+            "type": "tool.call",
+            "conversation_id": CONV,
+            "source_tool_call_id": call["source_tool_call_id"],
+            "tool": START_TOOL,
+            "arguments": {"duration_seconds": 1500, "activity": "reading"},
+            "inventory_revision": inventory_for_scope("personal").revision,
+        }
+        assert call["source_tool_call_id"].startswith("ref.en.")
+        await agent.handle(accepted(call["source_tool_call_id"]))
+        assert wire.take() == [
+            {
+                "type": "message.send",
+                "conversation_id": CONV,
+                "text": "Focus started: 25 minutes of reading. I'll let you know when it's done.",
+                "app_session_id": SESSION,
+            }
+        ]
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1", "R-4.3.3")
+def test_chinese_start_is_answered_in_chinese_in_the_block():
+    """专注 25 分钟写作业 starts 1500 s of 写作业 and the block message is Chinese."""
+
+    async def scenario():
+        agent, wire, call = await started("专注 25 分钟写作业")
+        assert call["arguments"] == {"duration_seconds": 1500, "activity": "写作业"}
+        assert call["source_tool_call_id"].startswith("ref.zh.")
+        await agent.handle(accepted(call["source_tool_call_id"]))
+        [message] = wire.take()
+        assert message["app_session_id"] == SESSION
+        assert message["text"] == "专注开始：写作业，25分钟。结束时我会告诉你。"
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-3.10", "R-4.3.5", "R-4.2.7")
+def test_a_result_is_reported_in_the_main_im_with_a_confirm_and_acked():
+    """tool.result -> the report (main IM, the block is read-only), a confirm for another round, then the ack."""
+
+    async def scenario():
+        agent, wire, call = await started("start a 25 minute reading focus")
+        await agent.handle(accepted(call["source_tool_call_id"]))
+        wire.take()
+        await agent.handle(result_frame(call["source_tool_call_id"]))
+        report, confirm, ack = wire.take()
+        assert report == {
+            "type": "message.send",
+            "conversation_id": CONV,
+            "text": "Focus complete: 25 minutes of reading.",
+        }
+        assert confirm == {
+            "type": "interaction.request",
+            "conversation_id": CONV,
+            "interaction_id": confirm_id("en", 1500, OUTBOX),
+            "kind": "confirm",
+            "prompt": "Start another 25-minute round?",
+            "timeout_seconds": CONFIRM_TIMEOUT_SECONDS,
+        }
+        assert ack == {"type": "outbox.ack", "outbox_id": OUTBOX}
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-3.5", "R-4.2.7")
+def test_a_redelivered_result_is_acked_again_but_reported_once():
+    """The same outbox_id twice (at-least-once delivery): one report, two acks."""
+
+    async def scenario():
+        agent, wire, call = await started("focus 90 seconds on homework")
+        await agent.handle(result_frame(call["source_tool_call_id"], seconds=90))
+        first = wire.take()
+        assert texts(first) == ["Focus complete: 1 min 30 s of homework."]
+        await agent.handle(result_frame(call["source_tool_call_id"], seconds=90))
+        assert wire.take() == [{"type": "outbox.ack", "outbox_id": OUTBOX}]
+        agent.disconnected()
+        await agent.handle(welcome())
+        await agent.handle(result_frame(call["source_tool_call_id"], seconds=90))  # after a reconnect
+        assert wire.take() == [{"type": "outbox.ack", "outbox_id": OUTBOX}]
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-3.8")
+@pytest.mark.parametrize(
+    ("reason", "english", "chinese"),
+    [
+        ("agent_interrupt", "you asked me to stop it", "按你的要求停止"),
+        ("returned_to_interact", "you returned to Interact", "你回到了 Interact"),
+        ("switched_app", "you switched to another app", "你切换到了其他应用"),
+        ("app_closed", "you closed Pomodoro", "你关闭了番茄钟"),
+    ],
+)
+def test_an_interrupted_result_says_how_long_it_ran_and_why(reason, english, chinese):
+    """The elapsed time comes from started_at/ended_at; the reason is put in words, per language."""
+
+    async def scenario(text, expected):
+        agent, wire, call = await started(text)
+        await agent.handle(result_frame(call["source_tool_call_id"], state="interrupted", elapsed=192, reason=reason))
+        assert texts(wire.take()) == [expected]
+
+    run(scenario("start a 25 minute reading focus", f"Focus stopped after 3 min 12 s of reading ({english})."))
+    run(scenario("专注25分钟写作业", f"专注已停止：写作业，进行了3分钟12秒（{chinese}）。"))
+
+
+@pytest.mark.spec("R-3.12")
+def test_a_start_while_one_runs_is_explained():
+    """active_focusing_operation -> a main-IM message saying a focus runs and how to stop it."""
+
+    async def scenario():
+        agent, wire, call = await started("start a 25 minute focus")
+        await agent.handle(
+            {
+                "type": "tool.rejected",
+                "conversation_id": CONV,
+                "source_tool_call_id": call["source_tool_call_id"],
+                "code": "active_focusing_operation",
+                "detail": "this conversation already has a focusing operation",
+            }
+        )
+        [message] = wire.take()
+        assert "app_session_id" not in message
+        assert message["text"] == 'A focus is already running here. Say "stop" to end it, or wait for it to finish.'
+
+    run(scenario())
+
+
+def test_other_rejections_are_reported_with_their_detail():
+    """Any other rejection gives a message naming the code and the server's detail."""
+
+    async def scenario():
+        agent, wire, call = await started("专注25分钟")
+        await agent.handle(
+            {
+                "type": "tool.rejected",
+                "conversation_id": CONV,
+                "source_tool_call_id": call["source_tool_call_id"],
+                "code": "invalid_arguments",
+                "detail": "duration_seconds: too long",
+            }
+        )
+        assert texts(wire.take()) == ["没能开始专注：duration_seconds: too long（invalid_arguments）。"]
+
+    run(scenario())
+
+
+def test_a_stale_inventory_is_fetched_again_and_the_same_call_retried_once():
+    """stale_inventory -> inventory.get, then the same source_tool_call_id with the new revision; twice -> told."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(inventory(revision="inv-old"))
+        await agent.handle(user_message("focus for 1 hour"))
+        [call] = wire.take()
+        assert call["inventory_revision"] == "inv-old"
+        stale = {
+            "type": "tool.rejected",
+            "conversation_id": CONV,
+            "source_tool_call_id": call["source_tool_call_id"],
+            "code": "stale_inventory",
+            "detail": "fetch it again",
+        }
+        await agent.handle(stale)
+        assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+        await agent.handle(inventory())
+        [retry] = wire.take()
+        assert retry["source_tool_call_id"] == call["source_tool_call_id"]
+        assert retry["inventory_revision"] == inventory_for_scope("personal").revision
+        await agent.handle(stale)
+        assert texts(wire.take()) == ["I couldn't start the focus: fetch it again (stale_inventory)."]
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-3.6", "R-3.7")
+def test_stop_calls_interrupt_and_answers_the_receipts():
+    """stop -> pomodoro.interrupt {}; 'interrupted' waits for the result; nothing running is said plainly."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(inventory())
+        await agent.handle(user_message("stop", message_id="m-stop"))
+        [call] = wire.take()
+        assert (call["tool"], call["arguments"]) == (INTERRUPT_TOOL, {})
+        receipt = {"type": "tool.receipt", "conversation_id": CONV, "source_tool_call_id": call["source_tool_call_id"]}
+        await agent.handle({**receipt, "receipt": {"status": "interrupted", "operation_id": "op-1"}, "replayed": False})
+        assert wire.take() == []  # the start's tool.result is the report
+        for status in ("no_active_focusing_operation", "operation_already_final"):
+            await agent.handle(user_message("停止专注", message_id=f"m-{status}"))
+            [again] = wire.take()
+            await agent.handle(
+                {**receipt, "source_tool_call_id": again["source_tool_call_id"], "receipt": {"status": status}}
+            )
+            assert texts(wire.take()) == ["现在没有进行中的专注。"]
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1", "R-3.10")
+def test_yes_to_another_round_starts_the_same_round_again():
+    """Confirm answered true -> pomodoro.start with the same duration and activity and a new call id."""
+
+    async def scenario():
+        agent, wire, call = await started("start a 25 minute reading focus")
+        await agent.handle(accepted(call["source_tool_call_id"]))
+        await agent.handle(result_frame(call["source_tool_call_id"]))
+        confirm = next(f for f in wire.take() if f["type"] == "interaction.request")
+        await agent.handle(resolved(confirm["interaction_id"], value=True))
+        [again] = wire.take()
+        assert again["tool"] == START_TOOL
+        assert again["arguments"] == {"duration_seconds": 1500, "activity": "reading"}
+        assert again["source_tool_call_id"] != call["source_tool_call_id"]
+        await agent.handle(resolved(confirm["interaction_id"], value=True))  # delivered twice
+        assert wire.take() == []
+
+    run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("status", "value", "expected"),
+    [
+        ("answered", False, ['OK, no new round. Say "start a 25 minute focus" whenever you\'re ready.']),
+        ("dismissed", None, []),
+        ("timed_out", None, []),
+        ("failed", None, []),
+    ],
+)
+def test_no_to_another_round_starts_nothing(status, value, expected):
+    """No / dismissed / timed out / failed: no tool call; only a 'no' gets a short acknowledgement."""
+
+    async def scenario():
+        agent, wire, call = await started("start a 25 minute focus")
+        await agent.handle(result_frame(call["source_tool_call_id"]))
+        confirm = next(f for f in wire.take() if f["type"] == "interaction.request")
+        await agent.handle(resolved(confirm["interaction_id"], status=status, value=value))
+        sent = wire.take()
+        assert [f for f in sent if f["type"] == "tool.call"] == []
+        assert texts(sent) == expected
+
+    run(scenario())
+
+
+def test_a_call_unanswered_at_a_disconnect_is_resent_with_the_same_id():
+    """After a reconnect the same source_tool_call_id goes again (the server replays it if it ran)."""
+
+    async def scenario():
+        agent, wire, call = await started("start a 25 minute reading focus")
+        agent.disconnected()
+        await agent.handle(welcome())
+        [resent] = wire.take()
+        assert resent == call
+        await agent.handle(accepted(call["source_tool_call_id"], replayed=True))
+        assert texts(wire.take()) == ["Focus started: 25 minutes of reading. I'll let you know when it's done."]
+        await agent.handle(accepted(call["source_tool_call_id"], replayed=True))  # announced once only
+        assert wire.take() == []
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-4.4.1", "R-4.2.7")
+def test_after_a_restart_a_result_and_a_confirm_still_work_from_their_own_fields():
+    """A fresh Agent (nothing remembered) reports an earlier call's result in its language, and a 'yes'
+    to an earlier confirm starts its duration."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        source_id = call_id("zh")
+        await agent.handle(result_frame(source_id, seconds=60))
+        report, confirm, ack = wire.take()
+        assert report["text"] == "专注完成：1分钟。"
+        assert confirm["prompt"] == "再来一轮1分钟的专注吗？"
+        assert ack["type"] == "outbox.ack"
+
+        restarted, wire2 = await connected_agent()
+        await restarted.handle(inventory())
+        await restarted.handle(resolved(confirm["interaction_id"], value=True))
+        [again] = wire2.take()
+        assert again["arguments"] == {"duration_seconds": 60}
+        assert again["source_tool_call_id"].startswith("ref.zh.")
+
+    run(scenario())
+
+
+def test_a_person_message_delivered_twice_starts_one_focus():
+    """The same message_id again (or after a restart) maps to the same call id: never two starts."""
+
+    async def scenario():
+        agent, wire, call = await started("start a 25 minute focus")
+        await agent.handle(user_message("start a 25 minute focus"))
+        assert wire.take() == []
+        restarted, wire2 = await connected_agent()
+        await restarted.handle(inventory())
+        await restarted.handle(user_message("start a 25 minute focus"))
+        [again] = wire2.take()
+        assert again["source_tool_call_id"] == call["source_tool_call_id"]
+
+    run(scenario())
+
+
+def test_results_of_another_agents_calls_are_left_alone():
+    """A result for a call this Agent did not make is neither reported nor acked (it is that Agent's)."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(result_frame("claude-call-7"))
+        assert wire.take() == []
+
+    run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "what is a pomodoro?",
+            'I can run a focus timer for you. Try "start a 25 minute reading focus", '
+            '"focus 90 seconds on homework", or "stop".',
+        ),
+        ("番茄钟是什么？", "我可以帮你计时专注。试试“专注 25 分钟写作业”、“开始专注 1 小时”，或者说“停止专注”。"),
+        (
+            "start a focus",
+            'How long should the focus be? For example "start a 25 minute focus" or "focus for 1 hour on reading".',
+        ),
+        ("focus for 25 hours", 'I can do 1 second to 24 hours. Try "start a 25 minute focus".'),
+        ("专注0秒", "我可以安排 1 秒到 24 小时的专注，比如“专注 25 分钟”。"),
+    ],
+)
+def test_what_it_can_not_do_is_explained_without_a_tool_call(text, expected):
+    """Unknown input and impossible durations get an explanation with examples, in the person's language."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(user_message(text))
+        assert wire.take() == [{"type": "message.send", "conversation_id": CONV, "text": expected}]
+
+    run(scenario())
+
+
+def test_a_tool_missing_from_the_inventory_is_not_called():
+    """If the conversation's Inventory lacks pomodoro.start the person is told; nothing is called."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(user_message("focus for 1 hour"))
+        wire.take()
+        await agent.handle({"type": "inventory", "conversation_id": CONV, "revision": "inv-x", "tools": []})
+        assert wire.take() == [
+            {"type": "message.send", "conversation_id": CONV, "text": "Pomodoro isn't available in this conversation."}
+        ]
+
+    run(scenario())
