@@ -35,6 +35,17 @@ StrictValidator = validators.extend(
 )
 
 
+def first_error(validator: Any, instance: object) -> tuple[str, str] | None:
+    """The first schema violation, deterministic across runs: ``(field path, message)`` or None.
+
+    The path is ``a/b/0``, or "" for the instance itself.
+    """
+    errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
+    if not errors:
+        return None
+    return "/".join(str(p) for p in errors[0].absolute_path), errors[0].message
+
+
 class ManifestError(Exception):
     """A manifest failed validation; the message names the file and the field."""
 
@@ -123,9 +134,10 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
     except json.JSONDecodeError as exc:
         raise ManifestError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
 
-    error = next(iter(sorted(_manifest_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))), None)
+    error = first_error(_manifest_validator(), raw)
     if error is not None:
-        raise ManifestError(f"{path}: {_field_path(error)}: {error.message}")
+        where, message = error
+        raise ManifestError(f"{path}: {where or '(root)'}: {message}")
 
     app_id = raw["app_id"]
     features = raw.get("features", [])

@@ -21,6 +21,7 @@ from interact.models import Conversation
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.inventory import inventory_for_scope
+from runtime.manifests import first_error
 from runtime.selectors import find_tool_call, focusing_operation
 from runtime.services.focus import INTERRUPT_TOOL, START_TOOL, interrupt_focus, start_focus
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, replay
@@ -159,12 +160,10 @@ def _route(
             RejectionCode.STALE_INVENTORY,
             f"the Inventory is at revision {inventory.revision}; fetch it again before calling",
         )
-    error = next(
-        iter(sorted(descriptor.input_validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))), None
-    )
+    error = first_error(descriptor.input_validator, arguments)
     if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(arguments)"
-        raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"{where}: {error.message}")
+        where, message = error
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"{where or '(arguments)'}: {message}")
 
     routed = RoutedCall(
         caller=caller,

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from runtime.manifests import StrictValidator
+from runtime.manifests import StrictValidator, first_error
 
 MAX_FRAME_BYTES = 64 * 1024
 MAX_DEPTH = 32
@@ -98,8 +98,8 @@ def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int 
     frame_type = data.get("type")
     if not isinstance(frame_type, str) or frame_type not in validators:
         raise FrameError("unknown_frame_type", f"unknown frame type {str(frame_type)[:64]!r}")
-    error = next(iter(sorted(validators[frame_type].iter_errors(data), key=lambda e: list(e.absolute_path))), None)
+    error = first_error(validators[frame_type], data)
     if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(frame)"
-        raise FrameError("invalid_frame", f"{frame_type}: {where}: {error.message[:300]}")
+        where, message = error
+        raise FrameError("invalid_frame", f"{frame_type}: {where or '(frame)'}: {message[:300]}")
     return Frame(type=frame_type, body=data)

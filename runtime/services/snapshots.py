@@ -18,7 +18,7 @@ from django.db import transaction
 
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event, records_rejection, uuid_or_none
-from runtime.manifests import get_manifest
+from runtime.manifests import first_error, get_manifest
 from runtime.models import AppInstance, InstanceSnapshot
 from runtime.services.workspace import lock_workspace
 from runtime.transitions import LifecycleState
@@ -79,10 +79,10 @@ def _check_write(instance: AppInstance, state: Any, expected_revision: int) -> N
     size = encoded_size(state)
     if size > contract.max_bytes:
         raise Rejection(RejectionCode.STATE_TOO_LARGE, f"state is {size} bytes; the limit is {contract.max_bytes}")
-    error = next(iter(sorted(contract.validator.iter_errors(state), key=lambda e: list(e.absolute_path))), None)
+    error = first_error(contract.validator, state)
     if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(root)"
-        raise Rejection(RejectionCode.STATE_SCHEMA_VIOLATION, f"{where}: {error.message}")
+        where, message = error
+        raise Rejection(RejectionCode.STATE_SCHEMA_VIOLATION, f"{where or '(root)'}: {message}")
     current = InstanceSnapshot.objects.select_for_update().get(instance=instance).revision
     if current != expected_revision:
         raise Rejection(
