@@ -12,6 +12,8 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+from django.db.models import F
+
 from interact.models import Conversation, Interaction, InteractionStatus, Message
 from interact.services.conversations import conversation_get_or_create_default
 from interact.services.interactions import interaction_payload
@@ -71,9 +73,13 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
         if conversation_id is None
         else access_user_conversation(user, conversation_id)
     )
-    # Open instances first (the app bar), then the most recent closed ones (history).
+    # Open instances first (the app bar), then the most recent closed ones (history). PostgreSQL
+    # sorts NULLs last in ascending order, so "open first" has to be asked for explicitly: without
+    # it the oldest closed instances came first and, past the limit, hid Interact and the open apps.
     instances = list(
-        AppInstance.objects.filter(conversation=conversation).order_by("closed_at", "-opened_at")[:INSTANCE_LIMIT]
+        AppInstance.objects.filter(conversation=conversation).order_by(
+            F("closed_at").desc(nulls_first=True), "-opened_at"
+        )[:INSTANCE_LIMIT]
     )
     snapshots = {s.instance_id: s for s in InstanceSnapshot.objects.filter(instance__in=instances)}
     foreground = next((i for i in instances if i.lifecycle_state == LifecycleState.FOREGROUND), None)
@@ -87,6 +93,12 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
     operations = {o.app_session_id: o for o in Operation.objects.filter(app_session__in=sessions)}
     messages = list(Message.objects.filter(conversation=conversation).order_by("-created_at", "-id")[:TIMELINE_LIMIT])
     interactions = list(Interaction.objects.filter(conversation=conversation).order_by("-created_at")[:TIMELINE_LIMIT])
+    # Pending ones stay answerable until resolved, however much newer history there is.
+    pending = list(
+        Interaction.objects.filter(conversation=conversation, status=InteractionStatus.PENDING).order_by("created_at")[
+            :TIMELINE_LIMIT
+        ]
+    )
 
     ended_at = {session.id: session.ended_at for session in sessions}
     blocks: dict[uuid.UUID, dict[str, Any]] = {}
@@ -139,7 +151,5 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
         "instances": [_instance_view(i, snapshots) for i in instances],
         "operation": operation_projection(focusing) if focusing else None,
         "timeline": timeline,
-        "pending_interactions": [
-            interaction_payload(i) for i in reversed(interactions) if i.status == InteractionStatus.PENDING
-        ],
+        "pending_interactions": [interaction_payload(i) for i in pending],
     }

@@ -12,7 +12,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from interact.models import Conversation, Interaction, InteractionKind, InteractionStatus
 from interact.services.messages import open_app_session
@@ -100,21 +100,28 @@ def request_interaction(
     cleaned = _check_request(kind, prompt, options, timeout_seconds)
     existing = Interaction.objects.filter(conversation=conversation, interaction_id=interaction_id).first()
     if existing is not None:
-        if (existing.kind, existing.prompt, existing.options) != (kind, prompt, cleaned):
-            raise Rejection(RejectionCode.IDEMPOTENCY_KEY_REUSED, f"interaction_id {interaction_id!r} was already used")
-        return existing
+        return _replay(existing, kind, prompt, cleaned)
     session = open_app_session(conversation, app_session_id) if app_session_id is not None else None
-    interaction = Interaction.objects.create(
-        conversation=conversation,
-        interaction_id=interaction_id,
-        agent=agent,
-        app_session=session,
-        kind=kind,
-        prompt=prompt,
-        options=cleaned,
-        created_at=now,
-        expires_at=now + timedelta(seconds=timeout_seconds) if timeout_seconds else None,
-    )
+    try:
+        with transaction.atomic():  # a savepoint: losing the race below must not break the caller's transaction
+            interaction = Interaction.objects.create(
+                conversation=conversation,
+                interaction_id=interaction_id,
+                agent=agent,
+                app_session=session,
+                kind=kind,
+                prompt=prompt,
+                options=cleaned,
+                created_at=now,
+                expires_at=now + timedelta(seconds=timeout_seconds) if timeout_seconds else None,
+            )
+    except IntegrityError:
+        # The same interaction_id was committed concurrently (a retry on another connection): the
+        # unique constraint made this insert wait for it; answer like any retry.
+        existing = Interaction.objects.filter(conversation=conversation, interaction_id=interaction_id).first()
+        if existing is None:
+            raise
+        return _replay(existing, kind, prompt, cleaned)
     record_event(
         "interaction.requested",
         at=now,
@@ -127,6 +134,15 @@ def request_interaction(
     return interaction
 
 
+def _replay(existing: Interaction, kind: object, prompt: object, cleaned: list[dict[str, str]]) -> Interaction:
+    """A request repeating ``existing``'s interaction_id: the same row, or refused if it asks something else."""
+    if (existing.kind, existing.prompt, existing.options) != (kind, prompt, cleaned):
+        raise Rejection(
+            RejectionCode.IDEMPOTENCY_KEY_REUSED, f"interaction_id {existing.interaction_id!r} was already used"
+        )
+    return existing
+
+
 def _check_answer(interaction: Interaction, value: object) -> object:
     kind = interaction.kind
     if kind == InteractionKind.NOTICE:
@@ -136,7 +152,8 @@ def _check_answer(interaction: Interaction, value: object) -> object:
         if not isinstance(value, bool):
             raise Rejection(RejectionCode.INVALID_ANSWER, "a confirm is answered true or false")
     elif kind == InteractionKind.CHOICE:
-        if value not in {o["id"] for o in interaction.options}:
+        # Check the type first: a list or object answer is not hashable, so no set lookup for it.
+        if not isinstance(value, str) or value not in {o["id"] for o in interaction.options}:
             raise Rejection(RejectionCode.INVALID_ANSWER, "the answer must be one of the option ids")
     elif not isinstance(value, str) or len(value) > MAX_INPUT_LENGTH:
         raise Rejection(

@@ -34,9 +34,18 @@ def clean_text(text: object) -> str:
 
 
 def open_app_session(conversation: Conversation, app_session_id: object) -> AppSession:
-    """The conversation's open sub-session ``app_session_id``; ended ones are read-only (R-4.3.5)."""
+    """The conversation's open sub-session ``app_session_id``; ended ones are read-only (R-4.3.5).
+
+    Call inside the transaction that writes into the block: the row lock makes a write racing the
+    close that ends the sub-session wait for it and then see ``ended``, so an ended block never
+    gains an entry.
+    """
     try:
-        session = AppSession.objects.filter(pk=uuid.UUID(str(app_session_id)), conversation=conversation).first()
+        session = (
+            AppSession.objects.select_for_update()
+            .filter(pk=uuid.UUID(str(app_session_id)), conversation=conversation)
+            .first()
+        )
     except ValueError:
         session = None
     if session is None:
