@@ -2,8 +2,9 @@
 
 Shared by the Agent protocol (``runtime.agent_protocol``) and the workspace protocol
 (``interact.consumers``). A frame is one text message holding one JSON object with a ``type``.
-Anything else - over the size limit, not JSON, duplicate keys, NaN/Infinity, too deep, an unknown
-type, a missing or extra field, a wrong type - is a ``FrameError`` with a stable code
+Anything else - over the size limit, not JSON, duplicate keys, NaN/Infinity, too deep, a string
+with U+0000 or an unpaired surrogate, an unknown type, a missing or extra field, a wrong type -
+is a ``FrameError`` with a stable code
 (``frame_too_large``, ``malformed_frame``, ``unknown_frame_type``, ``invalid_frame``).
 """
 
@@ -77,6 +78,30 @@ def _depth(value: Any, limit: int) -> int:
     return deepest
 
 
+def _has_unstorable_string(value: Any) -> bool:
+    """Whether a key or string holds U+0000 or an unpaired surrogate (forbidden by I-JSON, RFC 7493).
+
+    Only JSON escapes (``\\u0000``, ``\\ud800``) produce them. PostgreSQL can not store the first
+    and UTF-8 can not encode the second: unchecked, they surfaced as ``internal_error``.
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            if "\x00" in item:
+                return True
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+    return False
+
+
 def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int = MAX_FRAME_BYTES) -> Frame:
     """Parse one frame against ``validators`` (type -> compiled schema) or raise FrameError."""
     if text is None:
@@ -95,6 +120,8 @@ def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int 
         raise FrameError("malformed_frame", "a frame is a JSON object")
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
         raise FrameError("malformed_frame", f"nesting deeper than {MAX_DEPTH} levels")
+    if _has_unstorable_string(data):
+        raise FrameError("malformed_frame", "strings may not contain U+0000 or unpaired surrogates")
     frame_type = data.get("type")
     if not isinstance(frame_type, str) or frame_type not in validators:
         raise FrameError("unknown_frame_type", f"unknown frame type {str(frame_type)[:64]!r}")

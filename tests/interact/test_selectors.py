@@ -178,7 +178,7 @@ def test_open_instances_come_first_and_history_is_the_most_recent(user, conversa
     snapshot = snap(user, conversation, now=at(1001))
     ids = [i["instance_id"] for i in snapshot["instances"]]
     interact_id = interact_view(snapshot)["instance_id"]
-    assert ids[:2] == [str(running.instance_id), interact_id]
+    assert set(ids[:2]) == {str(running.instance_id), interact_id}  # open ones first, in any order
     assert ids[2:] == [closed[3], closed[2]]
     assert snapshot["foreground"]["instance_id"] == str(running.instance_id)
 
