@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from interact.models import Conversation
+from interact.models import Conversation, Interaction, Message
+from runtime.admin.state import ConversationFilter, ReadOnlyAdmin
 
 # (label, admin changelist url name): the conversation's rows in the Runtime, each filtered by
 # the Runtime admin's ``?conversation_id=`` filter.
@@ -55,3 +56,31 @@ class ConversationAdmin(admin.ModelAdmin):
             return listed
         workspace = reverse("admin:runtime_workspace_change", args=[obj.pk])
         return format_html('<a href="{}">workspace</a> · {}', workspace, listed)
+
+
+@admin.register(Message)
+class MessageAdmin(ReadOnlyAdmin):
+    """The IM as it was written: read-only (messages are history; blocks are read-only once ended)."""
+
+    list_display = ("created_at", "conversation", "author_kind", "app_session", "short_text", "delivered_to_agent_at")
+    list_select_related = ("conversation",)
+    list_filter = ("author_kind", ConversationFilter)
+    search_fields = ("id__exact", "text")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+
+    @admin.display(description="text")
+    def short_text(self, message: Message) -> str:
+        return message.text if len(message.text) <= 80 else message.text[:79] + "…"
+
+
+@admin.register(Interaction)
+class InteractionAdmin(ReadOnlyAdmin):
+    """Standard interactions and how they ended; only the person (or a timeout) resolves them."""
+
+    list_display = ("created_at", "conversation", "kind", "interaction_id", "status", "resolved_at", "app_session")
+    list_select_related = ("conversation",)
+    list_filter = ("status", "kind", ConversationFilter)
+    search_fields = ("id__exact", "interaction_id", "prompt")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
