@@ -42,6 +42,10 @@ WORKSPACE_FRAMES = compile_schemas(
         "app.close": frame_schema(_INSTANCE, _REQUEST),
         "return_to_interact": frame_schema(_CONVERSATION, _REQUEST),
         "state.save": frame_schema({**_INSTANCE, "state": {}, "revision": {"type": "integer", "minimum": 0}}, _REQUEST),
+        "capability.request": frame_schema(
+            {**_INSTANCE, "name": {"type": "string", "minLength": 1, "maxLength": 128}},
+            {**_REQUEST, "args": {"type": "object"}},
+        ),
     }
 )
 

@@ -17,6 +17,7 @@ from interact.services.interactions import answer_interaction, dismiss_interacti
 from interact.services.messages import post_human_message
 from runtime.errors import Rejection, RejectionCode
 from runtime.services import lifecycle
+from runtime.services.capabilities import request_capability
 from runtime.services.snapshots import save_snapshot
 
 
@@ -99,6 +100,15 @@ def _save_state(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any
     return {"instance_id": str(saved.instance_id), "revision": saved.revision}
 
 
+def _capability(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
+    # A Surface's requestCapability, relayed by the host for the instance it belongs to. ``args``
+    # are part of the SDK call, but no capability is provided yet, so the Gateway decides by name.
+    decision = request_capability(
+        conversation_id=_conversation_id(user, body), instance_id=body["instance_id"], name=body["name"], now=now
+    )
+    return {"name": decision.name, "granted": decision.granted, "reason": decision.reason}
+
+
 HANDLERS: dict[str, Callable[[Any, dict[str, Any], datetime], dict[str, Any] | None]] = {
     "snapshot.get": _snapshot,
     "message.send": _message,
@@ -111,6 +121,7 @@ HANDLERS: dict[str, Callable[[Any, dict[str, Any], datetime], dict[str, Any] | N
     "app.close": _close,
     "return_to_interact": _return,
     "state.save": _save_state,
+    "capability.request": _capability,
 }
 
 

@@ -1,8 +1,22 @@
 """HTTP routes. WebSocket routes live in lineup.asgi."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.views.generic import RedirectView
+
+from interact import views
 
 urlpatterns = [
+    path("", RedirectView.as_view(url="/workspace/", permanent=False)),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True, next_page="/workspace/"),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="/accounts/login/"), name="logout"),
+    path("workspace/", views.workspace, name="workspace"),
+    path("surfaces/<slug:app_id>/", views.surface, name="surface"),
+    path("surfaces/<slug:app_id>/<path:asset>", views.surface, name="surface-asset"),
     path("admin/", admin.site.urls),
 ]

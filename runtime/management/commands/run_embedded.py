@@ -59,7 +59,7 @@ class Command(BaseCommand):
         username, password = ensure_login(data_dir, username)
         url = f"http://{host}:{port}/"
         self.stdout.write(self.style.SUCCESS("LineUp is starting (embedded default)"))
-        self.stdout.write(f"  open:      {url}admin/")
+        self.stdout.write(f"  open:      {url}workspace/")
         self.stdout.write(f"  login:     {username}")
         self.stdout.write(
             f"  password:  {password}"

@@ -1,0 +1,167 @@
+"""HTTP views of the Web Reference Host: the workspace page and the sandboxed MiniApp Surfaces.
+
+``workspace`` is the page a logged-in person works in; everything live on it comes over
+``/ws/workspace/`` (``interact.consumers``), so the page itself carries only what does not change
+while it is open (who is logged in, which apps can be opened by hand).
+
+``surface`` serves a bundled MiniApp's Surface files (``miniapps/<app>/surface/``) and the MiniApp
+SDK (``miniapps/sdk/``, at ``/surfaces/<app>/sdk/``) with a Content-Security-Policy that leaves the
+Surface no network (``connect-src 'none'``), no frames, no forms and only its own bundle's scripts
+and styles, and that sandboxes the document even if it is opened outside the host's
+``<iframe sandbox="allow-scripts">`` (SPEC R-2.3.5, acceptance 12). These responses hold no user
+data and need no login: a sandboxed frame has an opaque origin and sends no session cookie with
+its sub-resource requests, and whatever a Surface shows arrives through the host's MessagePort.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django.views.decorators.http import require_safe
+
+from runtime.manifests import get_manifest, registry
+
+SDK_DIR = Path(settings.BASE_DIR) / "miniapps" / "sdk"
+SDK_PREFIX = "sdk/"  # /surfaces/<app>/sdk/... is the SDK, so a Surface folder can not have an sdk/ of its own
+
+# What a Surface bundle may contain. Anything else (a .py, a manifest, a dotfile) is never served.
+SURFACE_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".woff2": "font/woff2",
+}
+
+# The Surface's whole world: its own bundle's scripts, styles, images and fonts, nothing else.
+# Sources name the bundle's path, not just 'self': with 'self' a Surface could still send
+# data to the server in the URL of any script, stylesheet or image it adds ("<img src=
+# /anything?secret>"). Every URL under /surfaces/<app>/ is a static bundle file (or a 404, never
+# a redirect, which CSP would follow to any path), so that is all a Surface can ever reach.
+# The document runs with an opaque origin (``sandbox allow-scripts`` without allow-same-origin,
+# here and on the host's iframe).
+_SURFACE_POLICY = [
+    "default-src 'none'",
+    "script-src {bundle}",
+    "style-src {bundle}",
+    "img-src {bundle} data:",
+    "font-src {bundle}",
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "child-src 'none'",
+    "worker-src 'none'",
+    "object-src 'none'",
+    "manifest-src 'none'",
+    "media-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'self'",
+    "sandbox allow-scripts",
+]
+
+
+def surface_csp(request: HttpRequest, app_id: str) -> str:
+    """The Content-Security-Policy of app ``app_id``'s Surface files, as served to ``request``."""
+    # No scheme: the source matches the scheme the page was served with (http or https).
+    bundle = f"{request.get_host()}/surfaces/{app_id}/"
+    return "; ".join(directive.format(bundle=bundle) for directive in _SURFACE_POLICY)
+
+
+# No device or system API either (R-2.3.5): denied to the Surface whatever its code asks for.
+SURFACE_PERMISSIONS = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "camera",
+        "microphone",
+        "geolocation",
+        "usb",
+        "serial",
+        "hid",
+        "payment",
+        "display-capture",
+        "clipboard-read",
+        "clipboard-write",
+        "fullscreen",
+        "screen-wake-lock",
+        "idle-detection",
+    )
+)
+
+# The workspace page itself: its own scripts and styles, its own WebSocket, Surfaces as frames.
+WORKSPACE_CSP = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "frame-src 'self'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+
+def launchable_apps() -> list[dict[str, str]]:
+    """The MiniApps a person may open by hand (the others are started by the Agent)."""
+    return [
+        {"app_id": m.app_id, "name": m.name}
+        for m in sorted(registry().values(), key=lambda m: m.name)
+        if m.user_launchable and not m.is_system and m.surface_entry
+    ]
+
+
+@require_safe
+@login_required
+def workspace(request: HttpRequest) -> HttpResponse:
+    response = render(
+        request,
+        "workspace/workspace.html",
+        {"boot": {"user": request.user.get_username(), "launchable_apps": launchable_apps()}},
+    )
+    response["Content-Security-Policy"] = WORKSPACE_CSP
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
+def _resolve(base: Path, relative: str) -> Path:
+    """``relative`` inside ``base``, or 404: no traversal, no dotfiles, only bundle file types."""
+    parts = PurePosixPath(relative).parts
+    if not parts or any(p in ("", ".", "..") or p.startswith(".") or "\\" in p for p in parts):
+        raise Http404("no such file")
+    candidate = (base / Path(*parts)).resolve()
+    if not candidate.is_relative_to(base.resolve()) or not candidate.is_file():
+        raise Http404("no such file")
+    if candidate.suffix.lower() not in SURFACE_TYPES:
+        raise Http404("no such file")
+    return candidate
+
+
+@require_safe
+@xframe_options_sameorigin
+def surface(request: HttpRequest, app_id: str, asset: str = "") -> HttpResponse:
+    """A Surface file of ``app_id``: its entry for ``/surfaces/<app>/``, else the named asset."""
+    manifest = get_manifest(app_id)
+    if manifest is None or manifest.is_system or not manifest.surface_entry:
+        raise Http404("no such surface")
+    entry = PurePosixPath(manifest.surface_entry)
+    bundle = (manifest.path.parent / Path(*entry.parent.parts)).resolve()
+    if asset.startswith(SDK_PREFIX):
+        path = _resolve(SDK_DIR, asset.removeprefix(SDK_PREFIX))
+    else:
+        path = _resolve(bundle, asset or entry.name)
+    response = FileResponse(path.open("rb"), content_type=SURFACE_TYPES[path.suffix.lower()])
+    response["Content-Security-Policy"] = surface_csp(request, app_id)
+    response["Permissions-Policy"] = SURFACE_PERMISSIONS
+    response["Referrer-Policy"] = "no-referrer"
+    # Bundles change with the code; a stale cached Surface talking to a newer host is worse than a refetch.
+    response["Cache-Control"] = "no-cache"
+    return response
