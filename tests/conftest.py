@@ -4,6 +4,30 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
+# Hypothesis budgets: "ci" (the default) is a fixed, derandomized budget that keeps the suite fast;
+# "nightly" (``pytest --hypothesis-profile=nightly``) explores far more interleavings.
+hypothesis_settings.register_profile(
+    "ci",
+    max_examples=70,
+    stateful_step_count=15,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+hypothesis_settings.register_profile(
+    "nightly",
+    max_examples=3000,
+    stateful_step_count=60,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+hypothesis_settings.load_profile("ci")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -187,9 +187,10 @@ def interrupt_focus(
         assert isinstance(outcome, Receipt)
         return outcome
 
-    operation = (
-        Operation.objects.select_for_update().filter(conversation_id=conversation_id).order_by("-started_at").first()
-    )
+    operations = Operation.objects.select_for_update().filter(conversation_id=conversation_id)
+    # The focusing operation, whatever the clocks say: an earlier one started in the same
+    # millisecond (or on a clock that stepped back) must not shadow it. Otherwise the latest.
+    operation = operations.filter(state=OperationState.FOCUSING).first() or operations.order_by("-started_at").first()
     was_focusing = operation is not None and operation.state == OperationState.FOCUSING
     if operation is None:
         receipt: dict[str, Any] = {"status": "no_active_focusing_operation"}
