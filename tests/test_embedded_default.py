@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -19,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+
+from tests.support.processes import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,12 +48,6 @@ def _clean_env(data_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "TMPDIR"}}
     env.update(LINEUP_DATA_DIR=str(data_dir), LINEUP_LOG_FORMAT="json", LINEUP_LOG_LEVEL="INFO")
     return env
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _poll(predicate, *, timeout: float, interval: float = 0.1, what: str):
@@ -94,7 +89,7 @@ def test_embedded_default_boots_with_nothing_set_and_settles_a_2_second_focus(tm
     assert migrate.returncode == 0, migrate.stderr
     assert (tmp_path / "db.sqlite3").exists()
 
-    port = _free_port()
+    port = free_port()
     out = (tmp_path / "server.log").open("w")
     server = subprocess.Popen(
         [sys.executable, "manage.py", "run_embedded", "--port", str(port)],

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +28,9 @@ from tests.support.processes import (
     ROOT,
     ManagedProcess,
     ProcessSupervisor,
+    free_port,
     lineup_env,
+    port_open,
     supervised_processes,
     wait_for,
 )
@@ -70,18 +71,6 @@ def orm_beside_playwright(monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _port_open(port: int) -> bool:
-    with socket.socket() as sock:
-        sock.settimeout(0.2)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
-
-
 @dataclass
 class LiveServer:
     """A Daphne serving ``lineup.asgi`` (with the reference Agent) for one test."""
@@ -120,7 +109,7 @@ class LiveServer:
         def listening() -> bool:
             if not self.daphne.alive:
                 pytest.fail(f"daphne exited early\n{self.daphne.tail()}", pytrace=False)
-            return _port_open(self.port)
+            return port_open(self.port)
 
         self.wait(listening, "daphne to listen", timeout=30)
         if wait_for_agent:
@@ -130,7 +119,7 @@ class LiveServer:
         """A crash: SIGKILL, no shutdown of anything."""
         assert self.daphne is not None
         self.daphne.kill()
-        wait_for(lambda: not _port_open(self.port), timeout=10, what="the port to close")
+        wait_for(lambda: not port_open(self.port), timeout=10, what="the port to close")
 
     def wait(self, probe: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
         return wait_for(probe, timeout=timeout, what=what, describe=self.processes.describe)
@@ -165,7 +154,7 @@ def conversation(web_user):
 @pytest.fixture
 def server(request, tmp_path, transactional_db, web_user, conversation) -> Iterator[LiveServer]:
     with supervised_processes(request, tmp_path) as processes:
-        port = _free_port()
+        port = free_port()
         env = lineup_env(
             LINEUP_SCHEDULER="embedded",
             LINEUP_REFERENCE_AGENT_URL=f"ws://127.0.0.1:{port}/ws/agent/",

@@ -21,6 +21,7 @@ import contextlib
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -363,3 +364,17 @@ def queued_celery_headers(queue: str) -> list[dict]:
     with app.connection_for_write() as conn:
         raw = conn.default_channel.client.lrange(queue, 0, -1)
     return [json.loads(item)["headers"] for item in raw]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_open(port: int) -> bool:
+    """Whether something accepts connections on 127.0.0.1:``port``."""
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0

@@ -10,7 +10,6 @@ channel layer. Everything is observed in the database, polled with deadlines.
 from __future__ import annotations
 
 import asyncio
-import socket
 from dataclasses import dataclass
 
 import pytest
@@ -28,25 +27,15 @@ from tests.support.processes import (
     PYTHON,
     ManagedProcess,
     ProcessSupervisor,
+    free_port,
     lineup_env,
     manage_py_argv,
+    port_open,
     supervised_processes,
     wait_for,
 )
 
 TIMEOUT = 20.0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _port_open(port: int) -> bool:
-    with socket.socket() as sock:
-        sock.settimeout(0.2)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
 @dataclass
@@ -67,7 +56,7 @@ class Server:
         def listening() -> bool:
             if not self.daphne.alive:
                 pytest.fail(f"daphne exited early\n{self.daphne.tail()}", pytrace=False)
-            return _port_open(self.port)
+            return port_open(self.port)
 
         wait_for(listening, timeout=30, what="daphne to listen", describe=self.processes.describe)
 
@@ -79,7 +68,7 @@ class Server:
 def server(request, tmp_path, transactional_db):
     with supervised_processes(request, tmp_path) as processes:
         env = lineup_env(LINEUP_SCHEDULER="embedded", LINEUP_OUTBOX_REDELIVERY_SECONDS="1")
-        live = Server(processes=processes, env=env, port=_free_port())
+        live = Server(processes=processes, env=env, port=free_port())
         live.start()
         yield live
 

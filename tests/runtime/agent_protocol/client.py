@@ -13,7 +13,6 @@ answer and keeps pushes aside for ``push``. Every frame received is kept in ``re
 from __future__ import annotations
 
 import json
-import socket
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -201,18 +200,6 @@ class AgentSocket:
 
 
 # --- live servers ------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def port_open(port: int) -> bool:
-    with socket.socket() as sock:
-        sock.settimeout(0.2)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
 @dataclass

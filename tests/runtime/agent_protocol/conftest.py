@@ -19,8 +19,8 @@ import pytest
 from django.utils import timezone
 
 from runtime.services.agents import create_agent_token
-from tests.runtime.agent_protocol.client import AgentSocket, Daphne, free_port, port_open
-from tests.support.processes import PYTHON, lineup_env, supervised_processes, wait_for
+from tests.runtime.agent_protocol.client import AgentSocket, Daphne
+from tests.support.processes import PYTHON, free_port, lineup_env, port_open, supervised_processes, wait_for
 
 REMOTE_REDELIVERY_SECONDS = 30.0
 
