@@ -4,7 +4,12 @@ Scoped to the user's own conversations. In: the person's messages and answers, a
 lifecycle events (``visibility`` is dim/lock and never an exit; ``surface.reloaded`` neither).
 Out: every conversation event as a hint, and on ``snapshot.get`` the whole workspace state, from
 which a refreshed or reconnected page rebuilds itself (events may be lost; the snapshot may not).
-Every client frame may carry a ``request_id``, echoed in its ``ok`` / ``error`` / ``snapshot``.
+Every client frame may carry a ``request_id``, echoed in its ``ok`` / ``error`` / ``snapshot`` -
+also in the ``error`` for a frame refused as a whole, if it was a JSON object with a valid one.
+
+The session is checked again before each frame and each event, not only at connect: once it no
+longer logs the user in (logged out in another tab, expired, password changed, user deactivated)
+the page gets ``error unauthorized`` and the connection is closed with 4401.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from django.utils import timezone
 from interact import workspace_actions
 from runtime.agent_protocol.delivery import encode
 from runtime.errors import Rejection
+from runtime.manifests import StrictValidator
 from runtime.projections import conversation_group
-from runtime.wire import ID_SCHEMA, FrameError, compile_schemas, frame_schema, parse_frame
+from runtime.wire import ID_SCHEMA, FrameError, compile_schemas, frame_schema, has_unstorable_string, parse_frame
 
 logger = structlog.get_logger("lineup.workspace")
 
@@ -50,15 +56,32 @@ WORKSPACE_FRAMES = compile_schemas(
 )
 
 
+_REQUEST_ID = StrictValidator(_REQUEST["request_id"])
+
+
+def recovered_request_id(error: FrameError) -> dict[str, str]:
+    """``{"request_id": ...}`` of a refused frame that decoded to an object with a valid one, else ``{}``.
+
+    The page waits for the reply to each request_id; without it a refused frame's request hangs.
+    A duplicate-key, NaN, oversized or non-JSON frame has no trustworthy request_id: none is echoed.
+    """
+    request_id = error.body.get("request_id") if error.body is not None else None
+    if isinstance(request_id, str) and _REQUEST_ID.is_valid(request_id) and not has_unstorable_string(request_id):
+        return {"request_id": request_id}
+    return {}
+
+
 class WorkspaceConsumer(AsyncWebsocketConsumer):
     conversation_ids: list[str]
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.conversation_ids = []
+        self.ended = False
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        self.session_key = self.scope["session"].session_key
         conversations = await database_sync_to_async(workspace_actions.conversations_for)(self.user)
         self.conversation_ids = [str(c.id) for c in conversations]
         for conversation_id in self.conversation_ids:
@@ -72,10 +95,12 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if await self._session_ended():
+            return
         try:
             frame = parse_frame(text_data, validators=WORKSPACE_FRAMES)
         except FrameError as error:
-            await self._send("error", code=error.code, detail=error.detail)
+            await self._send("error", code=error.code, detail=error.detail, **recovered_request_id(error))
             logger.info("workspace.frame_rejected", user_id=self.user.id, code=error.code, detail=error.detail)
             return
         request_id = frame.body.pop("request_id", None)
@@ -98,7 +123,21 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             await self._send("ok", frame=frame.type, **echo, **(reply or {}))
 
     async def conversation_event(self, event: dict[str, Any]) -> None:
+        if await self._session_ended():
+            return
         await self._send("event", kind=event["kind"], payload=event["payload"])
+
+    async def _session_ended(self) -> bool:
+        """Close the connection if its session no longer logs the user in (it was checked at connect only)."""
+        if self.ended:
+            return True
+        if await database_sync_to_async(workspace_actions.session_is_current)(self.session_key, self.user.id):
+            return False
+        self.ended = True
+        await self._send("error", code="unauthorized", detail="the session has ended; log in again")
+        logger.info("workspace.session_ended", user_id=self.user.id)
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+        return True
 
     async def _send(self, frame_type: str, **body: Any) -> None:
         await self.send(text_data=encode({"type": frame_type, **body}))

@@ -8,7 +8,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import datetime
+from importlib import import_module
 from typing import Any
+
+from django.conf import settings
+from django.contrib import auth
+from django.http import HttpRequest
 
 from interact.models import Conversation
 from interact.selectors import access_user_conversation, user_conversations, workspace_snapshot
@@ -19,6 +24,20 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.services import lifecycle
 from runtime.services.capabilities import request_capability
 from runtime.services.snapshots import save_snapshot
+
+
+def session_is_current(session_key: str | None, user_id: int) -> bool:
+    """Whether the session still logs in this user, read afresh from the session store.
+
+    The socket's user was resolved once, at connect; since then the session may have been logged
+    out (in another tab), expired or flushed, the password changed or the user deactivated.
+    Django's own ``get_user`` decides, as it would for the next HTTP request.
+    """
+    if not session_key:
+        return False
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    return auth.get_user(request).pk == user_id
 
 
 def conversations_for(user: Any) -> list[Conversation]:

@@ -2,15 +2,17 @@
 
 Shared by the Agent protocol (``runtime.agent_protocol``) and the workspace protocol
 (``interact.consumers``). A frame is one text message holding one JSON object with a ``type``.
-Anything else - over the size limit, not JSON, duplicate keys, NaN/Infinity, too deep, a string
-with U+0000 or an unpaired surrogate, an unknown type, a missing or extra field, a wrong type -
-is a ``FrameError`` with a stable code
-(``frame_too_large``, ``malformed_frame``, ``unknown_frame_type``, ``invalid_frame``).
+Anything else - over the size limit, not JSON, duplicate keys, NaN/Infinity (also a number too
+large for a float, like ``1e309``), too deep, a string with U+0000 or an unpaired surrogate, an
+unknown type, a missing or extra field, a wrong type - is a ``FrameError`` with a stable code
+(``frame_too_large``, ``malformed_frame``, ``unknown_frame_type``, ``invalid_frame``). When the
+frame was a JSON object, the error carries it (``body``), so a caller can echo a correlation id.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,10 +40,11 @@ def compile_schemas(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 class FrameError(Exception):
-    def __init__(self, code: str, detail: str) -> None:
+    def __init__(self, code: str, detail: str, *, body: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
+        self.body = body  # the decoded object, if the frame got that far (not to be trusted)
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,15 @@ def _no_constants(name: str) -> None:
     raise FrameError("malformed_frame", f"{name} is not JSON")
 
 
+def _finite_float(text: str) -> float:
+    # ``1e309`` is valid JSON syntax but parses as Infinity, which the rest of the system (JSON
+    # columns, the encoder) can not represent: refuse it like the ``Infinity`` literal (RFC 7493).
+    value = float(text)
+    if math.isinf(value):
+        raise FrameError("malformed_frame", f"the number {text[:40]} is out of range")
+    return value
+
+
 def _depth(value: Any, limit: int) -> int:
     stack = [(value, 1)]
     deepest = 0
@@ -78,7 +90,7 @@ def _depth(value: Any, limit: int) -> int:
     return deepest
 
 
-def _has_unstorable_string(value: Any) -> bool:
+def has_unstorable_string(value: Any) -> bool:
     """Whether a key or string holds U+0000 or an unpaired surrogate (forbidden by I-JSON, RFC 7493).
 
     Only JSON escapes (``\\u0000``, ``\\ud800``) produce them. PostgreSQL can not store the first
@@ -106,10 +118,14 @@ def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int 
     """Parse one frame against ``validators`` (type -> compiled schema) or raise FrameError."""
     if text is None:
         raise FrameError("malformed_frame", "frames are JSON text messages, not binary")
-    if len(text) > max_bytes or len(text.encode("utf-8")) > max_bytes:
+    # "surrogatepass": a str can hold a lone surrogate (not from a real socket, whose text is valid
+    # UTF-8); it must be counted here and refused below, not raise UnicodeEncodeError.
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise FrameError("frame_too_large", f"a frame may be at most {max_bytes} bytes")
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+        data = json.loads(
+            text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants, parse_float=_finite_float
+        )
     except FrameError:
         raise
     except RecursionError:
@@ -119,14 +135,14 @@ def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int 
     if not isinstance(data, dict):
         raise FrameError("malformed_frame", "a frame is a JSON object")
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise FrameError("malformed_frame", f"nesting deeper than {MAX_DEPTH} levels")
-    if _has_unstorable_string(data):
-        raise FrameError("malformed_frame", "strings may not contain U+0000 or unpaired surrogates")
+        raise FrameError("malformed_frame", f"nesting deeper than {MAX_DEPTH} levels", body=data)
+    if has_unstorable_string(data):
+        raise FrameError("malformed_frame", "strings may not contain U+0000 or unpaired surrogates", body=data)
     frame_type = data.get("type")
     if not isinstance(frame_type, str) or frame_type not in validators:
-        raise FrameError("unknown_frame_type", f"unknown frame type {str(frame_type)[:64]!r}")
+        raise FrameError("unknown_frame_type", f"unknown frame type {str(frame_type)[:64]!r}", body=data)
     error = first_error(validators[frame_type], data)
     if error is not None:
         where, message = error
-        raise FrameError("invalid_frame", f"{frame_type}: {where or '(frame)'}: {message[:300]}")
+        raise FrameError("invalid_frame", f"{frame_type}: {where or '(frame)'}: {message[:300]}", body=data)
     return Frame(type=frame_type, body=data)
