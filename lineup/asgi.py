@@ -1,6 +1,7 @@
 """ASGI entry point: ``python -m daphne lineup.asgi:application``.
 
-HTTP goes to Django. ``/ws/agent/`` authenticates with an Agent token in its first frame (no
+HTTP goes to Django, except ``/mcp/<conversation_id>/``: the MCP endpoint for Agents (runtime.mcp,
+Agent token as a bearer token). ``/ws/agent/`` authenticates with an Agent token in its first frame (no
 cookies, so no Origin check); ``/ws/workspace/`` uses the Django session, so it only accepts
 pages from allowed hosts (cross-site WebSocket hijacking). In the embedded default this process
 also serves static files and runs the in-process deadline scheduler and the reference Agent.
@@ -23,11 +24,13 @@ from django.urls import path  # noqa: E402
 
 from interact.consumers import WorkspaceConsumer  # noqa: E402
 from runtime.agent_protocol.consumer import AgentConsumer  # noqa: E402
+from runtime.mcp.asgi import mount_mcp  # noqa: E402
 from runtime.scheduler import start_embedded_scheduler_if_configured  # noqa: E402
 
 # One process, nothing else installed: Daphne serves /static/ itself. Behind a reverse proxy
 # (production) set LINEUP_SERVE_STATIC=0 and serve STATIC_ROOT from the proxy.
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.LINEUP_SERVE_STATIC else django_asgi_app
+http_app = mount_mcp(http_app)
 
 websocket_app = URLRouter(
     [

@@ -1,0 +1,202 @@
+"""The synchronous side of the MCP endpoint: binding, tool calls and task state, read from the database.
+
+Each function runs in a worker thread (``database_sync_to_async``) and returns plain data. Nothing is
+kept in the process between requests: an MCP task *is* the Operation row of the ``pomodoro.start``
+that created it (the task id is the operation id), its status is the operation's state and its result
+is the tool call's stored result, so any Daphne process answers ``tasks/get`` and ``tasks/result``.
+
+Tool calls go through the one Tool Router with a Caller bound to exactly the conversation the URL
+names. The idempotency key is the client's ``_meta["lineup/idempotency_key"]`` (stored as
+``source_tool_call_id = "mcp:" + key``); without one every call gets a fresh key, because an MCP
+request id is only unique within one client connection (decision 0008).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from runtime.clock import isoformat
+from runtime.inventory import Inventory, inventory_for_scope
+from runtime.models import Operation, OutboxEntry
+from runtime.services.agents import authenticate_agent
+from runtime.services.outbox import ack_outbox_entry
+from runtime.tool_calls import Accepted, ToolOutcome
+from runtime.tool_router import Caller, access_conversation, route_tool_call
+from runtime.transitions import OperationState
+
+IDEMPOTENCY_KEY_META = "lineup/idempotency_key"
+INVENTORY_REVISION_META = "lineup/inventory_revision"
+SOURCE_PREFIX = "mcp:"  # keeps MCP keys apart from a WebSocket Agent's in the same conversation
+OPERATION_URI_PREFIX = "lineup://operations/"
+RECENT_OPERATIONS = 20
+
+
+class Unauthenticated(Exception):
+    """No token, or one that is unknown or revoked."""
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One authenticated request: the Agent and the single conversation its URL names."""
+
+    agent_id: str
+    caller: Caller
+    conversation_id: str
+    conversation_scope: str
+
+
+@dataclass(frozen=True)
+class OperationView:
+    """An operation as its MCP task and fallback resource show it."""
+
+    operation_id: str
+    instance_id: str
+    app_session_id: str
+    state: str
+    started_at: datetime
+    ends_at: datetime
+    settled_at: datetime | None
+    result: dict[str, Any] | None  # the final result of pomodoro.start, once settled
+
+    @property
+    def final(self) -> bool:
+        return self.state != OperationState.FOCUSING and self.result is not None
+
+    @property
+    def uri(self) -> str:
+        return OPERATION_URI_PREFIX + self.operation_id
+
+    def receipt(self) -> dict[str, Any]:
+        """What a ``pomodoro.start`` call answers at once (and a retry of it, with the result once final)."""
+        receipt: dict[str, Any] = {
+            "operation_id": self.operation_id,
+            "instance_id": self.instance_id,
+            "app_session_id": self.app_session_id,
+            "state": self.state,
+            "started_at": isoformat(self.started_at),
+            "ends_at": isoformat(self.ends_at),
+            "result_uri": self.uri,
+        }
+        if self.result is not None:
+            receipt["result"] = self.result
+        return receipt
+
+
+@dataclass(frozen=True)
+class CallAnswer:
+    source_tool_call_id: str
+    outcome: ToolOutcome
+    operation: OperationView | None = None  # for an accepted pomodoro.start
+
+
+def bind(*, token: str | None, conversation_id: str, now: datetime) -> Binding:
+    """Authenticate the Agent and check it may act on ``conversation_id``.
+
+    Raises ``Unauthenticated``, or the Rejection of ``access_conversation`` (``unknown_conversation`` /
+    ``forbidden``). The token is checked on every request, so a revoked one stops working at once.
+    """
+    agent = authenticate_agent(token, now=now)
+    if agent is None:
+        raise Unauthenticated
+    caller = Caller(label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=[conversation_id])
+    conversation = access_conversation(caller, conversation_id)
+    return Binding(
+        agent_id=str(agent.id),
+        caller=caller,
+        conversation_id=str(conversation.id),
+        conversation_scope=conversation.scope,
+    )
+
+
+def inventory(binding: Binding) -> Inventory:
+    return inventory_for_scope(binding.conversation_scope)
+
+
+def source_tool_call_id(meta: dict[str, Any]) -> object:
+    """The idempotency key of one MCP tool call; an invalid key is passed on for the router to reject."""
+    key = meta.get(IDEMPOTENCY_KEY_META)
+    if key is None:
+        return SOURCE_PREFIX + uuid.uuid4().hex
+    if not isinstance(key, str) or not key:
+        return key
+    return SOURCE_PREFIX + key
+
+
+def call_tool(
+    binding: Binding, *, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any], now: datetime
+) -> CallAnswer:
+    """Route one ``tools/call`` through the Tool Router; never raises a Rejection.
+
+    The Inventory revision is the client's ``_meta["lineup/inventory_revision"]`` when it sends one
+    (checked like the WebSocket's); a client that can not echo it is answered under the revision
+    its own ``tools/list`` would show now.
+    """
+    source = source_tool_call_id(meta)
+    revision = meta.get(INVENTORY_REVISION_META, inventory(binding).revision)
+    outcome = route_tool_call(
+        caller=binding.caller,
+        conversation_id=binding.conversation_id,
+        source_tool_call_id=source,
+        tool=name,
+        arguments={} if arguments is None else arguments,
+        inventory_revision=revision,
+        now=now,
+    )
+    if not isinstance(outcome, Accepted):
+        return CallAnswer(source_tool_call_id=outcome.source_tool_call_id, outcome=outcome)
+    view = operation(binding, str(outcome.operation_id))
+    assert view is not None  # the router just accepted it for this caller
+    if view.final:
+        deliver_result(binding, view, now=now)  # a retry after the end carries the result
+    return CallAnswer(source_tool_call_id=outcome.source_tool_call_id, outcome=outcome, operation=view)
+
+
+def operation(binding: Binding, operation_id: str) -> OperationView | None:
+    """An operation this Agent started in the bound conversation, or None (tasks are the caller's own)."""
+    try:
+        uuid.UUID(operation_id)
+    except ValueError:
+        return None
+    row = (
+        Operation.objects.select_related("tool_call")
+        .filter(pk=operation_id, conversation_id=binding.conversation_id, tool_call__caller=binding.caller.label)
+        .first()
+    )
+    return _view(row) if row is not None else None
+
+
+def recent_operations(binding: Binding) -> list[OperationView]:
+    rows = (
+        Operation.objects.select_related("tool_call")
+        .filter(conversation_id=binding.conversation_id, tool_call__caller=binding.caller.label)
+        .order_by("-started_at")[:RECENT_OPERATIONS]
+    )
+    return [_view(row) for row in rows]
+
+
+def deliver_result(binding: Binding, view: OperationView, *, now: datetime) -> bool:
+    """Ack the operation's outbox entry: its result reached the Agent over MCP.
+
+    The WebSocket path then stops resending it. Nothing is lost by acking before the response is
+    written: the result stays on the tool call, and the task answers again with it.
+    """
+    outbox_id = OutboxEntry.objects.filter(operation_id=view.operation_id).values_list("id", flat=True).first()
+    if outbox_id is None:
+        return False
+    return ack_outbox_entry(outbox_id=outbox_id, conversation_ids=[binding.conversation_id], now=now)
+
+
+def _view(row: Operation) -> OperationView:
+    return OperationView(
+        operation_id=str(row.id),
+        instance_id=str(row.instance_id),
+        app_session_id=str(row.app_session_id),
+        state=row.state,
+        started_at=row.started_at,
+        ends_at=row.ends_at,
+        settled_at=row.settled_at,
+        result=row.tool_call.result,
+    )
