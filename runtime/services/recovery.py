@@ -5,23 +5,34 @@ what a process runs when it starts (and operators run with ``manage.py recover_r
 go through ``settle_operation``, so they are safe to run concurrently and repeatedly: a due
 operation settles once, ``completed`` at its ``ends_at``; a running one keeps its ``ends_at`` —
 a restart never restarts the full duration.
+
+After a long outage recovery can face many due operations (tens of thousands); each settles in
+its own transaction, so ``workers`` threads settle disjoint slices of a batch side by side (each
+due operation is in its own conversation, so they never wait on each other's workspace lock),
+and every batch logs ``recovery.progress`` so an operator can see how far it is and how fast it goes.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import transaction
+import structlog
+from django.db import connection, transaction
 
 from runtime.clock import isoformat
 from runtime.events import record_event
 from runtime.models import AppInstance, OutboxEntry
 from runtime.scheduler import schedule_deadline_on_commit
 from runtime.selectors import due_operation_ids, running_operations
-from runtime.services.focus import settle_operation
+from runtime.services.focus import SettleOutcome, settle_operation
 from runtime.transitions import Trigger
+
+logger = structlog.get_logger("lineup.recovery")
 
 SWEEP_BATCH = 500
 
@@ -33,20 +44,47 @@ class SweepSummary:
     interactions_timed_out: int = 0
 
 
-def settle_due(*, now: datetime, batch: int = SWEEP_BATCH) -> SweepSummary:
-    """Settle every operation whose ``ends_at`` is at or before ``now``."""
+def settle_due(
+    *,
+    now: datetime,
+    batch: int = SWEEP_BATCH,
+    workers: int = 1,
+    on_batch: Callable[[SweepSummary], None] | None = None,
+) -> SweepSummary:
+    """Settle every operation whose ``ends_at`` is at or before ``now``.
+
+    ``workers`` > 1 settles each batch in that many threads, each on its own database connection
+    (closed when its slice is done). ``on_batch`` is called with the running summary after each batch.
+    """
     summary = SweepSummary()
     while True:
         ids = due_operation_ids(now=now, limit=batch)
         if not ids:
             return summary
-        for operation_id in ids:
-            if settle_operation(operation_id=operation_id, trigger=Trigger.DEADLINE, now=now).settled:
-                summary.settled.append(operation_id)
+        for outcome in _settle_each(ids, now=now, workers=workers):
+            if outcome.settled:
+                summary.settled.append(outcome.operation_id)
             else:
                 summary.already_final += 1
+        if on_batch is not None:
+            on_batch(summary)
         if len(ids) < batch:
             return summary
+
+
+def _settle_each(ids: list[uuid.UUID], *, now: datetime, workers: int) -> list[SettleOutcome]:
+    if workers <= 1 or len(ids) == 1:
+        return [settle_operation(operation_id=op_id, trigger=Trigger.DEADLINE, now=now) for op_id in ids]
+    slices = [ids[k::workers] for k in range(min(workers, len(ids)))]
+    with ThreadPoolExecutor(max_workers=len(slices), thread_name_prefix="recovery") as pool:
+        return [outcome for part in pool.map(lambda part: _settle_slice(part, now), slices) for outcome in part]
+
+
+def _settle_slice(ids: list[uuid.UUID], now: datetime) -> list[SettleOutcome]:
+    try:
+        return [settle_operation(operation_id=op_id, trigger=Trigger.DEADLINE, now=now) for op_id in ids]
+    finally:
+        connection.close()  # Django opened this thread's own connection; nothing else would close it
 
 
 def sweep(*, now: datetime) -> SweepSummary:
@@ -76,12 +114,14 @@ class RecoverySummary:
         }
 
 
-def recover_runtime(*, now: datetime, dry_run: bool = False) -> RecoverySummary:
+def recover_runtime(*, now: datetime, dry_run: bool = False, workers: int = 1) -> RecoverySummary:
     """Settle what is due, re-arm the deadlines of what is still running, report the outbox."""
     summary = RecoverySummary(dry_run=dry_run)
     summary.due = [{"operation_id": str(op_id)} for op_id in due_operation_ids(now=now, limit=10**9)]
     if not dry_run:
-        summary.settled = settle_due(now=now).settled
+        summary.settled = settle_due(
+            now=now, workers=workers, on_batch=_progress_logger(total=len(summary.due), workers=workers)
+        ).settled
     for operation in running_operations(now=now):
         summary.resumed.append(
             {
@@ -96,6 +136,27 @@ def recover_runtime(*, now: datetime, dry_run: bool = False) -> RecoverySummary:
     if not dry_run:
         record_event("recovery.ran", at=now, **summary.counts())
     return summary
+
+
+def _progress_logger(*, total: int, workers: int) -> Callable[[SweepSummary], None]:
+    started = time.monotonic()
+
+    def log_progress(summary: SweepSummary) -> None:
+        done = len(summary.settled) + summary.already_final
+        elapsed = time.monotonic() - started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        logger.info(
+            "recovery.progress",
+            done=done,
+            due=total,
+            settled=len(summary.settled),
+            already_final=summary.already_final,
+            per_second=round(rate, 1),
+            remaining_seconds=round((total - done) / rate) if rate and total > done else 0,
+            workers=workers,
+        )
+
+    return log_progress
 
 
 @transaction.atomic(durable=True)

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import pytest
 from django.db import connection, connections
+from django.db.models import F
 
 from interact.models import Conversation
 from runtime.errors import RejectionCode
@@ -34,7 +35,7 @@ from runtime.models import (
 )
 from runtime.services.focus import operation_result, settle_operation, start_focus
 from runtime.services.lifecycle import close_instance, return_to_interact
-from runtime.services.recovery import settle_due
+from runtime.services.recovery import recover_runtime, settle_due
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.transitions import InterruptionReason, LifecycleState, OperationState, Trigger
 from tests.support.factories import T0, AgentDriver, at, new_call_id
@@ -306,3 +307,48 @@ def test_concurrent_sweeps_settle_each_due_operation_once(user, threads):
         LifecycleEvent.objects.filter(kind="operation.completed").values_list("operation_id", flat=True)
     )
     assert completed == Counter(operation_ids)
+
+
+@pytest.mark.spec("R-4.4.1", "R-4.4.3")
+def test_recovery_with_workers_settles_every_due_operation_once_beside_a_sweep(user, threads):
+    """``recover_runtime(workers=4)`` — after an outage, settling each batch in four threads — and a
+    beat sweep running at the same time settle each of 120 due operations exactly once."""
+    operation_ids = _due_operations(user, 120)
+
+    recovery, sweep = threads(2).run_together(
+        [partial(recover_runtime, now=at(60), workers=4), partial(settle_due, now=at(60), batch=7)]
+    )
+
+    assert Counter([*recovery.settled, *sweep.settled]) == Counter(operation_ids), "each settled exactly once"
+    assert recovery.settled, "the recovery did settle some (it is not a sweep-only run)"
+    assert OutboxEntry.objects.count() == 120
+    assert Operation.objects.filter(state=OperationState.COMPLETED, ended_at=F("ends_at")).count() == 120
+
+
+@pytest.mark.spec("R-4.4.1")
+def test_settle_due_with_workers_reports_each_batch(user):
+    """The progress hook sees the running totals after every batch (recovery logs them)."""
+    operation_ids = _due_operations(user, 30)
+    seen: list[tuple[int, int]] = []
+
+    summary = settle_due(
+        now=at(60), batch=8, workers=3, on_batch=lambda s: seen.append((len(s.settled), s.already_final))
+    )
+
+    assert set(summary.settled) == operation_ids
+    assert seen == [(8, 0), (16, 0), (24, 0), (30, 0)]
+
+
+def _due_operations(user, count: int) -> set:
+    """``count`` operations due at ``at(60)``, each in its own conversation."""
+    return {
+        start_focus(
+            conversation_id=Conversation.objects.create(owner=user, title=f"outage {i}").id,
+            source_tool_call_id=new_call_id("start"),
+            duration_seconds=30 + i % 5,
+            activity=None,
+            caller="agent:test",
+            now=T0,
+        ).operation_id
+        for i in range(count)
+    }

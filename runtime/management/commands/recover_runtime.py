@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from runtime.services.recovery import recover_runtime
@@ -20,9 +20,18 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--dry-run", action="store_true", help="report what would be settled; change nothing")
         parser.add_argument("--json", action="store_true", dest="as_json", help="print the summary as one JSON object")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=1,
+            help="threads settling due operations side by side, each with its own database connection "
+            "(after a long outage; progress is logged as recovery.progress after every 500)",
+        )
 
-    def handle(self, *args: object, dry_run: bool, as_json: bool, **options: object) -> None:
-        summary = recover_runtime(now=timezone.now(), dry_run=dry_run)
+    def handle(self, *args: object, dry_run: bool, as_json: bool, workers: int, **options: object) -> None:
+        if workers < 1:
+            raise CommandError("--workers must be at least 1")
+        summary = recover_runtime(now=timezone.now(), dry_run=dry_run, workers=workers)
         counts = summary.counts()
         if as_json:
             payload = {

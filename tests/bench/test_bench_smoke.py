@@ -1,0 +1,63 @@
+"""Every benchmark still runs and reports a figure, its baseline, a ratio and no errors.
+
+The figures themselves are not asserted (timing belongs in ``bench/``, not in tests): this keeps
+the scripts from rotting. Each runs as ``python -m bench.<name>`` with tiny parameters, against a
+database of its own next to the test database (a bench empties its database) and its own queue.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import uuid
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.conf import settings
+
+from tests.support.processes import PYTHON, ROOT
+
+pytestmark = [pytest.mark.postgres, pytest.mark.celery]
+
+BENCH_TIMEOUT_SECONDS = 180
+
+SMOKE_RUNS = {
+    "tool_call_rtt": ["--samples", "10", "--warmup", "2", "--block", "5"],
+    "decision_throughput": ["--pairs", "20", "--rounds", "2"],
+    "settlement_lag": ["--agents", "1", "--conversations", "2", "--rounds", "1", "--spread", "0.2"],
+    "recovery_throughput": ["--count", "30", "--workers", "2"],
+    "load": ["--agents", "2", "--conversations", "1", "--duration", "3", "--max-focus", "1"],
+}
+
+
+def _bench_env() -> dict[str, str]:
+    test_db = urlsplit(os.environ["DATABASE_URL"])
+    bench_db = urlunsplit(test_db._replace(path=f"/{settings.DATABASES['default']['NAME']}_bench"))
+    return {
+        **os.environ,
+        "LINEUP_BENCH_DATABASE_URL": bench_db,
+        "LINEUP_BENCH_REDIS_URL": settings.REDIS_URL,
+        "LINEUP_BENCH_QUEUE": f"lineup-bench-smoke-{uuid.uuid4().hex[:8]}",
+    }
+
+
+@pytest.mark.parametrize("bench", SMOKE_RUNS)
+def test_the_benchmark_runs_and_reports_a_ratio_with_no_errors(bench):
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        pytest.fail("benchmarks need PostgreSQL: run with DATABASE_URL=postgres://...")
+    run = subprocess.run(
+        [PYTHON, "-m", f"bench.{bench}", *SMOKE_RUNS[bench], "--json"],
+        cwd=ROOT,
+        env=_bench_env(),
+        capture_output=True,
+        text=True,
+        timeout=BENCH_TIMEOUT_SECONDS,
+    )
+    assert run.returncode == 0, f"bench.{bench} failed\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["bench"] == bench
+    assert report["errors"] == 0
+    assert report["measured"]["value"] > 0 and report["baseline"]["value"] > 0
+    assert report["ratio"] > 0
+    assert f"ratio: {report['ratio']:.2f}x" in run.stdout  # the human report says it too

@@ -1,0 +1,74 @@
+"""Projections leave after commit, all of one transaction together, and a rolled-back savepoint
+takes exactly its own projections with it (runtime/projections.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from runtime.projections import conversation_group, project_on_commit
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def listener(settings):
+    """A channel in one conversation's group on an in-process layer; ``kinds()`` drains it."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    conversation_id = uuid.uuid4()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(conversation_group(conversation_id), channel)
+
+    class Listener:
+        id = conversation_id
+
+        @staticmethod
+        def kinds() -> list[str]:
+            # A projection is in the channel's queue once the commit returns (it is sent inside
+            # the on-commit hook), so an empty queue answers at once; the timeout only ends the drain.
+            received = []
+            while True:
+                try:
+                    message = async_to_sync(asyncio.wait_for)(layer.receive(channel), 0.05)
+                except TimeoutError:
+                    return received
+                received.append(message["kind"])
+
+    return Listener
+
+
+def test_nothing_leaves_before_commit_and_everything_leaves_after(listener):
+    with transaction.atomic():
+        project_on_commit(listener.id, "first", {})
+        project_on_commit(listener.id, "second", {})
+        assert listener.kinds() == []
+    assert listener.kinds() == ["first", "second"]
+
+
+def test_a_rolled_back_savepoint_drops_only_its_own_projections(listener):
+    with transaction.atomic():
+        project_on_commit(listener.id, "before", {})
+        try:
+            with transaction.atomic():
+                project_on_commit(listener.id, "inside", {})
+                raise RuntimeError("roll the savepoint back")
+        except RuntimeError:
+            pass
+        project_on_commit(listener.id, "after", {})
+    assert listener.kinds() == ["before", "after"]
+
+
+def test_a_rolled_back_transaction_sends_nothing_and_the_next_one_sends_its_own(listener):
+    with pytest.raises(RuntimeError), transaction.atomic():
+        project_on_commit(listener.id, "lost", {})
+        raise RuntimeError("roll back")
+    with transaction.atomic():
+        project_on_commit(listener.id, "kept", {})
+    project_on_commit(listener.id, "outside", {})  # no transaction: sent at once
+    assert listener.kinds() == ["kept", "outside"]
