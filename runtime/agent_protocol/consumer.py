@@ -103,14 +103,18 @@ class AgentConsumer(AsyncWebsocketConsumer):
             self._log("agent.unauthorized")
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        self.agent = agent
-        self.token_digest = token_digest(body["token"])
-        self.conversation_ids = await database_sync_to_async(delivery.agent_conversation_ids)(agent)
-        self.caller = Caller(label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=self.conversation_ids)
-        structlog.contextvars.bind_contextvars(agent_id=str(agent.id))
-        for conversation_id in self.conversation_ids:
+        conversation_ids = await database_sync_to_async(delivery.agent_conversation_ids)(agent)
+        for conversation_id in conversation_ids:
             await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
         await self.channel_layer.group_add(agent_group(agent.id), self.channel_name)
+        # Only now is the connection the Agent's: a hello that failed above (Redis refusing the
+        # group writes) is answered internal_error and may be sent again, instead of leaving an
+        # authenticated connection that was never welcomed and never gets a result.
+        self.agent = agent
+        self.token_digest = token_digest(body["token"])
+        self.conversation_ids = conversation_ids
+        self.caller = Caller(label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=self.conversation_ids)
+        structlog.contextvars.bind_contextvars(agent_id=str(agent.id))
         await self._send(
             "welcome",
             agent_id=str(agent.id),

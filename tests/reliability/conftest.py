@@ -1,0 +1,168 @@
+"""The production topology as real processes a crash test can SIGKILL and start again.
+
+``CrashRig`` runs, under the test's ``ProcessSupervisor``:
+
+* its **own** ``redis-server`` on a free port, with no persistence, so a restart loses every
+  queued eta task, every channel-layer group and every hint in flight (the worst case; the shared
+  Redis of the suite can not be restarted);
+* one Daphne serving ``lineup.asgi:application`` with ``LINEUP_SCHEDULER=celery``: a start
+  enqueues its eta task on commit, as in production;
+* one Celery worker and the one beat (sweep every ``SWEEP_SECONDS``);
+
+all on pytest-django's test database. Each role can be killed (SIGKILL of its process group) and
+started again on the same port; every incarnation logs to its own file (``daphne-2.log``), so the
+logs shown for a failed test tell the incarnations apart. ``start`` does not wait, so a test can
+keep driving its Agent while a process comes up; ``wait_ready`` blocks.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings
+
+from tests.support.processes import (
+    BEAT_READY,
+    PYTHON,
+    WORKER_READY,
+    ManagedProcess,
+    ProcessSupervisor,
+    celery_beat_argv,
+    celery_worker_argv,
+    free_port,
+    lineup_env,
+    manage_py_argv,
+    port_open,
+    supervised_processes,
+    wait_for,
+)
+
+ROLES = ("redis", "daphne", "worker", "beat")
+SWEEP_SECONDS = "0.5"  # the beat's safety net: a lost eta task costs at most this much lateness
+REDELIVERY_SECONDS = "1"  # an unacked tool.result is sent again on the same connection after this
+
+
+@dataclass
+class CrashRig:
+    """Redis, Daphne, worker and beat of one test, each killable and restartable by role."""
+
+    processes: ProcessSupervisor
+    log_dir: Path
+    redis_port: int
+    daphne_port: int
+    env: dict[str, str]
+    current: dict[str, ManagedProcess] = field(default_factory=dict)
+    incarnations: Counter[str] = field(default_factory=Counter)
+    kills: Counter[str] = field(default_factory=Counter)
+    self_exits: Counter[str] = field(default_factory=Counter)  # incarnations that died without a kill
+    down: set[str] = field(default_factory=set)  # roles killed and not started again yet
+
+    @property
+    def agent_url(self) -> str:
+        return f"ws://127.0.0.1:{self.daphne_port}/ws/agent/"
+
+    def _argv(self, role: str, incarnation: int) -> list[str]:
+        if role == "redis":
+            redis_server = shutil.which("redis-server") or "redis-server"
+            port = ["--port", str(self.redis_port), "--bind", "127.0.0.1"]
+            return [redis_server, *port, "--save", "", "--appendonly", "no", "--daemonize", "no"]
+        if role == "daphne":
+            return [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.daphne_port), "lineup.asgi:application"]
+        if role == "worker":
+            return celery_worker_argv(queue=self.env["LINEUP_CELERY_QUEUE"], node=f"crash{incarnation}@%h")
+        if role == "beat":
+            # One schedule file for every incarnation, as in production: a beat killed while writing
+            # it must cope with what it left behind.
+            return celery_beat_argv(schedule_file=self.log_dir / "beat-schedule")
+        raise ValueError(role)
+
+    def start(self, role: str) -> ManagedProcess:
+        """Start a new incarnation of ``role`` (without waiting for it to be ready)."""
+        self.incarnations[role] += 1
+        argv = self._argv(role, self.incarnations[role])
+        process = self.processes.start(f"{role}-{self.incarnations[role]}", argv, env=self.env)
+        self.current[role] = process
+        self.down.discard(role)
+        return process
+
+    def kill(self, role: str) -> None:
+        """SIGKILL the running incarnation of ``role``: no shutdown handler, no ack, no flush."""
+        self.current[role].kill()
+        self.kills[role] += 1
+        self.down.add(role)
+
+    def supervise(self) -> list[str]:
+        """Start again every role whose process exited without being killed, as a process
+        supervisor (systemd ``Restart=always``) does in production; return those roles.
+
+        A Celery worker exits by itself when Redis restarts under it (kombu's ``restore_unacked``
+        on a connection that is already gone: "Unrecoverable error: AttributeError ... hostname").
+        """
+        exited = [role for role, p in self.current.items() if role not in self.down and not p.alive]
+        for role in exited:
+            self.self_exits[role] += 1
+            self.start(role)
+        return exited
+
+    def ready(self, role: str) -> bool:
+        process = self.current[role]
+        if not process.alive:
+            return False  # (supervise() starts it again; wait_ready's timeout shows its log)
+        if role == "redis":
+            return port_open(self.redis_port)
+        if role == "daphne":
+            return port_open(self.daphne_port)
+        return (WORKER_READY if role == "worker" else BEAT_READY).search(process.log_text()) is not None
+
+    def wait_ready(self, *roles: str, timeout: float = 30.0) -> None:
+        wait_for(
+            lambda: all(self.ready(role) for role in roles),
+            timeout=timeout,
+            what=f"{', '.join(roles)} to be ready",
+            describe=self.processes.describe,
+        )
+
+    def recover_runtime(self) -> dict[str, Any]:
+        """``manage.py recover_runtime --json`` as the operator runs it; its summary."""
+        n = sum(1 for p in self.processes.processes if p.name.startswith("recover_runtime"))
+        out = self.processes.run(f"recover_runtime-{n + 1}", manage_py_argv("recover_runtime", "--json"), env=self.env)
+        return json.loads(out.strip().splitlines()[-1])
+
+    def redis_client(self) -> redis.Redis:
+        """A client of this rig's Redis (for faults a kill can not make, e.g. a full Redis)."""
+        return redis.Redis(host="127.0.0.1", port=self.redis_port, socket_timeout=5)
+
+    def describe(self) -> str:
+        return self.processes.describe(60)
+
+
+@pytest.fixture
+def crash_rig(request, transactional_db, tmp_path) -> Iterator[CrashRig]:
+    """Every role started and ready; all of it SIGKILLed when the test ends (before the tables
+    are flushed: the fixture needs ``transactional_db`` first, so it is torn down after)."""
+    if shutil.which("redis-server") is None:
+        pytest.fail("the crash tests start their own redis-server: install Redis (apt redis-server)", pytrace=False)
+    redis_port = free_port()
+    env = lineup_env(
+        REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
+        LINEUP_SCHEDULER="celery",
+        LINEUP_CELERY_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        LINEUP_SWEEP_SECONDS=SWEEP_SECONDS,
+        LINEUP_OUTBOX_REDELIVERY_SECONDS=REDELIVERY_SECONDS,
+        LINEUP_LOG_FORMAT="json",
+        LINEUP_REFERENCE_AGENT_URL="",
+    )
+    with supervised_processes(request, tmp_path) as processes:
+        rig = CrashRig(processes=processes, log_dir=tmp_path, redis_port=redis_port, daphne_port=free_port(), env=env)
+        for role in ROLES:
+            rig.start(role)
+        rig.wait_ready(*ROLES)
+        yield rig
