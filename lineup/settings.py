@@ -19,6 +19,11 @@ Variables:
     LINEUP_CELERY_QUEUE     Celery queue name (default lineup)
     LINEUP_OUTBOX_REDELIVERY_SECONDS  resend an unacked tool.result after this long (default 5)
     LINEUP_REFERENCE_AGENT_URL  run the reference Agent in-process against this /ws/agent/ URL
+    LINEUP_LLM_BASE_URL     an OpenAI-compatible API base, e.g. http://127.0.0.1:11434/v1; with
+    LINEUP_LLM_MODEL        the model name, the built-in Agent is the LLM Agent (docs/agents.md)
+    LINEUP_LLM_API_KEY      its key (default: OPENAI_API_KEY; none for a local server)
+    LINEUP_LLM_TIMEOUT_SECONDS  per model request (default 60)
+    LINEUP_LLM_MAX_RETRIES  retries of a failed model request (default 2)
     LINEUP_SERVE_STATIC     1/0: Daphne serves /static/ itself (default 1; 0 behind a proxy)
     LINEUP_MANIFEST_GLOBS   comma separated manifest globs, relative to BASE_DIR or absolute
                             (default interact/manifest.json,miniapps/*/manifest.json)
@@ -162,6 +167,14 @@ LINEUP_OUTBOX_REDELIVERY_SECONDS = float(os.environ.get("LINEUP_OUTBOX_REDELIVER
 # The built-in reference Agent, run inside the server process when this URL is set (run_embedded
 # sets it to its own /ws/agent/). In production run `manage.py run_reference_agent` once instead.
 LINEUP_REFERENCE_AGENT_URL = os.environ.get("LINEUP_REFERENCE_AGENT_URL", "")
+
+# The built-in Agent is the LLM Agent (interact.llm_agent) when both of these are set, the
+# reference Agent otherwise; either runs wherever the reference Agent would.
+LINEUP_LLM_BASE_URL = os.environ.get("LINEUP_LLM_BASE_URL", "").strip()
+LINEUP_LLM_MODEL = os.environ.get("LINEUP_LLM_MODEL", "").strip()
+LINEUP_LLM_API_KEY = os.environ.get("LINEUP_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY", "")
+LINEUP_LLM_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_LLM_TIMEOUT_SECONDS", "60"))
+LINEUP_LLM_MAX_RETRIES = int(os.environ.get("LINEUP_LLM_MAX_RETRIES", "2"))
 
 # --- MiniApps -------------------------------------------------------------------------------
 LINEUP_MANIFEST_GLOBS = [

@@ -109,15 +109,16 @@ class PendingCall:
     in_flight: bool = False  # sent on the current connection
 
 
-def call_id(language: Language, cause: str | None = None) -> str:
+def call_id(language: Language, cause: str | None = None, *, prefix: str = CALL_PREFIX) -> str:
     """A ``source_tool_call_id``: ``ref.<lang>.<hex>``, derived from ``cause`` when there is one."""
     token = uuid.uuid5(_IDS, cause) if cause is not None else uuid.uuid4()
-    return f"{CALL_PREFIX}.{language}.{token.hex}"
+    return f"{prefix}.{language}.{token.hex}"
 
 
-def language_of_call(source_tool_call_id: str) -> Language | None:
+def language_of_call(source_tool_call_id: str, prefixes: tuple[str, ...] = (CALL_PREFIX,)) -> Language | None:
+    """The language a call id of one of ``prefixes`` carries; None for another Agent's id."""
     parts = source_tool_call_id.split(".")
-    if len(parts) == 3 and parts[0] == CALL_PREFIX and parts[1] in ("en", "zh"):
+    if len(parts) == 3 and parts[0] in prefixes and parts[1] in ("en", "zh"):
         return parts[1]  # type: ignore[return-value]
     return None
 
@@ -142,6 +143,12 @@ def _seconds_between(start: str, end: str) -> int:
 
 
 class ReferenceAgent:
+    # Call ids this Agent makes (``<prefix>.<lang>.<hex>``) and those whose results it reports and
+    # acks; subclasses (interact.llm_agent) use their own prefix.
+    call_prefix = CALL_PREFIX
+    result_prefixes: tuple[str, ...] = (CALL_PREFIX,)
+    log_prefix = "reference_agent"
+
     def __init__(self, send: Send, *, label: str = "reference") -> None:
         self._send = send
         self.label = label
@@ -165,6 +172,9 @@ class ReferenceAgent:
         for call in self._calls.values():
             call.in_flight = False
         self._inventory_requested.clear()
+
+    async def close(self) -> None:
+        """The client is stopping for good (this Agent has no background work of its own)."""
 
     @property
     def pending_calls(self) -> list[PendingCall]:
@@ -218,7 +228,7 @@ class ReferenceAgent:
                 INTERRUPT_TOOL,
                 {},
                 language=intent.language,
-                source_tool_call_id=call_id(intent.language, f"message:{message_id}"),
+                source_tool_call_id=call_id(intent.language, f"message:{message_id}", prefix=self.call_prefix),
             )
         elif isinstance(intent, DurationOutOfRange):
             await self._say(conversation_id, replies.out_of_range(intent.language))
@@ -248,7 +258,7 @@ class ReferenceAgent:
         call = self._calls.pop(source_id, None)
         status = frame["receipt"].get("status")
         self._log("tool_receipt", source_tool_call_id=source_id, status=status)
-        language = call.language if call is not None else (language_of_call(source_id) or "en")
+        language = call.language if call is not None else (language_of_call(source_id, self.result_prefixes) or "en")
         if status in ("no_active_focusing_operation", "operation_already_final"):
             await self._say(frame["conversation_id"], replies.nothing_to_stop(language))
         # "interrupted": the start's tool.result follows at once and is the report.
@@ -278,7 +288,7 @@ class ReferenceAgent:
 
     async def _on_tool_result(self, frame: dict[str, Any]) -> None:
         outbox_id, source_id = frame["outbox_id"], frame["source_tool_call_id"]
-        language = language_of_call(source_id)
+        language = language_of_call(source_id, self.result_prefixes)
         if language is None:
             # Another Agent of this user made that call: its result is that Agent's to ack.
             self._log("foreign_result_left", outbox_id=outbox_id, source_tool_call_id=source_id)
@@ -329,7 +339,7 @@ class ReferenceAgent:
         arguments: dict[str, Any] = {"duration_seconds": round_.duration_seconds}
         if round_.activity:
             arguments["activity"] = round_.activity
-        source_id = call_id(round_.language, cause)
+        source_id = call_id(round_.language, cause, prefix=self.call_prefix)
         self._rounds.put(source_id, round_)
         await self._call(
             conversation_id,
@@ -379,17 +389,22 @@ class ReferenceAgent:
         )
         self._log("tool_call_sent", tool=call.tool, source_tool_call_id=call.source_tool_call_id)
 
-    async def _report(self, frame: dict[str, Any], language: Language) -> None:
-        """Tell the person how the focus ended (main IM: its block is read-only now) and offer another."""
-        result, outbox_id, conversation_id = frame["result"], frame["outbox_id"], frame["conversation_id"]
+    def _result_text(self, frame: dict[str, Any], language: Language) -> tuple[str, Round]:
+        """How a start's ``tool.result`` is worded, and the round it ran (its activity from memory)."""
+        result = frame["result"]
         planned = _seconds_between(result["started_at"], result["ends_at"])
         remembered = self._rounds.pop(frame["source_tool_call_id"])
         round_ = Round(planned, remembered.activity if remembered else None, language)
         if result["state"] == "completed":
-            text = replies.focus_completed(planned, round_.activity, language)
-        else:
-            elapsed = _seconds_between(result["started_at"], result["ended_at"])
-            text = replies.focus_interrupted(elapsed, result.get("interruption_reason"), round_.activity, language)
+            return replies.focus_completed(planned, round_.activity, language), round_
+        elapsed = _seconds_between(result["started_at"], result["ended_at"])
+        return replies.focus_interrupted(elapsed, result.get("interruption_reason"), round_.activity, language), round_
+
+    async def _report(self, frame: dict[str, Any], language: Language) -> None:
+        """Tell the person how the focus ended (main IM: its block is read-only now) and offer another."""
+        result, outbox_id, conversation_id = frame["result"], frame["outbox_id"], frame["conversation_id"]
+        text, round_ = self._result_text(frame, language)
+        planned = round_.duration_seconds
         await self._say(conversation_id, text)
         interaction_id = confirm_id(language, planned, outbox_id)
         self._confirms.put(interaction_id, round_)
@@ -412,4 +427,4 @@ class ReferenceAgent:
         await self._send(frame)
 
     def _log(self, event: str, *, level: str = "info", **fields: Any) -> None:
-        getattr(logger, level)(f"reference_agent.{event}", agent=self.label, agent_id=self.agent_id, **fields)
+        getattr(logger, level)(f"{self.log_prefix}.{event}", agent=self.label, agent_id=self.agent_id, **fields)

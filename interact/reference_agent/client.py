@@ -4,6 +4,9 @@ Any disconnect (server restart, network, a refused connection while Daphne is st
 is followed by a new connection after a capped exponential backoff with jitter; the same
 ``ReferenceAgent`` carries on, so unanswered calls are resent and redelivered results deduped.
 Only a refused token ends the client (``Unauthorized``): a revoked token does not come back.
+
+The protocol logic is a ``ReferenceAgent`` unless ``agent_factory`` makes another (the LLM Agent,
+interact.llm_agent, is a subclass): this module owns the connection, not what is said on it.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -24,6 +28,10 @@ logger = structlog.get_logger("lineup.reference_agent")
 # runtime.wire.MAX_FRAME_BYTES is the server's limit for client frames; server frames (an
 # Inventory, a batch of results) stay far below websockets' 1 MiB default.
 MAX_SERVER_FRAME_BYTES = 1024 * 1024
+
+
+# ``factory(send, label=...)``: the Agent the client feeds every frame to.
+AgentFactory = Callable[..., ReferenceAgent]
 
 
 class Unauthorized(Exception):
@@ -42,6 +50,7 @@ class AgentClient:
         initial_backoff: float = 0.5,
         max_backoff: float = 30.0,
         open_timeout: float = 10.0,
+        agent_factory: AgentFactory = ReferenceAgent,
     ) -> None:
         self.url = url
         self.token = token
@@ -49,7 +58,7 @@ class AgentClient:
         self.initial_backoff = initial_backoff
         self.max_backoff = max_backoff
         self.open_timeout = open_timeout
-        self.agent = ReferenceAgent(self._send, label=label)
+        self.agent = agent_factory(self._send, label=label)
         self.connections = 0  # how many times a welcome was received
         self.welcomed = asyncio.Event()
         self._ws: ClientConnection | None = None
@@ -69,6 +78,7 @@ class AgentClient:
         self._stopping = True
         if self._ws is not None:
             await self._ws.close()
+        await self.agent.close()
 
     async def run(self) -> None:
         """Connect and serve until ``stop()``; raise ``Unauthorized`` if the token is refused."""

@@ -11,6 +11,8 @@ stored), so each start of the supervisor issues one new token per user.
 
 ``start_reference_agent_in_thread(url)`` runs a supervisor for every user in a daemon thread
 with its own asyncio loop: the embedded default runs it inside the Daphne process it talks to.
+The clients run the built-in Agent ``interact.llm_agent.selection`` picks: the LLM Agent when
+``LINEUP_LLM_BASE_URL`` and ``LINEUP_LLM_MODEL`` are set, this reference Agent otherwise.
 Database work runs in worker threads, each closing its connection afterwards.
 """
 
@@ -186,5 +188,16 @@ class ReferenceAgentThread:
 def start_reference_agent_in_thread(
     url: str, *, poll_seconds: float = DEFAULT_POLL_SECONDS, usernames: Sequence[str] | None = None
 ) -> ReferenceAgentThread:
-    """Serve every active user's conversations (or ``usernames``') from a background thread."""
-    return ReferenceAgentThread(ReferenceAgentSupervisor(url, usernames=usernames, poll_seconds=poll_seconds)).start()
+    """Serve every active user's conversations (or ``usernames``') from a background thread, with the
+    built-in Agent the settings select: the LLM Agent when a model server is configured."""
+    from interact.llm_agent.selection import builtin_agent  # it builds on this package
+
+    agent = builtin_agent()
+    supervisor = ReferenceAgentSupervisor(
+        url,
+        usernames=usernames,
+        poll_seconds=poll_seconds,
+        agent_name=agent.name,
+        client_options={"agent_factory": agent.factory},
+    )
+    return ReferenceAgentThread(supervisor).start()

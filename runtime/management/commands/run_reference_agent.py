@@ -1,9 +1,10 @@
 """``manage.py run_reference_agent --url ws://HOST:PORT/ws/agent/ (--token T | --user NAME | --all-users)``.
 
-Runs the reference Agent (interact.reference_agent) as a separate process, an ordinary client of
-``/ws/agent/``. With ``--token`` it uses an existing token; with ``--user`` / ``--all-users`` it
-issues its own tokens (Agent ``reference``), and ``--all-users`` also picks up users created
-later. It reconnects forever; SIGINT / SIGTERM stop it.
+Runs the built-in Agent as a separate process, an ordinary client of ``/ws/agent/``: the LLM Agent
+(interact.llm_agent) when ``LINEUP_LLM_BASE_URL`` and ``LINEUP_LLM_MODEL`` are set, the reference
+Agent (interact.reference_agent) otherwise. With ``--token`` it uses an existing token; with
+``--user`` / ``--all-users`` it issues its own tokens (Agent ``llm`` or ``reference``), and
+``--all-users`` also picks up users created later. It reconnects forever; SIGINT / SIGTERM stop it.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ import signal
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from interact.llm_agent.selection import builtin_agent
 from interact.reference_agent.client import AgentClient, Unauthorized
 from interact.reference_agent.supervisor import DEFAULT_POLL_SECONDS, ReferenceAgentSupervisor
 
 
 class Command(BaseCommand):
-    help = "Run the built-in reference Agent against a LineUp server's /ws/agent/."
+    help = "Run the built-in Agent (LLM Agent if LINEUP_LLM_* is set, else the reference Agent) against /ws/agent/."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--url", default="ws://127.0.0.1:8000/ws/agent/", help="the server's /ws/agent/ URL")
@@ -62,8 +64,9 @@ class Command(BaseCommand):
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):  # not on Windows
                 loop.add_signal_handler(sig, stop.set)
+        agent = builtin_agent()
         if token is not None:
-            client = AgentClient(url, token, label="reference:token")
+            client = AgentClient(url, token, label=f"{agent.name}:token", agent_factory=agent.factory)
             task = asyncio.create_task(client.run())
             stopper = asyncio.create_task(stop.wait())
             await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -76,4 +79,11 @@ class Command(BaseCommand):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             return
-        await ReferenceAgentSupervisor(url, usernames=users, poll_seconds=poll_seconds).run(stop)
+        supervisor = ReferenceAgentSupervisor(
+            url,
+            usernames=users,
+            poll_seconds=poll_seconds,
+            agent_name=agent.name,
+            client_options={"agent_factory": agent.factory},
+        )
+        await supervisor.run(stop)
