@@ -59,17 +59,14 @@ from django.utils import timezone  # noqa: E402
 
 from tests.support.processes import (  # noqa: E402
     BEAT_READY,
-    PYTHON,
     WORKER_READY,
     ManagedProcess,
     ProcessSupervisor,
     celery_beat_argv,
     celery_worker_argv,
-    free_port,
     lineup_env,
-    port_open,
     purge_celery_queue,
-    wait_for,
+    start_daphne,
 )
 
 LOOPBACK = "127.0.0.1"  # every server a bench starts listens here, and every client connects here
@@ -186,16 +183,7 @@ class Rig:
         )
 
     def daphne(self, name: str = "daphne", *, asgi: str = "lineup.asgi:application", **env: str) -> Server:
-        port = free_port()
-        argv = [PYTHON, "-m", "daphne", "-b", LOOPBACK, "-p", str(port), asgi]
-        process = self.supervisor.start(name, argv, env=self.env(**env))
-
-        def listening() -> bool:
-            if not process.alive:
-                raise BenchError(f"{name} exited early\n{process.tail()}")
-            return port_open(port)
-
-        wait_for(listening, timeout=60, what=f"{name} to listen", describe=self.supervisor.describe)
+        port, process = start_daphne(self.supervisor, name, env=self.env(**env), asgi=asgi)
         return Server(name=name, port=port, process=process)
 
     def worker(self, *, include: Sequence[str] = (), concurrency: int = 2, **env: str) -> ManagedProcess:

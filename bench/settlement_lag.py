@@ -27,6 +27,7 @@ import redis
 
 from bench import common
 from bench.client import AgentConnection, new_call_id, parse_time
+from tests.support.processes import wait_for
 
 
 def _ends_at(operation_id: str) -> float:
@@ -90,7 +91,7 @@ async def _measure(server: common.Server, agents: list[common.BenchAgent], args:
 
 def _noop_lags(key: str, expected: int) -> list[float]:
     client = redis.Redis.from_url(common.REDIS_URL)
-    common.wait_for(lambda: client.llen(key) >= expected, timeout=60, what=f"{expected} no-op eta tasks to run")
+    wait_for(lambda: client.llen(key) >= expected, timeout=60, what=f"{expected} no-op eta tasks to run")
     records = [json.loads(raw) for raw in client.lrange(key, 0, -1)]
     client.delete(key)
     return [r["ran_at"] - r["eta"] for r in records]

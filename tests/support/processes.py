@@ -378,3 +378,25 @@ def port_open(port: int) -> bool:
     with socket.socket() as sock:
         sock.settimeout(0.2)
         return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def start_daphne(
+    processes: ProcessSupervisor,
+    name: str,
+    *,
+    env: dict[str, str],
+    asgi: str = "lineup.asgi:application",
+    timeout: float = 60,
+) -> tuple[int, ManagedProcess]:
+    """Start Daphne serving ``asgi`` on a free loopback port; return once it listens."""
+    port = free_port()
+    argv = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), asgi]
+    process = processes.start(name, argv, env=env)
+
+    def listening() -> bool:
+        if not process.alive:
+            pytest.fail(f"{name} exited early\n{process.tail()}", pytrace=False)
+        return port_open(port)
+
+    wait_for(listening, timeout=timeout, what=f"{name} to listen", describe=processes.describe)
+    return port, process

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from runtime.services.agents import create_agent_token
 from tests.runtime.agent_protocol.client import AgentSocket, Daphne
-from tests.support.processes import PYTHON, free_port, lineup_env, port_open, supervised_processes, wait_for
+from tests.support.processes import lineup_env, start_daphne, supervised_processes, wait_for
 
 REMOTE_REDELIVERY_SECONDS = 30.0
 
@@ -46,23 +46,14 @@ def servers(request, django_db_setup, tmp_path_factory) -> Iterator[Servers]:
             ("main", "embedded", "1"),
             ("remote", "none", str(REMOTE_REDELIVERY_SECONDS)),
         ):
-            port = free_port()
             env = lineup_env(
                 LINEUP_SCHEDULER=scheduler,
                 LINEUP_OUTBOX_REDELIVERY_SECONDS=redelivery,
                 LINEUP_LOG_FORMAT="json",
                 LINEUP_REFERENCE_AGENT_URL="",
             )
-            argv = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "lineup.asgi:application"]
-            started[name] = Daphne(name=name, port=port, process=processes.start(f"daphne-{name}", argv, env=env))
-
-        def listening(daphne: Daphne) -> bool:
-            if not daphne.process.alive:
-                pytest.fail(f"{daphne.name} exited early\n{daphne.process.tail()}", pytrace=False)
-            return port_open(daphne.port)
-
-        for daphne in started.values():
-            wait_for(lambda d=daphne: listening(d), timeout=30, what=f"daphne {daphne.name} to listen")
+            port, process = start_daphne(processes, f"daphne-{name}", env=env, timeout=30)
+            started[name] = Daphne(name=name, port=port, process=process)
         yield Servers(**started)
 
 

@@ -17,11 +17,9 @@ from django.utils import timezone
 from runtime.services.agents import create_agent_token
 from tests.runtime.mcp.client import McpClient
 from tests.support.processes import (
-    PYTHON,
     ManagedProcess,
-    free_port,
     lineup_env,
-    port_open,
+    start_daphne,
     supervised_processes,
     wait_for,
 )
@@ -55,18 +53,9 @@ def servers(request, django_db_setup, tmp_path_factory) -> Iterator[Servers]:
     with supervised_processes(request, log_dir) as processes:
         started = {}
         for name, scheduler in (("main", "embedded"), ("remote", "none")):
-            port = free_port()
             env = lineup_env(LINEUP_SCHEDULER=scheduler, LINEUP_LOG_FORMAT="json", LINEUP_REFERENCE_AGENT_URL="")
-            argv = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "lineup.asgi:application"]
-            started[name] = Daphne(name=name, port=port, process=processes.start(f"daphne-{name}", argv, env=env))
-
-        def listening(daphne: Daphne) -> bool:
-            if not daphne.process.alive:
-                pytest.fail(f"{daphne.name} exited early\n{daphne.process.tail()}", pytrace=False)
-            return port_open(daphne.port)
-
-        for daphne in started.values():
-            wait_for(lambda d=daphne: listening(d), timeout=30, what=f"daphne {daphne.name} to listen")
+            port, process = start_daphne(processes, f"daphne-{name}", env=env, timeout=30)
+            started[name] = Daphne(name=name, port=port, process=process)
         yield Servers(**started)
 
 
