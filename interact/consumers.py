@@ -1,7 +1,8 @@
 """``/ws/workspace/``: the Web Reference Host's connection, for a logged-in user only.
 
 Scoped to the user's own conversations. In: the person's messages and answers, and host
-lifecycle events (``visibility`` is dim/lock and never an exit; ``surface.reloaded`` neither).
+lifecycle events (``visibility`` is dim/lock and never an exit; ``surface.reloaded`` neither;
+``workspace.close`` is the Desktop Host's window closing: every open MiniApp closes).
 Out: every conversation event as a hint, and on ``snapshot.get`` the whole workspace state, from
 which a refreshed or reconnected page rebuilds itself (events may be lost; the snapshot may not).
 Every client frame may carry a ``request_id``, echoed in its ``ok`` / ``error`` / ``snapshot`` -
@@ -46,6 +47,7 @@ WORKSPACE_FRAMES = compile_schemas(
         "app.switch": frame_schema(_INSTANCE, _REQUEST),
         "app.open": frame_schema({**_CONVERSATION, "app_id": {"type": "string", "maxLength": 64}}, _REQUEST),
         "app.close": frame_schema(_INSTANCE, _REQUEST),
+        "workspace.close": frame_schema(_CONVERSATION, _REQUEST),
         "return_to_interact": frame_schema(_CONVERSATION, _REQUEST),
         "state.save": frame_schema({**_INSTANCE, "state": {}, "revision": {"type": "integer", "minimum": 0}}, _REQUEST),
         "capability.request": frame_schema(

@@ -104,6 +104,11 @@ def _close(user: Any, body: dict[str, Any], now: datetime) -> None:
     lifecycle.close_instance(conversation_id=_conversation_id(user, body), instance_id=body["instance_id"], now=now)
 
 
+def _close_workspace(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
+    # The Desktop Host's window closes (lineup/desktop/close_apps.js): all open MiniApps, one transaction.
+    return {"closed": lifecycle.close_workspace(conversation_id=_conversation_id(user, body), now=now)}
+
+
 def _return(user: Any, body: dict[str, Any], now: datetime) -> None:
     lifecycle.return_to_interact(conversation_id=_conversation_id(user, body), now=now)
 
@@ -138,6 +143,7 @@ HANDLERS: dict[str, Callable[[Any, dict[str, Any], datetime], dict[str, Any] | N
     "app.switch": _switch,
     "app.open": _open,
     "app.close": _close,
+    "workspace.close": _close_workspace,
     "return_to_interact": _return,
     "state.save": _save_state,
     "capability.request": _capability,

@@ -67,7 +67,7 @@ const ui = {
 
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/workspace/`;
 const conn = new WorkspaceConnection(wsUrl);
-window.lineupWorkspace = { connection: conn, ui }; // for people poking around in devtools (and tests)
+window.lineupWorkspace = { connection: conn, ui }; // for devtools, tests and the Desktop Host (lineup/desktop/close_apps.js)
 
 conn.addEventListener("status", (event) => showConnection(event.detail));
 conn.addEventListener("hello", () => {

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.playwright import mark_tests_under, orm_beside_playwright  # noqa: F401 - a fixture
 from tests.support.processes import (
     PYTHON,
     ROOT,
@@ -54,21 +55,11 @@ SCREENSHOTS_DIR = os.environ.get("LINEUP_SCREENSHOTS_DIR", "")  # e.g. docs/scre
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.is_relative_to(Path(__file__).parent):
-            item.add_marker(pytest.mark.browser)
+    mark_tests_under(items, Path(__file__).parent, pytest.mark.browser)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: Playwright + Chromium against a live Daphne")
-
-
-@pytest.fixture(autouse=True)
-def orm_beside_playwright(monkeypatch):
-    """Playwright's sync API keeps an event loop running in the test's thread, where Django
-    refuses ORM calls; the test's own ORM calls are synchronous, so allow them — in this test
-    process only (the Daphne under test keeps Django's check, see ``server``)."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @dataclass

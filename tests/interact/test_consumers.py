@@ -421,14 +421,15 @@ EXITS = {
     "app.open": "switched_app",
     "app.switch": "switched_app",
     "app.close": "app_closed",
+    "workspace.close": "app_closed",  # the Desktop Host's window closing: every open app
 }
 
 
 @pytest.mark.spec("R-3.8", "R-4.1.2", "R-4.2.2", "R-4.2.6", "R-2.2.5")
 @pytest.mark.parametrize("exit_frame", list(EXITS))
 def test_each_exit_ends_the_focus_interrupted_exactly_once(user, ada, exit_frame):
-    """Going back to Interact, opening or switching to another app and closing Pomodoro each answer
-    ``ok`` and end the focus ``interrupted`` with the matching reason and exactly one outbox entry —
+    """Going back to Interact, opening or switching to another app, closing Pomodoro and closing the
+    whole workspace (the desktop window) each answer ``ok`` and end the focus ``interrupted`` with the matching reason and exactly one outbox entry —
     also when the page sends the same exit again."""
     conversation = conversation_get_or_create_default(user=user)
     notes = open_app(conversation_id=conversation.id, app_id="notes", now=timezone.now())  # a second app to switch to
