@@ -138,7 +138,7 @@ class DesktopHost:
         self.server_port = int(started["port"])
         self.server_pids.append(int(started["pid"]))
         self.process.wait_for_log(AGENT_CONNECTED, timeout=30)
-        self.window = self.wait(lambda: self._one_window(), "the native window to be mapped", timeout=30)
+        self.find_window()
         self.wait(lambda: port_open(self.cdp_port), "Qt WebEngine's DevTools port", timeout=30)
         # Attach once the page is up (its socket connected, so it is signed in): Playwright attached
         # in the middle of the window's first navigation waits for a frame that never commits.
@@ -150,6 +150,13 @@ class DesktopHost:
         self.page.set_default_timeout(UI_TIMEOUT_MS)
         self.page.wait_for_selector("body[data-ready='true'][data-connection='open']")
         return self
+
+    def find_window(self) -> int:
+        """The host's top-level X window, looked up again each time: Qt may replace the native
+        window after the first show (when the page's surface switches to GPU compositing), and an
+        X request on the old id is ``BadWindow``."""
+        self.window = self.wait(self._one_window, "the native window to be mapped", timeout=30)
+        return self.window
 
     def _one_window(self) -> int | None:
         windows = x11.visible_windows(self.display, WINDOW_TITLE)
@@ -168,7 +175,7 @@ class DesktopHost:
     def close_window(self) -> int:
         """Click the close button (WM_DELETE_WINDOW); wait for the host to exit; return its exit code."""
         assert self.process is not None and self.process.popen is not None
-        x11.close_window(self.display, self.window)
+        x11.close_window(self.display, self.find_window())
         self.wait(lambda: not self.process.alive, "the Desktop Host to exit", timeout=30)
         self._browser = None  # its CDP connection died with the host
         self.page = None
@@ -180,7 +187,7 @@ class DesktopHost:
         path = self.screenshots / f"{name}.png"
         env = {**os.environ, "DISPLAY": self.display, "QT_QPA_PLATFORM": "xcb"}
         self.processes.run(
-            "grab", [PYTHON, str(Path(__file__).with_name("grab.py")), str(self.window), str(path)], env=env
+            "grab", [PYTHON, str(Path(__file__).with_name("grab.py")), str(self.find_window()), str(path)], env=env
         )
         assert path.stat().st_size > 10_000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         return path

@@ -150,10 +150,14 @@ def test_minimising_the_window_suspends_and_restoring_brings_it_back_without_end
     then only the host's window-state mapping hides the page) is page visibility hidden: the
     Pomodoro is suspended and the focus runs on; restored, it is in front again."""
     desktop.start()
+    minimised: list[int] = []
+
+    def minimise() -> None:
+        minimised.append(desktop.find_window())
+        x11.minimise_window(desktop.display, minimised[0], unmap=unmap)
+
     hidden_then_back(
-        desktop,
-        conceal=lambda: x11.minimise_window(desktop.display, desktop.window, unmap=unmap),
-        reveal=lambda: x11.restore_window(desktop.display, desktop.window, map_again=unmap),
+        desktop, conceal=minimise, reveal=lambda: x11.restore_window(desktop.display, minimised[0], map_again=unmap)
     )
 
 

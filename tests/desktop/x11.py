@@ -40,6 +40,25 @@ class _XEvent(ctypes.Union):
     _fields_ = [("xclient", _ClientMessage), ("pad", ctypes.c_long * 24)]
 
 
+class _XErrorEvent(ctypes.Structure):
+    _fields_ = [
+        ("type", ctypes.c_int),
+        ("display", ctypes.c_void_p),
+        ("resourceid", ctypes.c_ulong),
+        ("serial", ctypes.c_ulong),
+        ("error_code", ctypes.c_ubyte),
+        ("request_code", ctypes.c_ubyte),
+        ("minor_code", ctypes.c_ubyte),
+    ]
+
+
+_ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(_XErrorEvent))
+
+
+class XError(RuntimeError):
+    """An X request failed (Xlib's default handler would print it and exit the test process)."""
+
+
 def _libx11() -> ctypes.CDLL:
     lib = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
     lib.XOpenDisplay.restype = ctypes.c_void_p
@@ -61,6 +80,9 @@ def _libx11() -> ctypes.CDLL:
         getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.c_ulong]
     for name in ("XFlush", "XCloseDisplay"):
         getattr(lib, name).argtypes = [ctypes.c_void_p]
+    lib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.XSetErrorHandler.argtypes = [_ERROR_HANDLER]
+    lib.XSetErrorHandler.restype = ctypes.c_void_p
     return lib
 
 
@@ -70,11 +92,23 @@ def _display(name: str) -> Iterator[tuple[ctypes.CDLL, int]]:
     display = lib.XOpenDisplay(name.encode())
     if not display:
         raise RuntimeError(f"can not open X display {name}")
+    errors: list[str] = []
+
+    def record(_display: int, event: ctypes._Pointer) -> int:
+        e = event.contents
+        errors.append(f"X error {e.error_code} on request {e.request_code} for resource {e.resourceid:#x}")
+        return 0
+
+    handler = _ERROR_HANDLER(record)  # referenced until XCloseDisplay: Xlib keeps only the pointer
+    previous = lib.XSetErrorHandler(handler)
     try:
         yield lib, display
-        lib.XFlush(display)
+        lib.XSync(display, False)  # the requests' errors arrive now, not at some later call
     finally:
         lib.XCloseDisplay(display)
+        lib.XSetErrorHandler(ctypes.cast(previous, _ERROR_HANDLER) if previous else _ERROR_HANDLER())
+    if errors:
+        raise XError("; ".join(errors))
 
 
 def close_window(display_name: str, window: int) -> None:
