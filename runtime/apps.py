@@ -12,3 +12,11 @@ class RuntimeConfig(AppConfig):
         from runtime.manifests import registry
 
         registry()
+
+        # A deactivated user's Agents are stopped at once, not at their next hello.
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save
+
+        from runtime.receivers import user_saved
+
+        post_save.connect(user_saved, sender=get_user_model(), dispatch_uid="lineup.runtime.user_saved")

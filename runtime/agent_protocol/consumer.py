@@ -5,7 +5,9 @@ a service in a worker thread, and answered. What the Agent must not miss is read
 database, never trusted to the channel layer: final results come from the outbox (sent on
 ``welcome``, on a settlement hint, and again every ``LINEUP_OUTBOX_REDELIVERY_SECONDS`` until
 acked), person messages and interaction resolutions from their rows. Layer messages are only
-hints that something may be waiting.
+hints that something may be waiting. The same holds for the credential: a revoked token or a
+deactivated user is re-read from the database before every frame, hint and redelivery round, and
+the ``agent.revoked`` / ``agent.deactivated`` hints only make the close prompt.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from runtime.agent_protocol import delivery
 from runtime.agent_protocol.frames import PROTOCOL, parse_agent_frame
 from runtime.errors import Rejection
 from runtime.projections import agent_group, conversation_group
-from runtime.services.agents import authenticate_agent, token_digest
+from runtime.services.agents import authenticate_agent, token_digest, token_refusal
 from runtime.tool_calls import Accepted, Receipt
 from runtime.tool_router import Caller, route_tool_call
 from runtime.wire import MAX_FRAME_BYTES, FrameError
@@ -34,12 +36,17 @@ logger = structlog.get_logger("lineup.agent")
 
 HELLO_TIMEOUT_SECONDS = 10
 CLOSE_UNAUTHENTICATED = 4401
+REFUSALS = {  # token_refusal() -> the detail of the unauthorized error that ends the connection
+    "revoked": "the token of this connection was revoked",
+    "deactivated": "the user of this Agent was deactivated",
+}
 
 
 class AgentConsumer(AsyncWebsocketConsumer):
     agent = None
     caller: Caller | None = None
     conversation_ids: list[str]
+    ended = False  # told unauthorized and closing: nothing more is handled or delivered
 
     async def connect(self) -> None:
         self.connection_id = uuid.uuid4().hex[:12]
@@ -71,6 +78,8 @@ class AgentConsumer(AsyncWebsocketConsumer):
     # --- frames in ------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.ended:  # told unauthorized and closing: not even a malformed frame is answered
+            return
         try:
             frame = parse_agent_frame(text_data)
         except FrameError as error:
@@ -81,6 +90,12 @@ class AgentConsumer(AsyncWebsocketConsumer):
             return
         handler = getattr(self, "on_" + frame.type.replace(".", "_"))
         try:
+            # The token and its user were checked at hello; a frame that arrives after a revocation
+            # or a deactivation but before its hint (or whose hint was lost: hints are best effort,
+            # and a bulk update sends none) must not be handled. One indexed read per frame, next to
+            # the several each frame's service makes anyway; over MCP every request is checked so.
+            if self.agent is not None and not await self._still_authorized():
+                return
             await handler(frame.body)
         except Rejection as rejection:
             await self._error(rejection.code, rejection.detail, frame=frame.type)
@@ -123,8 +138,14 @@ class AgentConsumer(AsyncWebsocketConsumer):
             limits={"max_frame_bytes": MAX_FRAME_BYTES, "outbox_redelivery_seconds": self._redelivery_seconds()},
         )
         self._log("agent.welcomed", conversations=len(self.conversation_ids))
-        await self._deliver_everything()
+        # The loop is started before the first delivery, so that a failure of this one (a database
+        # or Redis hiccup) is retried by its next round instead of leaving a welcomed connection
+        # that never gets a result. It is a background task: __call__ cancels it with the consumer.
         self.background.append(asyncio.ensure_future(self._redeliver_forever()))
+        try:
+            await self._deliver_everything()
+        except Exception:  # logged, not answered: welcome was this hello's answer
+            logger.exception("agent.first_delivery_failed", connection_id=self.connection_id, agent_id=str(agent.id))
 
     async def on_inventory_get(self, body: dict[str, Any]) -> None:
         inventory = await database_sync_to_async(delivery.inventory_for)(self.caller, body["conversation_id"])
@@ -191,6 +212,10 @@ class AgentConsumer(AsyncWebsocketConsumer):
 
     async def conversation_event(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
+        if kind not in {"operation.settled", "message.created", "interaction.resolved"}:
+            return
+        if not await self._still_authorized():  # what it delivers is marked as received
+            return
         if kind == "operation.settled":
             await self._deliver_results()
         elif kind == "message.created" and event["payload"].get("author_kind") == "human":
@@ -199,10 +224,23 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self._deliver_resolutions()
 
     async def agent_event(self, event: dict[str, Any]) -> None:
-        if event.get("kind") == "agent.revoked" and event["payload"].get("digest") == self.token_digest:
-            await self._error("unauthorized", "the token of this connection was revoked")
-            self._log("agent.revoked")
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+        # A hint like the others: the connection ends on what the database says, so the revocation
+        # of another token of this Agent leaves it open.
+        if event.get("kind") in {"agent.revoked", "agent.deactivated"}:
+            await self._still_authorized()
+
+    async def _still_authorized(self) -> bool:
+        """Re-read this connection's token and user; if either is gone, end the connection."""
+        if self.ended or self.agent is None:  # closing, or never welcomed: nothing to act for
+            return False
+        refusal = await database_sync_to_async(token_refusal)(self.token_digest)
+        if refusal is None:
+            return True
+        self.ended = True
+        await self._error("unauthorized", REFUSALS[refusal])
+        self._log("agent." + refusal)
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+        return False
 
     # --- delivery from the database -------------------------------------------------------
 
@@ -245,6 +283,9 @@ class AgentConsumer(AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(self._redelivery_seconds())
             try:
+                # Also closes an idle connection whose credential is gone and whose hint was lost.
+                if not await self._still_authorized():
+                    return
                 await self._deliver_everything()
             except Exception:  # keep the loop alive; the next round retries
                 logger.exception("agent.redelivery_failed", connection_id=self.connection_id)

@@ -2,6 +2,9 @@
 
 A token is shown once, when it is created; only its SHA-256 digest is stored. Revoking a token
 ends what its Agent was waiting for: its pending interactions are failed by the Runtime.
+Deactivating a user does the same for every Agent of that user (``end_agents_of_user``, called
+by ``runtime.receivers`` when an inactive user is saved); the tokens are kept, so reactivating the
+user lets the Agents connect again.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ def create_agent_token(*, user: AbstractBaseUser, name: str, now: datetime) -> t
 
 
 def authenticate_agent(token: object, *, now: datetime) -> Agent | None:
-    """The Agent holding this token, or None if it is unknown or revoked."""
+    """The Agent holding this token, or None if it is unknown or revoked or its user is inactive."""
     if not isinstance(token, str) or not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
     row = (
@@ -47,6 +50,21 @@ def authenticate_agent(token: object, *, now: datetime) -> Agent | None:
         return None
     AgentToken.objects.filter(pk=row.pk).update(last_used_at=now)
     return row.agent
+
+
+def token_refusal(digest: str) -> str | None:
+    """Why a connection authenticated with this token digest may no longer act, or None if it may.
+
+    ``"revoked"`` (or gone) or ``"deactivated"`` (its user is inactive): the rules of
+    ``authenticate_agent``, re-read for a connection that already said hello. Read-only: a
+    re-check is not a use of the token.
+    """
+    row = AgentToken.objects.filter(digest=digest).values("revoked_at", "agent__user__is_active").first()
+    if row is None or row["revoked_at"] is not None:
+        return "revoked"
+    if not row["agent__user__is_active"]:
+        return "deactivated"
+    return None
 
 
 @transaction.atomic
@@ -65,3 +83,22 @@ def revoke_agent_token(*, token_id: int, now: datetime) -> bool:
     if not AgentToken.objects.filter(agent=row.agent, revoked_at__isnull=True).exists():
         fail_pending_interactions_of_agent(agent=row.agent, reason="agent_revoked", now=now)
     return True
+
+
+@transaction.atomic
+def end_agents_of_user(*, user: AbstractBaseUser, now: datetime) -> int:
+    """The user can no longer be acted for: close their Agents' live connections and fail what
+    those Agents were waiting for, as revoking every token would. Returns the interactions failed.
+
+    Idempotent (a second call finds no pending interaction and no connection), so it may run on
+    every save of an inactive user rather than only when ``is_active`` flips.
+    """
+    from interact.services.interactions import fail_pending_interactions_of_agent
+
+    failed = 0
+    for agent in Agent.objects.filter(user=user):
+        # Connections checked the user only at hello; this hint closes them (the consumer re-reads
+        # the token and its user before acting on it), and each frame re-checks in case it is lost.
+        notify_agent_on_commit(agent.id, "agent.deactivated", {})
+        failed += fail_pending_interactions_of_agent(agent=agent, reason="user_deactivated", now=now)
+    return failed

@@ -4,6 +4,7 @@ and delivery guarantees): at least once, the same ``outbox_id`` until acked, nev
 from __future__ import annotations
 
 import pytest
+from django.db import connection, transaction
 
 from runtime.agent_protocol.consumer import HELLO_TIMEOUT_SECONDS
 from runtime.models import Operation, OutboxEntry
@@ -99,3 +100,43 @@ def test_a_result_is_redelivered_until_acked_and_never_after(live, connect, toke
     assert silent.close_code(timeout=HELLO_TIMEOUT_SECONDS + 5) == 4401
     assert [(f["type"], f["code"]) for f in silent.pushed] == [("error", "not_authenticated")]
     assert [frame["type"] for _, frame in silent.received] == ["error"]
+
+
+@pytest.mark.spec("R-2.2.8", "R-2.2.6")
+def test_a_first_delivery_that_fails_is_retried_by_the_redelivery_loop(live, connect, token, conversation):
+    """The database fails the delivery that follows ``welcome`` for real: the outbox is locked, and the
+    server's query waiting on the lock is terminated (an OperationalError in the server). The failure
+    is logged, the connection stays up, and once the lock is gone the result arrives with a redelivery
+    round (not a second hello)."""
+    conversation_id = str(conversation.id)
+    sock = connect()
+    sock.hello(token)
+    assert sock.start(conversation_id, "c-hiccup", 1)["type"] == "tool.accepted"
+    result = sock.push("tool.result", source_tool_call_id="c-hiccup")
+    sock.close()
+
+    table = OutboxEntry._meta.db_table
+    back = connect()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"LOCK TABLE {connection.ops.quote_name(table)} IN ACCESS EXCLUSIVE MODE")
+        back.hello(token)  # nothing before welcome reads the outbox; the delivery after it waits
+
+        def waiting_delivery() -> list[int]:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")  # inside a transaction the view is a snapshot
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND wait_event_type = 'Lock' AND query LIKE %s",
+                [f"%{table}%"],
+            )
+            return [pid for (pid,) in cursor.fetchall()]
+
+        for pid in live.wait(waiting_delivery, "the first delivery to wait for the outbox lock"):
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        live.wait(
+            lambda: live.main.log_events("agent.first_delivery_failed", agent_id=back.welcome["agent_id"]),
+            "the failed first delivery to be logged",
+        )
+    again = back.push("tool.result", timeout=REDELIVERY * 4)
+    assert again["outbox_id"] == result["outbox_id"]
+    assert [f for f in back.pushed if f["type"] == "error"] == []
+    assert back.inventory(conversation_id)["conversation_id"] == conversation_id  # still usable

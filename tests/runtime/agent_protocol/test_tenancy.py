@@ -13,7 +13,7 @@ from interact.services.conversations import conversation_get_or_create_default
 from interact.services.interactions import answer_interaction
 from interact.services.messages import post_human_message
 from runtime.agent_protocol.frames import PROTOCOL
-from runtime.models import AgentToken, LifecycleEvent, OutboxEntry
+from runtime.models import AgentToken, LifecycleEvent, Operation, OutboxEntry, ToolCall
 from runtime.services.agents import revoke_agent_token
 from tests.runtime.agent_protocol.client import row_counts
 
@@ -177,3 +177,95 @@ def test_revoking_a_token_closes_its_connections_and_refuses_it(live, connect, t
     assert (answer["type"], answer["code"]) == ("error", "unauthorized")
     assert again.close_code() == 4401
     assert live.main.log_events("agent.revoked", agent_id=kept.welcome["agent_id"])
+
+
+def _start_frame(conversation_id: str, call_id: str, revision: str) -> dict:
+    return {
+        "type": "tool.call",
+        "conversation_id": conversation_id,
+        "source_tool_call_id": call_id,
+        "tool": "pomodoro.start",
+        "arguments": {"duration_seconds": 600},
+        "inventory_revision": revision,
+    }
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_deactivating_a_user_closes_their_agents_connections_and_fails_their_questions(
+    live, connect, token_for, user, conversation, other_user
+):
+    """Ada is deactivated (``is_active = False``, saved, as the admin does) while two of her Agents
+    are connected, on each server process: every connection gets ``error unauthorized`` and close
+    4401, a tool.call sent right after the save starts nothing, her Agents' pending question is
+    failed (``user_deactivated``) and not delivered to them, a new hello is refused, and Bob's Agent
+    keeps working."""
+    conversation_id = str(conversation.id)
+    planner_token, coach_token = token_for(user, "planner"), token_for(user, "coach")
+    planner = connect(live.main)
+    planner.hello(planner_token)
+    coach = connect(live.remote)
+    coach.hello(coach_token)
+    bob = connect(live.main)
+    bob_conversation = str(bob.hello(token_for(other_user))["conversations"][0])
+    asked = coach.request(
+        {
+            "type": "interaction.request",
+            "conversation_id": conversation_id,
+            "interaction_id": "ask",
+            "kind": "confirm",
+            "prompt": "?",
+        }
+    )
+    assert asked["status"] == "pending", asked
+    revision = planner.inventory(conversation_id)["revision"]
+
+    user.is_active = False
+    user.save()
+    # Sent at once: it races the close, and either way it must not be handled.
+    planner.send(_start_frame(conversation_id, "after-deactivation", revision))
+    for sock in (planner, coach):
+        assert sock.close_code() == 4401
+        assert [(f["type"], f["code"]) for f in sock.pushed] == [("error", "unauthorized")], sock.pushed
+        assert "deactivated" in sock.pushed[0]["detail"]
+    assert not ToolCall.objects.filter(source_tool_call_id="after-deactivation").exists()
+    assert not Operation.objects.exists()
+
+    question = Interaction.objects.get(conversation=conversation, interaction_id="ask")
+    assert (question.status, question.resolution_delivered_at) == ("failed", None)
+    failed = LifecycleEvent.objects.get(kind="interaction.failed")
+    assert failed.data["reason"] == "user_deactivated"
+
+    again = connect(live.remote)
+    answer = again.request({"type": "hello", "token": planner_token, "protocol": PROTOCOL})
+    assert (answer["type"], answer["code"]) == ("error", "unauthorized")
+    assert again.close_code() == 4401
+    assert bob.inventory(bob_conversation)["conversation_id"] == bob_conversation
+    assert live.main.log_events("agent.deactivated", agent_id=planner.welcome["agent_id"])
+    assert live.remote.log_events("agent.deactivated", agent_id=coach.welcome["agent_id"])
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_an_agent_of_a_user_deactivated_without_a_hint_is_refused_on_its_next_frame(
+    live, connect, token_for, user, conversation
+):
+    """Ada is deactivated by a bulk update (no save signal, so no hint reaches her connections): her
+    Agent's next tool.call is answered ``error unauthorized`` instead of being handled (nothing
+    started) and the connection closed with 4401; an idle connection of hers is closed by its next
+    redelivery round, without sending anything."""
+    conversation_id = str(conversation.id)
+    token = token_for(user)
+    busy = connect(live.main)
+    busy.hello(token)
+    idle = connect(live.main)
+    idle.hello(token)
+    revision = busy.inventory(conversation_id)["revision"]
+
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+    answer = busy.request(_start_frame(conversation_id, "after-deactivation", revision))
+    assert (answer["type"], answer["code"]) == ("error", "unauthorized"), answer
+    assert busy.close_code() == 4401
+    assert not ToolCall.objects.filter(source_tool_call_id="after-deactivation").exists()
+    assert not Operation.objects.exists()
+
+    assert idle.close_code(timeout=5) == 4401  # the main server's redelivery round is 1 s
+    assert [(f["type"], f["code"]) for f in idle.pushed] == [("error", "unauthorized")]
