@@ -180,6 +180,9 @@ class Operation(models.Model):
 
     class Meta:
         ordering = ["started_at"]
+        # The admin's settle action and recovery sweep write (settle, outbox, events), so viewing is
+        # not enough; "change" can not be it, the admin refuses every hand edit of an operation.
+        permissions = [("settle_operations", "Can settle due operations and run the recovery sweep")]
         indexes = [
             models.Index(fields=["ends_at"], condition=Q(state=OperationState.FOCUSING), name="focusing_by_ends_at")
         ]

@@ -14,11 +14,12 @@ user's ids refused on every workspace frame, no session or a foreign Origin refu
 - what is not an Agent token: the stored digest, the shown prefix, near misses, a revoked token, a
   token of a deactivated user - refused at hello with 4401, not even stamped as used;
 - two Agents of one user: each gets only its own interactions' resolutions, and revoking one
-  leaves the other connected, its questions pending;
+  leaves the other connected, its questions pending; one re-using the other's interaction_id is
+  refused and learns nothing of it;
 - CSRF on every form (login, logout, admin actions and the recovery sweep) with the checks a
   browser gets (``enforce_csrf_checks``), and the workspace page takes no POST at all;
 - every admin page: anonymous and non-staff users are sent to the admin login, staff without
-  permissions get 403, staff with view permission read but can not revoke.
+  permissions get 403, staff with view permission read but can not revoke or run the recovery sweep.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ from tests.support.hostile import (
     LoopThread,
     database_state,
     in_process,
+    last_event_id,
+    new_event_kinds,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -299,6 +302,60 @@ def test_two_agents_of_one_user_get_only_their_own_resolutions_and_are_revoked_a
     assert {frame.get("interaction_id") for frame in planner.pushed} == {"plan-1"}  # nothing of the coach's
 
 
+@pytest.mark.spec("R-2.2.3", "R-2.1.1")
+@pytest.mark.parametrize("answered", [False, True], ids=["pending", "answered"])
+def test_an_agent_reusing_another_agents_interaction_id_is_refused_and_learns_nothing(
+    runner, user, conversation, answered
+):
+    """The interaction_id is an idempotency key of the Agent that asked. The user's other Agent sending
+    the same id in the same conversation - even with the same question - is refused
+    ``idempotency_key_reused`` with the same detail whatever the first question was, whether it is
+    pending or answered: no status, no answer, no resolution pushed, the database unchanged. The Agent
+    that asked still gets its own retry answered."""
+    conversation_id = str(conversation.id)
+    _planner, planner_token = create_agent_token(user=user, name="planner", now=timezone.now())
+    _coach, coach_token = create_agent_token(user=user, name="coach", now=timezone.now())
+    planner, coach = InProcessAgent(runner), InProcessAgent(runner)
+    planner.hello(planner_token)
+    coach.hello(coach_token)
+    _ask(planner, conversation_id, "ask-1")
+    if answered:
+        asked = Interaction.objects.get(conversation=conversation, interaction_id="ask-1")
+        on_loop(
+            runner,
+            answer_interaction,
+            conversation_ids=[conversation.id],
+            interaction_pk=asked.pk,
+            value=True,
+            now=timezone.now(),
+        )
+    planner.still_usable(conversation_id)
+    coach.still_usable(conversation_id)
+
+    same = {
+        "type": "interaction.request",
+        "conversation_id": conversation_id,
+        "interaction_id": "ask-1",
+        "kind": "confirm",
+        "prompt": "ask-1?",
+    }
+    different = {**same, "kind": "input", "prompt": "Something else?"}
+    before, events = database_state(), last_event_id()
+    refusals = [coach.request(frame) for frame in (same, different)]
+    for refusal in refusals:
+        assert refusal["type"] == "error" and refusal["code"] == "idempotency_key_reused", refusal
+        assert "status" not in refusal and "value" not in refusal, refusal
+    assert refusals[0] == refusals[1]  # no oracle on what the other Agent asked
+    coach.still_usable(conversation_id)
+    assert coach.pushed == []
+    assert database_state() == before
+    assert "interaction.requested" not in new_event_kinds(events)
+
+    retry = planner.request(same)
+    assert retry["type"] == "interaction.pending" and retry["interaction_id"] == "ask-1", retry
+    assert retry["status"] == (InteractionStatus.ANSWERED if answered else InteractionStatus.PENDING)
+
+
 # --- CSRF ------------------------------------------------------------------------------------------------------
 
 
@@ -411,3 +468,5 @@ def test_every_admin_page_is_for_staff_with_permissions_only(client, django_user
     client.post(changelist, {"action": "revoke", "_selected_action": [row.pk]})
     row.refresh_from_db()
     assert row.revoked_at is None  # revoking needs the change permission
+    assert client.post(reverse("admin:runtime_operation_recover")).status_code == 403  # needs settle_operations
+    assert not LifecycleEvent.objects.filter(kind="recovery.ran").exists()

@@ -94,13 +94,17 @@ def request_interaction(
     app_session_id: object = None,
     now: datetime,
 ) -> Interaction:
-    """The Agent asks the person something. Idempotent by ``interaction_id`` within the conversation."""
+    """The Agent asks the person something. Idempotent by ``interaction_id`` within the conversation.
+
+    The id stays unique in the conversation (the person's timeline and the event log name an
+    interaction by it), but only the Agent that asked may replay it: see ``_replay``.
+    """
     if not isinstance(interaction_id, str) or not 1 <= len(interaction_id) <= 128:
         raise Rejection(RejectionCode.INVALID_ARGUMENTS, "interaction_id must be a string of 1 to 128 characters")
     cleaned = _check_request(kind, prompt, options, timeout_seconds)
     existing = Interaction.objects.filter(conversation=conversation, interaction_id=interaction_id).first()
     if existing is not None:
-        return _replay(existing, kind, prompt, cleaned)
+        return _replay(existing, agent, kind, prompt, cleaned)
     session = open_app_session(conversation, app_session_id) if app_session_id is not None else None
     try:
         with transaction.atomic():  # a savepoint: losing the race below must not break the caller's transaction
@@ -121,7 +125,7 @@ def request_interaction(
         existing = Interaction.objects.filter(conversation=conversation, interaction_id=interaction_id).first()
         if existing is None:
             raise
-        return _replay(existing, kind, prompt, cleaned)
+        return _replay(existing, agent, kind, prompt, cleaned)
     record_event(
         "interaction.requested",
         at=now,
@@ -134,11 +138,21 @@ def request_interaction(
     return interaction
 
 
-def _replay(existing: Interaction, kind: object, prompt: object, cleaned: list[dict[str, str]]) -> Interaction:
-    """A request repeating ``existing``'s interaction_id: the same row, or refused if it asks something else."""
-    if (existing.kind, existing.prompt, existing.options) != (kind, prompt, cleaned):
+def _replay(
+    existing: Interaction, agent: Agent, kind: object, prompt: object, cleaned: list[dict[str, str]]
+) -> Interaction:
+    """A request repeating ``existing``'s interaction_id: the same row, or refused.
+
+    A retry is the same Agent asking the same thing. Another Agent of the user (or any Agent once the
+    one that asked was deleted) re-using the id is refused like a content mismatch, and with the very
+    same detail whatever the first question was: answering it with ``existing`` would hand it
+    another Agent's question, status and answer, and a different detail would tell it whether it
+    guessed the question right.
+    """
+    if existing.agent_id != agent.pk or (existing.kind, existing.prompt, existing.options) != (kind, prompt, cleaned):
         raise Rejection(
-            RejectionCode.IDEMPOTENCY_KEY_REUSED, f"interaction_id {existing.interaction_id!r} was already used"
+            RejectionCode.IDEMPOTENCY_KEY_REUSED,
+            f"interaction_id {existing.interaction_id!r} was already used in this conversation",
         )
     return existing
 

@@ -6,8 +6,9 @@ state, a deleted outbox entry or a forged tool call would break them. State chan
 ``runtime.services``, and the two operator commands on the Operation changelist are thin
 adapters over those services: "Run the recovery sweep now" (``recover_runtime``) and the
 "settle selected due operations" action (``settle_operation`` with the ``deadline`` trigger).
-Both only do what the beat sweep would do anyway, so any operator who may view operations may
-run them.
+Both only do what the beat sweep would do anyway, but they write (terminal states, outbox entries,
+events), so they need the ``runtime.settle_operations`` permission, not just the view one: viewing
+operations shows the sweep's dry run only.
 """
 
 from __future__ import annotations
@@ -312,7 +313,12 @@ class OperationAdmin(ReadOnlyAdmin):
     def outbox_link(self, obj: Operation) -> SafeString | str:
         return object_link(getattr(obj, "outbox_entry", None))
 
-    @admin.action(permissions=["view"], description="Settle selected due operations (deadline)")
+    def has_settle_permission(self, request: HttpRequest) -> bool:
+        # A custom permission rather than "change": has_change_permission is False for everyone
+        # (no hand edits, see ReadOnlyAdmin), and granting "change" would mean something else.
+        return request.user.has_perm(f"{self.opts.app_label}.settle_operations")
+
+    @admin.action(permissions=["settle"], description="Settle selected due operations (deadline)")
     def settle_due_operations(self, request: HttpRequest, queryset: QuerySet[Operation]) -> None:
         now = timezone.now()
         selected = dict(queryset.values_list("id", "state"))
@@ -339,7 +345,10 @@ class OperationAdmin(ReadOnlyAdmin):
     def recover_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
+        can_settle = self.has_settle_permission(request)
         if request.method == "POST":
+            if not can_settle:
+                raise PermissionDenied
             counts = recover_runtime(now=timezone.now()).counts()
             self.message_user(
                 request,
@@ -355,6 +364,7 @@ class OperationAdmin(ReadOnlyAdmin):
             "opts": self.opts,
             "title": "Run the recovery sweep",
             "preview": preview,
+            "can_settle": can_settle,
         }
         return TemplateResponse(request, "admin/runtime/operation/recover.html", context)
 

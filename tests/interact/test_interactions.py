@@ -443,13 +443,17 @@ def _waiting_on_a_lock(pid: int) -> bool:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.spec("R-2.1.1")
-@pytest.mark.parametrize("same_content", [True, False], ids=["retry", "reuse"])
-def test_a_request_racing_its_own_retry_is_decided_once(user, same_content):
+@pytest.mark.parametrize(
+    ("same_content", "same_agent"), [(True, True), (False, True), (True, False)], ids=["retry", "reuse", "other-agent"]
+)
+def test_a_request_racing_its_own_retry_is_decided_once(user, same_content, same_agent):
     """Two requests with one interaction_id at once (an Agent retrying on another connection) make one
     interaction: the later one waits for the first to commit and then gets that same row, or
-    ``idempotency_key_reused`` if its content differs — never an internal error."""
+    ``idempotency_key_reused`` if its content differs or another Agent of the user sent it — never
+    an internal error, and never the first Agent's interaction."""
     conversation = conversation_get_or_create_default(user=user)
     agent, _ = create_agent_token(user=user, name="reference", now=T0)
+    racing_agent = agent if same_agent else create_agent_token(user=user, name="coach", now=T0)[0]
     first_in, may_commit = threading.Event(), threading.Event()
     outcome: dict[str, Any] = {}
 
@@ -468,7 +472,9 @@ def test_a_request_racing_its_own_retry_is_decided_once(user, same_content):
             outcome["pid"] = cursor.fetchone()[0]
         try:
             prompt = "Start another round?" if same_content else "Something else?"
-            outcome["second"] = ask(conversation, agent, "confirm", interaction_id="twice", prompt=prompt, now=at(1))
+            outcome["second"] = ask(
+                conversation, racing_agent, "confirm", interaction_id="twice", prompt=prompt, now=at(1)
+            )
         except Exception as error:  # recorded, asserted below
             outcome["error"] = error
         finally:
@@ -490,7 +496,7 @@ def test_a_request_racing_its_own_retry_is_decided_once(user, same_content):
     racer.join(10)
 
     assert Interaction.objects.count() == 1
-    if same_content:
+    if same_content and same_agent:
         assert "error" not in outcome, outcome.get("error")
         assert outcome["second"].pk == outcome["first"].pk
     else:

@@ -13,6 +13,7 @@ from html import escape
 
 import pytest
 from django.contrib import admin
+from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -347,3 +348,49 @@ def test_the_settle_action_settles_only_the_selected_due_operations(
     assert "Settled 0 due operation(s); 1 not due yet; 0 already final." in run_action(running.operation_id)
     assert Operation.objects.get(pk=running.operation_id).state == OperationState.FOCUSING
     assert OutboxEntry.objects.count() == 2  # the final one's and the due one's: nothing written twice
+
+
+@pytest.mark.spec("R-2.2.3", "R-4.4.1")
+def test_the_recovery_commands_need_the_settle_permission_not_only_view(
+    client: Client, django_user_model, agent: AgentDriver
+):
+    """Staff who may only view operations read the changelist and the sweep's dry run, but are not
+    offered the settle action, get no sweep button, and a posted action or sweep settles nothing (the
+    sweep is 403). Granted ``runtime.settle_operations`` the same staff member runs both."""
+    now = timezone.now()
+    due = agent.start(60, now=now - timedelta(seconds=120))
+    assert isinstance(due, Accepted)
+    staff = django_user_model.objects.create_user("clerk", password="pw-clerk-123", is_staff=True)
+    staff.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    client.force_login(staff)
+    changelist_url = admin_url(Operation, "changelist")
+    recover_url = reverse("admin:runtime_operation_recover")
+    settle = {"action": "settle_due_operations", "_selected_action": [str(due.operation_id)], "index": 0}
+
+    def offered_actions() -> set[str]:
+        response = client.get(changelist_url)
+        assert response.status_code == 200
+        form = response.context["action_form"]
+        return set() if form is None else {name for name, _label in form.fields["action"].choices}
+
+    def nothing_settled() -> None:
+        assert Operation.objects.get(pk=due.operation_id).state == OperationState.FOCUSING
+        assert not OutboxEntry.objects.exists()
+        assert not LifecycleEvent.objects.filter(kind__in=["recovery.ran", "operation.completed"]).exists()
+
+    assert "settle_due_operations" not in offered_actions()
+    preview = client.get(recover_url)
+    assert preview.status_code == 200 and preview.context["preview"].counts()["due"] == 1
+    assert b'value="Run the recovery sweep now"' not in preview.content
+    assert client.post(changelist_url, settle).status_code in (200, 302)
+    assert client.post(recover_url).status_code == 403
+    nothing_settled()
+
+    staff.user_permissions.add(Permission.objects.get(content_type__app_label="runtime", codename="settle_operations"))
+    assert "settle_due_operations" in offered_actions()
+    assert b'value="Run the recovery sweep now"' in client.get(recover_url).content
+    response = client.post(changelist_url, settle, follow=True)
+    assert "Settled 1 due operation(s); 0 not due yet; 0 already final." in message_texts(response)
+    assert Operation.objects.get(pk=due.operation_id).state == OperationState.COMPLETED
+    response = client.post(recover_url, follow=True)
+    assert "Recovery sweep ran: settled 0, resumed 0, unacked outbox 1." in message_texts(response)
