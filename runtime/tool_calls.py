@@ -57,9 +57,14 @@ def _same_json(stored: Any, given: Any) -> bool:
     return canonical(stored) == canonical(given)
 
 
-def replay(call: ToolCall, *, tool: str, arguments: dict[str, Any]) -> Accepted | Receipt:
-    """Answer a retry of ``call`` from the stored rows."""
-    if call.tool != tool or not _same_json(call.arguments, arguments):
+def replay(call: ToolCall, *, caller: str, tool: str, arguments: dict[str, Any]) -> Accepted | Receipt:
+    """Answer a retry of ``call`` from the stored rows.
+
+    A retry is the same caller sending the same call. Another Agent of the user re-using the id is
+    refused like different arguments, with the same detail: a replay would hand it the other
+    Agent's operation ids and receipt.
+    """
+    if call.caller != caller or call.tool != tool or not _same_json(call.arguments, arguments):
         raise Rejection(
             RejectionCode.IDEMPOTENCY_KEY_REUSED,
             f"source_tool_call_id {call.source_tool_call_id!r} was already used for another call in this conversation",

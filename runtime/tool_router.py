@@ -149,7 +149,7 @@ def _route(
     # A retry is answered from what is stored, even if the Inventory moved on since.
     existing = find_tool_call(conversation_id=conversation.id, source_tool_call_id=source_tool_call_id)
     if existing is not None:
-        return replay(existing, tool=tool, arguments=arguments)
+        return replay(existing, caller=caller.label, tool=tool, arguments=arguments)
 
     inventory = inventory_for_scope(conversation.scope)
     descriptor = inventory.get(tool)
@@ -180,7 +180,7 @@ def _route(
         # answer as the winner's rows say.
         existing = find_tool_call(conversation_id=conversation.id, source_tool_call_id=source_tool_call_id)
         if existing is not None:
-            return replay(existing, tool=tool, arguments=arguments)
+            return replay(existing, caller=caller.label, tool=tool, arguments=arguments)
         running = focusing_operation(conversation_id=conversation.id)
         if running is not None:
             raise Rejection(

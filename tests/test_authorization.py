@@ -42,7 +42,7 @@ from interact.services import conversation_get_or_create_default
 from interact.services.interactions import answer_interaction
 from interact.services.messages import post_human_message
 from runtime.agent_protocol.frames import PROTOCOL
-from runtime.models import AgentToken, LifecycleEvent
+from runtime.models import AgentToken, LifecycleEvent, Operation, ToolCall
 from runtime.services.agents import create_agent_token, revoke_agent_token, token_digest
 from tests.support.hostile import (
     Closed,
@@ -470,3 +470,44 @@ def test_every_admin_page_is_for_staff_with_permissions_only(client, django_user
     assert row.revoked_at is None  # revoking needs the change permission
     assert client.post(reverse("admin:runtime_operation_recover")).status_code == 403  # needs settle_operations
     assert not LifecycleEvent.objects.filter(kind="recovery.ran").exists()
+
+
+@pytest.mark.spec("R-2.2.3", "R-3.4")
+def test_an_agent_reusing_another_agents_tool_call_id_is_refused_and_learns_nothing(runner, user, conversation):
+    """``source_tool_call_id`` is an idempotency key of the Agent that called. The user's other Agent
+    sending the same id with the same call is refused ``idempotency_key_reused`` (the detail a
+    different call gets): no operation id, no receipt, nothing started. The caller's own retry is
+    still a replay."""
+    conversation_id = str(conversation.id)
+    _planner, planner_token = create_agent_token(user=user, name="planner", now=timezone.now())
+    _coach, coach_token = create_agent_token(user=user, name="coach", now=timezone.now())
+    planner, coach = InProcessAgent(runner), InProcessAgent(runner)
+    planner.hello(planner_token)
+    coach.hello(coach_token)
+    revision = planner.request({"type": "inventory.get", "conversation_id": conversation_id})["revision"]
+    call = {
+        "type": "tool.call",
+        "conversation_id": conversation_id,
+        "source_tool_call_id": "plan-start",
+        "tool": "pomodoro.start",
+        "arguments": {"duration_seconds": 600},
+        "inventory_revision": revision,
+    }
+    accepted = planner.request(call)
+    assert accepted["type"] == "tool.accepted", accepted
+
+    different = {**call, "arguments": {"duration_seconds": 900}}
+    refusals = [coach.request(frame) for frame in (call, different)]
+    for refusal in refusals:
+        assert refusal["type"] == "tool.rejected" and refusal["code"] == "idempotency_key_reused", refusal
+        assert accepted["operation_id"] not in str(refusal), refusal
+    assert refusals[0]["detail"] == refusals[1]["detail"]  # no oracle on what the other Agent called
+    assert ToolCall.objects.filter(conversation=conversation).count() == 1
+    assert Operation.objects.filter(conversation=conversation).count() == 1
+
+    retry = planner.request(call)
+    assert (retry["type"], retry["operation_id"], retry.get("replayed")) == (
+        "tool.accepted",
+        accepted["operation_id"],
+        True,
+    ), retry

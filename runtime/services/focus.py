@@ -102,7 +102,7 @@ def start_focus(
         arguments["activity"] = activity
     existing = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id).first()
     if existing is not None:
-        outcome = replay(existing, tool=START_TOOL, arguments=arguments)
+        outcome = replay(existing, caller=caller, tool=START_TOOL, arguments=arguments)
         assert isinstance(outcome, Accepted)
         return outcome
     running = Operation.objects.filter(conversation_id=conversation_id, state=OperationState.FOCUSING).first()
@@ -183,7 +183,7 @@ def interrupt_focus(
     workspace = lock_workspace(conversation_id, now=now)
     existing = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id).first()
     if existing is not None:
-        outcome = replay(existing, tool=INTERRUPT_TOOL, arguments={})
+        outcome = replay(existing, caller=caller, tool=INTERRUPT_TOOL, arguments={})
         assert isinstance(outcome, Receipt)
         return outcome
 
