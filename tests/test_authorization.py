@@ -25,6 +25,7 @@ user's ids refused on every workspace frame, no session or a foreign Origin refu
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
@@ -42,7 +43,7 @@ from interact.services import conversation_get_or_create_default
 from interact.services.interactions import answer_interaction
 from interact.services.messages import post_human_message
 from runtime.agent_protocol.frames import PROTOCOL
-from runtime.models import AgentToken, LifecycleEvent, Operation, ToolCall
+from runtime.models import Agent, AgentToken, LifecycleEvent, Operation, ToolCall
 from runtime.services.agents import create_agent_token, revoke_agent_token, token_digest
 from tests.support.hostile import (
     Closed,
@@ -252,23 +253,28 @@ def _ask(agent: InProcessAgent, conversation_id: str, interaction_id: str) -> No
     assert pending["status"] == "pending", pending
 
 
-@pytest.mark.spec("R-2.2.3", "R-2.1.1")
-def test_two_agents_of_one_user_get_only_their_own_resolutions_and_are_revoked_apart(runner, user, conversation):
-    """Ada runs two Agents. Each asks her something; her answer to one is delivered to the Agent that
-    asked, never to the other (not on a new connection either). Revoking the second Agent's token
-    closes only its connection and fails only its pending question; the first stays connected and
-    its question stays answerable."""
-    conversation_id = str(conversation.id)
+@dataclass
+class TwoAgents:
+    """Ada's "planner" and "coach" Agents, each connected and welcomed."""
+
+    planner: InProcessAgent
+    coach: InProcessAgent
+    coach_agent: Agent
+    coach_token: str
+
+
+def _two_agents(runner: LoopThread, user: Any) -> TwoAgents:
     _planner, planner_token = create_agent_token(user=user, name="planner", now=timezone.now())
     coach_agent, coach_token = create_agent_token(user=user, name="coach", now=timezone.now())
     planner, coach = InProcessAgent(runner), InProcessAgent(runner)
     planner.hello(planner_token)
     coach.hello(coach_token)
-    _ask(planner, conversation_id, "plan-1")
-    _ask(planner, conversation_id, "plan-2")
-    _ask(coach, conversation_id, "coach-1")
+    return TwoAgents(planner=planner, coach=coach, coach_agent=coach_agent, coach_token=coach_token)
 
-    asked = Interaction.objects.get(conversation=conversation, interaction_id="plan-1")
+
+def _answer(runner: LoopThread, conversation: Conversation, interaction_id: str) -> None:
+    """Ada answers ``interaction_id`` "yes" (on the loop: the service projects to the layer)."""
+    asked = Interaction.objects.get(conversation=conversation, interaction_id=interaction_id)
     on_loop(
         runner,
         answer_interaction,
@@ -277,6 +283,22 @@ def test_two_agents_of_one_user_get_only_their_own_resolutions_and_are_revoked_a
         value=True,
         now=timezone.now(),
     )
+
+
+@pytest.mark.spec("R-2.2.3", "R-2.1.1")
+def test_two_agents_of_one_user_get_only_their_own_resolutions_and_are_revoked_apart(runner, user, conversation):
+    """Ada runs two Agents. Each asks her something; her answer to one is delivered to the Agent that
+    asked, never to the other (not on a new connection either). Revoking the second Agent's token
+    closes only its connection and fails only its pending question; the first stays connected and
+    its question stays answerable."""
+    conversation_id = str(conversation.id)
+    agents = _two_agents(runner, user)
+    planner, coach, coach_agent, coach_token = agents.planner, agents.coach, agents.coach_agent, agents.coach_token
+    _ask(planner, conversation_id, "plan-1")
+    _ask(planner, conversation_id, "plan-2")
+    _ask(coach, conversation_id, "coach-1")
+
+    _answer(runner, conversation, "plan-1")
     planner.still_usable(conversation_id)
     coach.still_usable(conversation_id)
     assert [(f["type"], f["interaction_id"]) for f in planner.pushed] == [("interaction.resolved", "plan-1")]
@@ -313,22 +335,11 @@ def test_an_agent_reusing_another_agents_interaction_id_is_refused_and_learns_no
     pending or answered: no status, no answer, no resolution pushed, the database unchanged. The Agent
     that asked still gets its own retry answered."""
     conversation_id = str(conversation.id)
-    _planner, planner_token = create_agent_token(user=user, name="planner", now=timezone.now())
-    _coach, coach_token = create_agent_token(user=user, name="coach", now=timezone.now())
-    planner, coach = InProcessAgent(runner), InProcessAgent(runner)
-    planner.hello(planner_token)
-    coach.hello(coach_token)
+    agents = _two_agents(runner, user)
+    planner, coach = agents.planner, agents.coach
     _ask(planner, conversation_id, "ask-1")
     if answered:
-        asked = Interaction.objects.get(conversation=conversation, interaction_id="ask-1")
-        on_loop(
-            runner,
-            answer_interaction,
-            conversation_ids=[conversation.id],
-            interaction_pk=asked.pk,
-            value=True,
-            now=timezone.now(),
-        )
+        _answer(runner, conversation, "ask-1")
     planner.still_usable(conversation_id)
     coach.still_usable(conversation_id)
 
@@ -479,11 +490,8 @@ def test_an_agent_reusing_another_agents_tool_call_id_is_refused_and_learns_noth
     different call gets): no operation id, no receipt, nothing started. The caller's own retry is
     still a replay."""
     conversation_id = str(conversation.id)
-    _planner, planner_token = create_agent_token(user=user, name="planner", now=timezone.now())
-    _coach, coach_token = create_agent_token(user=user, name="coach", now=timezone.now())
-    planner, coach = InProcessAgent(runner), InProcessAgent(runner)
-    planner.hello(planner_token)
-    coach.hello(coach_token)
+    agents = _two_agents(runner, user)
+    planner, coach = agents.planner, agents.coach
     revision = planner.request({"type": "inventory.get", "conversation_id": conversation_id})["revision"]
     call = {
         "type": "tool.call",
