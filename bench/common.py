@@ -219,9 +219,9 @@ def create_agents(count: int, conversations_each: int, *, prefix: str = "bench")
     """``count`` users, each with ``conversations_each`` conversations and one Agent token."""
     from django.contrib.auth import get_user_model
 
-    from interact.models import Conversation
-    from interact.services import conversation_get_or_create_default
+    from runtime.models import Conversation
     from runtime.services.agents import create_agent_token
+    from runtime.services.conversations import conversation_get_or_create_default
     from runtime.services.workspace import lock_workspace
 
     agents = []

@@ -41,10 +41,18 @@ def create_due_operations(count: int, *, chunk: int) -> None:
     """``count`` due focusing operations, each in its own conversation, written with bulk_create."""
     from django.contrib.auth import get_user_model
 
-    from interact.models import Conversation
     from runtime.clock import to_millis
     from runtime.manifests import get_manifest, system_app_id
-    from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation, ToolCall, ToolCallStatus, Workspace
+    from runtime.models import (
+        AppInstance,
+        AppSession,
+        Conversation,
+        InstanceSnapshot,
+        Operation,
+        ToolCall,
+        ToolCallStatus,
+        Workspace,
+    )
     from runtime.transitions import LifecycleState
 
     user = get_user_model()(username="recovery")

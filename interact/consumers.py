@@ -23,11 +23,18 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from interact import workspace_actions
-from runtime.agent_protocol.delivery import encode
 from runtime.errors import Rejection
 from runtime.manifests import StrictValidator
 from runtime.projections import conversation_group
-from runtime.wire import ID_SCHEMA, FrameError, compile_schemas, frame_schema, has_unstorable_string, parse_frame
+from runtime.wire import (
+    ID_SCHEMA,
+    FrameError,
+    compile_schemas,
+    encode,
+    frame_schema,
+    has_unstorable_string,
+    parse_frame,
+)
 
 logger = structlog.get_logger("lineup.workspace")
 

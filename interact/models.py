@@ -1,7 +1,7 @@
-"""Interact's data: conversations, IM messages and standard interactions (SPEC §2.1, §4.3).
+"""Interact's data: IM messages and standard interactions (SPEC §2.1, §4.3).
 
-A conversation is the scope every Runtime decision is bound to. Interaction records belong to
-Interact and their conversation, never to a MiniApp's UI (R-2.1.2).
+Both belong to a Runtime conversation (``runtime.Conversation``, the scope every decision is bound
+to). Interaction records belong to Interact and their conversation, never to a MiniApp's UI (R-2.1.2).
 """
 
 import uuid
@@ -9,32 +9,6 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-
-
-class ConversationScope(models.TextChoices):
-    # The Inventory publishes a tool to a conversation only if the tool's manifest lists the
-    # conversation's scope (SPEC R-3.11).
-    PERSONAL = "personal", "Personal"
-
-
-class Conversation(models.Model):
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
-    title = models.CharField(max_length=200, default="Conversation")
-    scope = models.CharField(max_length=32, choices=ConversationScope.choices, default=ConversationScope.PERSONAL)
-    is_default = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["created_at"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["owner"], condition=Q(is_default=True), name="one_default_conversation_per_user"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.title} ({self.owner})"
 
 
 class AuthorKind(models.TextChoices):
@@ -54,7 +28,7 @@ class Message(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="messages")
     author_kind = models.CharField(max_length=8, choices=AuthorKind.choices)
     author_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -116,7 +90,7 @@ class Interaction(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="interactions")
+    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="interactions")
     interaction_id = models.CharField(max_length=128, help_text="The Agent's id for it (idempotency key).")
     agent = models.ForeignKey("runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     app_session = models.ForeignKey(

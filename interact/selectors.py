@@ -14,14 +14,14 @@ from typing import Any
 
 from django.db.models import F
 
-from interact.models import Conversation, Interaction, InteractionStatus, Message
-from interact.services.conversations import conversation_get_or_create_default
+from interact.models import Interaction, InteractionStatus, Message
 from interact.services.interactions import interaction_payload
 from interact.services.messages import message_payload
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
 from runtime.manifests import get_manifest
-from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation
+from runtime.models import AppInstance, AppSession, Conversation, InstanceSnapshot, Operation
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.focus import operation_projection, operation_result
 from runtime.transitions import LifecycleState, OperationState
 

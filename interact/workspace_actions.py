@@ -15,14 +15,14 @@ from django.conf import settings
 from django.contrib import auth
 from django.http import HttpRequest
 
-from interact.models import Conversation
 from interact.selectors import access_user_conversation, user_conversations, workspace_snapshot
-from interact.services.conversations import conversation_get_or_create_default
 from interact.services.interactions import answer_interaction, dismiss_interaction
 from interact.services.messages import post_human_message
 from runtime.errors import Rejection, RejectionCode
+from runtime.models import Conversation
 from runtime.services import lifecycle
 from runtime.services.capabilities import request_capability
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.snapshots import save_snapshot
 
 

@@ -1,6 +1,6 @@
 """ASGI entry point: ``python -m daphne lineup.asgi:application``.
 
-HTTP goes to Django, except ``/mcp/<conversation_id>/``: the MCP endpoint for Agents (runtime.mcp,
+HTTP goes to Django, except ``/mcp/<conversation_id>/``: the MCP endpoint for Agents (lineup.gateways.mcp,
 Agent token as a bearer token). ``/ws/agent/`` authenticates with an Agent token in its first frame (no
 cookies, so no Origin check); ``/ws/workspace/`` uses the Django session, so it only accepts
 pages from allowed hosts (cross-site WebSocket hijacking). In the embedded default this process
@@ -23,9 +23,9 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.urls import path  # noqa: E402
 
 from interact.consumers import WorkspaceConsumer  # noqa: E402
-from runtime.agent_protocol.consumer import AgentConsumer  # noqa: E402
-from runtime.mcp.asgi import mount_mcp  # noqa: E402
-from runtime.scheduler import start_embedded_scheduler_if_configured  # noqa: E402
+from lineup.gateways.agent_socket.consumer import AgentConsumer  # noqa: E402
+from lineup.gateways.mcp.asgi import mount_mcp  # noqa: E402
+from runtime.embedded_scheduler import start_embedded_scheduler_if_configured  # noqa: E402
 
 # One process, nothing else installed: Daphne serves /static/ itself. Behind a reverse proxy
 # (production) set LINEUP_SERVE_STATIC=0 and serve STATIC_ROOT from the proxy.

@@ -73,8 +73,10 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    # Bottom to top (docs/decisions/0010-layers.md): each app imports only those listed before it.
     "runtime",
     "interact",
+    "lineup",
 ]
 
 MIDDLEWARE = [

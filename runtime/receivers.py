@@ -3,7 +3,7 @@
 A user is deactivated wherever ``is_active = False`` is saved (the admin's user form, a shell, a
 management command), so the Runtime hears of it from the user model's ``post_save`` rather than
 from each place that can do it. ``QuerySet.update`` sends no signal: the Agent socket also
-re-checks the token's user on every frame and redelivery round (runtime/agent_protocol/consumer.py).
+re-checks the token's user on every frame and redelivery round (lineup/gateways/agent_socket/consumer.py).
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ import structlog
 from celery import shared_task
 from django.utils import timezone
 
+from runtime.deadlines import enqueue_eta
 from runtime.models import Operation
-from runtime.scheduler import enqueue_eta
 from runtime.services.focus import settle_operation
 from runtime.services.recovery import sweep
 from runtime.transitions import NotDue, Trigger

@@ -17,11 +17,11 @@ from typing import Any
 
 from django.db import IntegrityError
 
-from interact.models import Conversation
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.inventory import inventory_for_scope
 from runtime.manifests import first_error
+from runtime.models import Conversation
 from runtime.selectors import find_tool_call, focusing_operation
 from runtime.services.focus import INTERRUPT_TOOL, START_TOOL, interrupt_focus, start_focus
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, replay

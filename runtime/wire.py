@@ -1,6 +1,6 @@
 """JSON text frames over WebSockets: size limit, strict parsing, schema validation (pure).
 
-Shared by the Agent protocol (``runtime.agent_protocol``) and the workspace protocol
+Shared by the Agent protocol (``lineup.gateways.agent_socket``) and the workspace protocol
 (``interact.consumers``). A frame is one text message holding one JSON object with a ``type``.
 Anything else - over the size limit, not JSON, duplicate keys, NaN/Infinity (also a number too
 large for a float, like ``1e309``), too deep, a string with U+0000 or an unpaired surrogate, an
@@ -22,6 +22,11 @@ MAX_FRAME_BYTES = 64 * 1024
 MAX_DEPTH = 32
 
 ID_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 128}
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as sent: compact JSON, non-ASCII text as is (both sockets send the same way)."""
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def frame_schema(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:

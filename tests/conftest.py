@@ -49,7 +49,7 @@ def other_user(django_user_model):
 
 @pytest.fixture
 def conversation(user):
-    from interact.services import conversation_get_or_create_default
+    from runtime.services.conversations import conversation_get_or_create_default
 
     return conversation_get_or_create_default(user=user)
 

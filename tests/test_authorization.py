@@ -1,7 +1,7 @@
 """Who may do what, across the Agent socket, the workspace socket, the HTTP forms and the admin (SPEC R-2.2.3).
 
 Covered elsewhere and not repeated here: another user's Agent refused on every frame and hearing
-nothing (tests/runtime/agent_protocol/test_tenancy.py), a revoked token's live connections closed
+nothing (tests/lineup/gateways/agent_socket/test_tenancy.py), a revoked token's live connections closed
 on every server process (same file), unknown tokens closed with 4401 (test_rejections.py), another
 user's ids refused on every workspace frame, no session or a foreign Origin refused
 (tests/interact/test_consumers.py), a non-staff user sent away from two admin pages
@@ -38,13 +38,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from interact.models import Conversation, Interaction, InteractionStatus
-from interact.services import conversation_get_or_create_default
+from interact.models import Interaction, InteractionStatus
 from interact.services.interactions import answer_interaction
 from interact.services.messages import post_human_message
-from runtime.agent_protocol.frames import PROTOCOL
-from runtime.models import Agent, AgentToken, LifecycleEvent, Operation, ToolCall
+from lineup.gateways.agent_socket.frames import PROTOCOL
+from runtime.models import Agent, AgentToken, Conversation, LifecycleEvent, Operation, ToolCall
 from runtime.services.agents import create_agent_token, revoke_agent_token, token_digest
+from runtime.services.conversations import conversation_get_or_create_default
 from tests.support.hostile import (
     Closed,
     InProcessAgent,

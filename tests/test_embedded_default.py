@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 START_FOCUS = """
 from django.contrib.auth.models import User
 from django.utils import timezone
-from interact.services import conversation_get_or_create_default
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.inventory import inventory_for_scope
 from runtime.tool_router import Caller, route_tool_call
 user = User.objects.get(username="lineup")

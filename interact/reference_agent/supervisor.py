@@ -31,8 +31,8 @@ from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from interact.reference_agent.client import AgentClient, Unauthorized
-from interact.services.conversations import conversation_get_or_create_default
 from runtime.services.agents import create_agent_token
+from runtime.services.conversations import conversation_get_or_create_default
 
 logger = structlog.get_logger("lineup.reference_agent")
 

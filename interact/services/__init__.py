@@ -1,5 +1,1 @@
-"""Interact's write services: conversations, messages, interactions (one module each)."""
-
-from interact.services.conversations import conversation_get_or_create_default
-
-__all__ = ["conversation_get_or_create_default"]
+"""Interact's write services: messages and interactions (one module each)."""

@@ -14,12 +14,12 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from interact.models import Conversation, Interaction, InteractionKind, InteractionStatus
+from interact.models import Interaction, InteractionKind, InteractionStatus
 from interact.services.messages import open_app_session
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
-from runtime.models import Agent
+from runtime.models import Agent, Conversation
 from runtime.projections import project_on_commit
 
 MAX_PROMPT_LENGTH = 1000

@@ -12,11 +12,11 @@ from typing import Any
 
 from django.db import transaction
 
-from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Conversation, Message
+from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
-from runtime.models import Agent, AppSession, AppSessionState
+from runtime.models import Agent, AppSession, AppSessionState, Conversation
 from runtime.projections import project_on_commit
 
 

@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from runtime.admin.state import ReadOnlyAdmin
+from runtime.admin.common import ReadOnlyAdmin
 from runtime.models import Agent, AgentToken
 from runtime.services.agents import revoke_agent_token
 

@@ -1,7 +1,8 @@
 """Agents and their tokens: issuing, authenticating and revoking (docs/agent-protocol.md).
 
 A token is shown once, when it is created; only its SHA-256 digest is stored. Revoking a token
-ends what its Agent was waiting for: its pending interactions are failed by the Runtime.
+ends what its Agent was waiting for: the Runtime announces ``runtime.extensions.agent_ended`` in the
+same transaction, and Interact fails the Agent's pending interactions.
 Deactivating a user does the same for every Agent of that user (``end_agents_of_user``, called
 by ``runtime.receivers`` when an inactive user is saved); the tokens are kept, so reactivating the
 user lets the Agents connect again.
@@ -17,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from runtime.events import record_event
+from runtime.extensions import send_agent_ended
 from runtime.models import Agent, AgentToken
 from runtime.projections import notify_agent_on_commit
 
@@ -70,8 +72,6 @@ def token_refusal(digest: str) -> str | None:
 @transaction.atomic
 def revoke_agent_token(*, token_id: int, now: datetime) -> bool:
     """Revoke a token; returns False if it was already revoked."""
-    from interact.services.interactions import fail_pending_interactions_of_agent
-
     row = AgentToken.objects.select_for_update().select_related("agent").get(pk=token_id)
     if row.revoked_at is not None:
         return False
@@ -81,7 +81,7 @@ def revoke_agent_token(*, token_id: int, now: datetime) -> bool:
     # Live connections authenticated with it are closed (they checked the token only at hello).
     notify_agent_on_commit(row.agent_id, "agent.revoked", {"digest": row.digest})
     if not AgentToken.objects.filter(agent=row.agent, revoked_at__isnull=True).exists():
-        fail_pending_interactions_of_agent(agent=row.agent, reason="agent_revoked", now=now)
+        send_agent_ended(agent=row.agent, reason="agent_revoked", now=now)
     return True
 
 
@@ -93,12 +93,10 @@ def end_agents_of_user(*, user: AbstractBaseUser, now: datetime) -> int:
     Idempotent (a second call finds no pending interaction and no connection), so it may run on
     every save of an inactive user rather than only when ``is_active`` flips.
     """
-    from interact.services.interactions import fail_pending_interactions_of_agent
-
     failed = 0
     for agent in Agent.objects.filter(user=user):
         # Connections checked the user only at hello; this hint closes them (the consumer re-reads
         # the token and its user before acting on it), and each frame re-checks in case it is lost.
         notify_agent_on_commit(agent.id, "agent.deactivated", {})
-        failed += fail_pending_interactions_of_agent(agent=agent, reason="user_deactivated", now=now)
+        failed += send_agent_ended(agent=agent, reason="user_deactivated", now=now)
     return failed

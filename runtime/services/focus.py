@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 
 from runtime.clock import isoformat, to_millis
+from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.manifests import get_manifest
@@ -30,7 +31,6 @@ from runtime.models import (
     Workspace,
 )
 from runtime.projections import project_on_commit
-from runtime.scheduler import schedule_deadline_on_commit
 from runtime.services.workspace import bring_to_foreground, close_instance_locked, lock_workspace
 from runtime.tool_calls import Accepted, Receipt, replay
 from runtime.transitions import (

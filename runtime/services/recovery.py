@@ -25,9 +25,10 @@ import structlog
 from django.db import connection, transaction
 
 from runtime.clock import isoformat
+from runtime.deadlines import schedule_deadline_on_commit
 from runtime.events import record_event
+from runtime.extensions import sweepers
 from runtime.models import AppInstance, OutboxEntry
-from runtime.scheduler import schedule_deadline_on_commit
 from runtime.selectors import due_operation_ids, running_operations
 from runtime.services.focus import SettleOutcome, settle_operation
 from runtime.transitions import Trigger
@@ -41,7 +42,7 @@ SWEEP_BATCH = 500
 class SweepSummary:
     settled: list[uuid.UUID] = field(default_factory=list)
     already_final: int = 0
-    interactions_timed_out: int = 0
+    swept: dict[str, int] = field(default_factory=dict)  # per registered sweeper (runtime.extensions)
 
 
 def settle_due(
@@ -88,11 +89,16 @@ def _settle_slice(ids: list[uuid.UUID], now: datetime) -> list[SettleOutcome]:
 
 
 def sweep(*, now: datetime) -> SweepSummary:
-    """One periodic sweep: settle due deadlines and time out expired Interact interactions."""
-    from interact.services.interactions import expire_due_interactions
+    """One periodic sweep: settle due deadlines, then run every registered sweeper.
 
+    A sweeper that raises is logged and skipped for this round; it must not hold up deadlines.
+    """
     summary = settle_due(now=now)
-    summary.interactions_timed_out = expire_due_interactions(now=now)
+    for name, sweeper in sweepers().items():
+        try:
+            summary.swept[name] = sweeper(now)
+        except Exception:
+            logger.exception("sweep.sweeper_failed", sweeper=name)
     return summary
 
 

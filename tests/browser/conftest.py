@@ -137,7 +137,7 @@ def web_user(django_user_model):
 
 @pytest.fixture
 def conversation(web_user):
-    from interact.services import conversation_get_or_create_default
+    from runtime.services.conversations import conversation_get_or_create_default
 
     return conversation_get_or_create_default(user=web_user)
 

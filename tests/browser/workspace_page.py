@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 from django.db import connections
 from playwright.sync_api import Frame, Locator, Page, expect
 
-from interact.models import Conversation, Interaction, InteractionStatus, Message
-from runtime.models import AppInstance, AppSession, LifecycleEvent, Operation, OutboxEntry
+from interact.models import Interaction, InteractionStatus, Message
+from runtime.models import AppInstance, AppSession, Conversation, LifecycleEvent, Operation, OutboxEntry
 from runtime.transitions import OperationState
 
 COUNTDOWN = re.compile(r"^\d{2}:\d{2}$")

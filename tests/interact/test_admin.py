@@ -22,7 +22,7 @@ def staff_client(client, django_user_model):
 @pytest.mark.django_db
 @pytest.mark.spec("R-2.1.2")
 def test_messages_interactions_and_agents_are_listed_and_filtered(staff_client, conversation, other_user):
-    from interact.services.conversations import conversation_get_or_create_default
+    from runtime.services.conversations import conversation_get_or_create_default
 
     post_human_message(conversation=conversation, user_id=conversation.owner_id, text="start a focus", now=T0)
     elsewhere = conversation_get_or_create_default(user=other_user)

@@ -27,13 +27,22 @@ from django.conf import settings as django_settings
 from django.test import Client
 from django.utils import timezone
 
-from interact.models import Conversation, Interaction, InteractionStatus, Message
-from interact.services import conversation_get_or_create_default
+from interact.models import Interaction, InteractionStatus, Message
 from interact.services.interactions import request_interaction
 from lineup.asgi import application
 from runtime.clock import isoformat
-from runtime.models import Agent, AppInstance, AppSession, InstanceSnapshot, Operation, OutboxEntry, ToolCall
+from runtime.models import (
+    Agent,
+    AppInstance,
+    AppSession,
+    Conversation,
+    InstanceSnapshot,
+    Operation,
+    OutboxEntry,
+    ToolCall,
+)
 from runtime.services.agents import create_agent_token
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import open_app
 from runtime.tool_calls import Accepted
 from runtime.tool_router import Caller

@@ -1,6 +1,6 @@
 """Hostile input on ``/ws/workspace/`` (interact.consumers; SPEC R-2.2.3).
 
-The same treatment as the Agent socket (tests/runtime/agent_protocol/test_hostile_frames.py), for
+The same treatment as the Agent socket (tests/lineup/gateways/agent_socket/test_hostile_frames.py), for
 the page's frames (``WORKSPACE_FRAMES``): Hypothesis frames from the frame schemas, some aimed at
 the user's own rows and some at another user's, broken frames, and a hand-picked list. A
 schema-valid frame gets ``ok`` / ``snapshot`` or an ``error`` with a stable Runtime code (never
@@ -31,10 +31,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from interact.consumers import WORKSPACE_FRAMES
-from interact.services import conversation_get_or_create_default
 from interact.services.interactions import request_interaction
 from runtime.errors import RejectionCode
 from runtime.services.agents import create_agent_token
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import close_instance, open_app
 from runtime.tool_calls import Accepted
 from runtime.tool_router import Caller

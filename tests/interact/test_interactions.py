@@ -18,9 +18,8 @@ from typing import Any
 import pytest
 from django.db import connection, connections, transaction
 
-from interact.models import Conversation, Interaction, InteractionStatus
+from interact.models import Interaction, InteractionStatus
 from interact.selectors import workspace_snapshot
-from interact.services import conversation_get_or_create_default
 from interact.services.interactions import (
     MAX_INPUT_LENGTH,
     MAX_OPTIONS,
@@ -31,8 +30,18 @@ from interact.services.interactions import (
     request_interaction,
 )
 from runtime.errors import Rejection, RejectionCode
-from runtime.models import Agent, AgentToken, AppInstance, AppSession, AppSessionState, LifecycleEvent, Operation
+from runtime.models import (
+    Agent,
+    AgentToken,
+    AppInstance,
+    AppSession,
+    AppSessionState,
+    Conversation,
+    LifecycleEvent,
+    Operation,
+)
 from runtime.services.agents import create_agent_token, revoke_agent_token, token_digest
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.recovery import settle_due, sweep
 from runtime.tool_calls import Accepted
 from runtime.transitions import LifecycleState, OperationState
@@ -319,11 +328,11 @@ def test_the_sweep_times_an_interaction_out_once(conversation, agent_row):
     timed = ask(conversation, agent_row, "confirm", timeout_seconds=30)
     forever = ask(conversation, agent_row, "confirm")
 
-    assert sweep(now=at(29.999)).interactions_timed_out == 0
+    assert sweep(now=at(29.999)).swept["interactions_timed_out"] == 0
     assert row(timed) == (InteractionStatus.PENDING, None, None)
-    assert sweep(now=at(30)).interactions_timed_out == 1
+    assert sweep(now=at(30)).swept["interactions_timed_out"] == 1
     assert row(timed) == (InteractionStatus.TIMED_OUT, None, at(30))
-    assert sweep(now=at(3600)).interactions_timed_out == 0
+    assert sweep(now=at(3600)).swept["interactions_timed_out"] == 0
 
     with pytest.raises(Rejection) as excinfo:
         answer_interaction(conversation_ids=[conversation.id], interaction_pk=timed.pk, value=True, now=at(31))

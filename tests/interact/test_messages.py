@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from django.db import connection, connections, transaction
 
-from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Conversation, Message
+from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message
 from interact.selectors import workspace_snapshot
-from interact.services import conversation_get_or_create_default
 from interact.services.messages import post_agent_message, post_human_message
 from runtime.errors import Rejection, RejectionCode
-from runtime.models import Agent, AppInstance, AppSession, AppSessionState, LifecycleEvent
+from runtime.models import Agent, AppInstance, AppSession, AppSessionState, Conversation, LifecycleEvent
 from runtime.services.agents import create_agent_token
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import report_surface_reloaded, return_to_interact, set_visibility
 from runtime.services.recovery import settle_due
 from runtime.services.workspace import close_instance_locked, lock_workspace

@@ -15,14 +15,13 @@ from typing import Any
 import pytest
 
 from interact import selectors
-from interact.models import Conversation
 from interact.selectors import workspace_snapshot
-from interact.services import conversation_get_or_create_default
 from interact.services.interactions import answer_interaction, request_interaction
 from interact.services.messages import post_agent_message, post_human_message
 from runtime.errors import Rejection, RejectionCode
-from runtime.models import Agent
+from runtime.models import Agent, Conversation
 from runtime.services.agents import create_agent_token
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import set_visibility
 from runtime.services.recovery import recover_runtime, settle_due
 from runtime.services.snapshots import save_snapshot

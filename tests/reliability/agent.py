@@ -29,7 +29,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import ClientConnection, connect
 
-from runtime.agent_protocol.frames import PROTOCOL
+from lineup.gateways.agent_socket.frames import PROTOCOL
 
 PUSH_TYPES = frozenset({"tool.result", "user.message", "interaction.resolved"})
 RECONNECT_SECONDS = 0.1

@@ -38,17 +38,16 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from interact.models import Conversation
-from interact.services import conversation_get_or_create_default
-from runtime.agent_protocol.frames import PROTOCOL
+from lineup.gateways.agent_socket.frames import PROTOCOL
 from runtime.clock import isoformat
-from runtime.models import LifecycleEvent, Operation, OutboxEntry
+from runtime.models import Conversation, LifecycleEvent, Operation, OutboxEntry
 from runtime.services.agents import create_agent_token
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.tool_router import Caller
 from runtime.transitions import InterruptionReason, OperationState
+from tests.lineup.gateways.agent_socket.client import AgentSocket
 from tests.reliability.agent import CrashAgent, Delivery
 from tests.reliability.conftest import ROLES, CrashRig
-from tests.runtime.agent_protocol.client import AgentSocket
 from tests.support.factories import AgentDriver
 from tests.support.processes import wait_for
 

@@ -19,11 +19,10 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from interact.models import Conversation
-from interact.services import conversation_get_or_create_default
 from runtime.models import (
     AppInstance,
     AppSession,
+    Conversation,
     InstanceSnapshot,
     LifecycleEvent,
     Operation,
@@ -31,6 +30,7 @@ from runtime.models import (
     ToolCall,
     Workspace,
 )
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.focus import settle_operation
 from runtime.services.lifecycle import open_app
 from runtime.services.snapshots import save_snapshot

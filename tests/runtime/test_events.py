@@ -40,7 +40,7 @@ import django
 django.setup()
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection
-from interact.services import conversation_get_or_create_default
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import return_to_interact
 from runtime.services.recovery import recover_runtime
 from runtime.tool_calls import Accepted, Receipt, Rejected

@@ -15,10 +15,9 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from interact.models import Conversation
 from runtime.inventory import build_inventory, inventory_for_scope
 from runtime.manifests import load_manifests, registry
-from runtime.models import AppInstance, AppSession, LifecycleEvent, Operation, ToolCall
+from runtime.models import AppInstance, AppSession, Conversation, LifecycleEvent, Operation, ToolCall
 from runtime.tool_calls import Rejected
 from runtime.tool_router import RUNTIME_TOOLS, Caller, route_tool_call
 from tests.support.factories import T0, new_call_id

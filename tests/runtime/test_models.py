@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from interact.models import Conversation
 from runtime.events import record_event
 from runtime.models import (
     AppInstance,
     AppSession,
     AppSessionState,
+    Conversation,
     InstanceSnapshot,
     LifecycleEvent,
     Operation,

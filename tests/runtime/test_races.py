@@ -21,12 +21,12 @@ import pytest
 from django.db import connection, connections
 from django.db.models import F
 
-from interact.models import Conversation
 from runtime.errors import RejectionCode
 from runtime.models import (
     AppInstance,
     AppSession,
     AppSessionState,
+    Conversation,
     LifecycleEvent,
     Operation,
     OutboxEntry,

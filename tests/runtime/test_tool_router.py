@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from interact.models import Conversation
 from runtime.inventory import inventory_for_scope
 from runtime.models import (
     AppInstance,
     AppSession,
+    Conversation,
     InstanceSnapshot,
     LifecycleEvent,
     Operation,
@@ -313,7 +313,7 @@ def test_an_unknown_conversation_is_rejected(tool, conversation_id, setup, calle
 @pytest.fixture
 def other_conversation(other_user) -> Conversation:
     """Another user's conversation, with a focus running."""
-    from interact.services import conversation_get_or_create_default
+    from runtime.services.conversations import conversation_get_or_create_default
 
     conversation = conversation_get_or_create_default(user=other_user)
     driver = AgentDriver(caller=Caller(label="agent:bob", user_id=other_user.id), conversation=conversation)

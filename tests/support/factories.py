@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from interact.models import Conversation
 from runtime.inventory import inventory_for_scope
+from runtime.models import Conversation
 from runtime.tool_calls import ToolOutcome
 from runtime.tool_router import Caller, route_tool_call
 

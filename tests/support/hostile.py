@@ -188,7 +188,7 @@ class InProcessAgent:
         return self.answer()
 
     def hello(self, token: str) -> dict[str, Any]:
-        from runtime.agent_protocol.frames import PROTOCOL
+        from lineup.gateways.agent_socket.frames import PROTOCOL
 
         welcome = self.request({"type": "hello", "token": token, "protocol": PROTOCOL})
         assert welcome["type"] == "welcome", welcome

@@ -6,8 +6,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from interact.services.conversations import conversation_get_or_create_default
 from runtime.services.agents import create_agent_token
+from runtime.services.conversations import conversation_get_or_create_default
 
 
 class Command(BaseCommand):

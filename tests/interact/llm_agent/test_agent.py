@@ -1,6 +1,6 @@
 """interact.llm_agent.agent with a fake transport and the fake model server: a turn across a reconnect.
 
-The server side is hand-written frames shaped as runtime.agent_protocol sends them (the Inventory
+The server side is hand-written frames shaped as lineup.gateways.agent_socket sends them (the Inventory
 is the real one); the model side is ``FakeOpenAI`` over loopback HTTP.
 """
 

@@ -1,7 +1,7 @@
 # ruff: noqa: RUF001, RUF003 -- Chinese text uses full-width punctuation (，：？！（）) on purpose
 """interact.reference_agent.agent with a fake transport: which frames it sends for which frames it gets.
 
-The server side is played by hand-written frames shaped exactly as runtime.agent_protocol sends
+The server side is played by hand-written frames shaped exactly as lineup.gateways.agent_socket sends
 them; the Inventory is the real one this process publishes.
 """
 

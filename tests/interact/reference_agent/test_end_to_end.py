@@ -18,10 +18,10 @@ from django.utils import timezone
 from interact.models import AuthorKind, Interaction, InteractionStatus, Message
 from interact.reference_agent.client import AgentClient, Unauthorized
 from interact.reference_agent.supervisor import ReferenceAgentSupervisor, ReferenceAgentThread
-from interact.services.conversations import conversation_get_or_create_default
 from interact.services.interactions import answer_interaction
 from interact.services.messages import post_human_message
 from runtime.models import AgentToken, Operation, OutboxEntry
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.transitions import OperationState
 from tests.support.processes import (
     PYTHON,

@@ -46,7 +46,7 @@ def test_a_declared_capability_the_runtime_does_not_provide_is_denied(agent, con
 
 @pytest.mark.django_db
 def test_closed_or_foreign_instances_can_not_ask(agent, conversation, other_user):
-    from interact.services import conversation_get_or_create_default
+    from runtime.services.conversations import conversation_get_or_create_default
 
     started = agent.start(60, now=T0)
     foreign = conversation_get_or_create_default(user=other_user)

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from interact.models import Conversation
 from runtime.clock import isoformat, to_millis
 from runtime.inventory import inventory_for_scope
 from runtime.models import (
     AppInstance,
     AppSession,
     AppSessionState,
+    Conversation,
     InstanceSnapshot,
     LifecycleEvent,
     Operation,

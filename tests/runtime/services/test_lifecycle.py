@@ -12,20 +12,20 @@ from typing import Any
 
 import pytest
 
-from interact.models import Conversation
-from interact.services import conversation_get_or_create_default
 from runtime.errors import Rejection, RejectionCode
 from runtime.manifests import get_manifest
 from runtime.models import (
     AppInstance,
     AppSession,
     AppSessionState,
+    Conversation,
     LifecycleEvent,
     Operation,
     OutboxEntry,
     ToolCall,
     ToolCallStatus,
 )
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import (
     close_instance,
     close_workspace,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from interact.services import conversation_get_or_create_default
 from runtime.errors import Rejection, RejectionCode
 from runtime.models import LifecycleEvent, OutboxEntry
 from runtime.selectors import unacked_outbox
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.outbox import ack_outbox_entry, mark_delivery_attempt
 from runtime.tool_calls import Accepted, Receipt
 from tests.support.factories import AgentDriver, at

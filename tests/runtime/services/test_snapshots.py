@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from interact.models import Conversation
-from interact.services import conversation_get_or_create_default
 from runtime.errors import Rejection, RejectionCode
-from runtime.models import AppInstance, InstanceSnapshot, LifecycleEvent, Operation
+from runtime.models import AppInstance, Conversation, InstanceSnapshot, LifecycleEvent, Operation
+from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import close_instance, open_app, switch_app
 from runtime.services.snapshots import SnapshotSaved, encoded_size, save_snapshot
 from runtime.tool_calls import Accepted

@@ -1,0 +1,314 @@
+"""``/ws/agent/``: the Agent's WebSocket, a thin adapter over the Runtime and Interact services.
+
+Each frame is parsed (runtime.wire), checked against the Agent's bound conversations, handed to
+a service in a worker thread, and answered. What the Agent must not miss is read from the
+database, never trusted to the channel layer: final results come from the outbox (sent on
+``welcome``, on a settlement hint, and again every ``LINEUP_OUTBOX_REDELIVERY_SECONDS`` until
+acked), person messages and interaction resolutions from their rows. Layer messages are only
+hints that something may be waiting. The same holds for the credential: a revoked token or a
+deactivated user is re-read from the database before every frame, hint and redelivery round, and
+the ``agent.revoked`` / ``agent.deactivated`` hints only make the close prompt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from typing import Any
+
+import structlog
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import timezone
+
+from lineup.gateways.agent_socket import delivery
+from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
+from runtime.errors import Rejection
+from runtime.projections import agent_group, conversation_group
+from runtime.services.agents import authenticate_agent, token_digest, token_refusal
+from runtime.tool_calls import Accepted, Receipt
+from runtime.tool_router import Caller, route_tool_call
+from runtime.wire import MAX_FRAME_BYTES, FrameError, encode
+
+logger = structlog.get_logger("lineup.agent")
+
+HELLO_TIMEOUT_SECONDS = 10
+CLOSE_UNAUTHENTICATED = 4401
+REFUSALS = {  # token_refusal() -> the detail of the unauthorized error that ends the connection
+    "revoked": "the token of this connection was revoked",
+    "deactivated": "the user of this Agent was deactivated",
+}
+
+
+class AgentConsumer(AsyncWebsocketConsumer):
+    agent = None
+    caller: Caller | None = None
+    conversation_ids: list[str]
+    ended = False  # told unauthorized and closing: nothing more is handled or delivered
+
+    async def connect(self) -> None:
+        self.connection_id = uuid.uuid4().hex[:12]
+        self.conversation_ids = []
+        self.sent_results: dict[str, float] = {}  # outbox_id -> monotonic time of the last send
+        self.background: list[asyncio.Task] = []
+        await self.accept()
+        self.background.append(asyncio.ensure_future(self._close_without_hello()))
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # A consumer can end without websocket.disconnect (an exception from the channel
+            # layer's receive, e.g. a Redis timeout): its redelivery loop must not outlive it,
+            # or it keeps taking person messages and resolutions for a socket that is gone.
+            for task in getattr(self, "background", []):
+                task.cancel()
+
+    async def disconnect(self, code: int) -> None:
+        for task in self.background:
+            task.cancel()
+        for conversation_id in self.conversation_ids:
+            await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
+        if self.agent is not None:
+            await self.channel_layer.group_discard(agent_group(self.agent.id), self.channel_name)
+        self._log("agent.disconnected", close_code=code)
+
+    # --- frames in ------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.ended:  # told unauthorized and closing: not even a malformed frame is answered
+            return
+        try:
+            frame = parse_agent_frame(text_data)
+        except FrameError as error:
+            await self._error(error.code, error.detail)
+            return
+        if self.agent is None and frame.type != "hello":
+            await self._error("not_authenticated", "send hello with your token first")
+            return
+        handler = getattr(self, "on_" + frame.type.replace(".", "_"))
+        try:
+            # The token and its user were checked at hello; a frame that arrives after a revocation
+            # or a deactivation but before its hint (or whose hint was lost: hints are best effort,
+            # and a bulk update sends none) must not be handled. One indexed read per frame, next to
+            # the several each frame's service makes anyway; over MCP every request is checked so.
+            if self.agent is not None and not await self._still_authorized():
+                return
+            await handler(frame.body)
+        except Rejection as rejection:
+            await self._error(rejection.code, rejection.detail, frame=frame.type)
+        except Exception:  # a bug must not take the connection down; the frame changed nothing it reports
+            logger.exception("agent.frame_failed", connection_id=self.connection_id, frame=frame.type)
+            await self._error(
+                "internal_error", "the server failed to handle this frame; it is logged", frame=frame.type
+            )
+
+    async def on_hello(self, body: dict[str, Any]) -> None:
+        if self.agent is not None:
+            await self._error("already_authenticated", "hello was already accepted on this connection")
+            return
+        if body["protocol"] != PROTOCOL:
+            await self._error("unsupported_protocol", f"this server speaks {PROTOCOL}")
+            return
+        agent = await database_sync_to_async(authenticate_agent)(body["token"], now=timezone.now())
+        if agent is None:
+            await self._error("unauthorized", "unknown or revoked token")
+            self._log("agent.unauthorized")
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        conversation_ids = await database_sync_to_async(delivery.agent_conversation_ids)(agent)
+        for conversation_id in conversation_ids:
+            await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
+        await self.channel_layer.group_add(agent_group(agent.id), self.channel_name)
+        # Only now is the connection the Agent's: a hello that failed above (Redis refusing the
+        # group writes) is answered internal_error and may be sent again, instead of leaving an
+        # authenticated connection that was never welcomed and never gets a result.
+        self.agent = agent
+        self.token_digest = token_digest(body["token"])
+        self.conversation_ids = conversation_ids
+        self.caller = Caller(label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=self.conversation_ids)
+        structlog.contextvars.bind_contextvars(agent_id=str(agent.id))
+        await self._send(
+            "welcome",
+            agent_id=str(agent.id),
+            protocol=PROTOCOL,
+            conversations=self.conversation_ids,
+            limits={"max_frame_bytes": MAX_FRAME_BYTES, "outbox_redelivery_seconds": self._redelivery_seconds()},
+        )
+        self._log("agent.welcomed", conversations=len(self.conversation_ids))
+        # The loop is started before the first delivery, so that a failure of this one (a database
+        # or Redis hiccup) is retried by its next round instead of leaving a welcomed connection
+        # that never gets a result. It is a background task: __call__ cancels it with the consumer.
+        self.background.append(asyncio.ensure_future(self._redeliver_forever()))
+        try:
+            await self._deliver_everything()
+        except Exception:  # logged, not answered: welcome was this hello's answer
+            logger.exception("agent.first_delivery_failed", connection_id=self.connection_id, agent_id=str(agent.id))
+
+    async def on_inventory_get(self, body: dict[str, Any]) -> None:
+        inventory = await database_sync_to_async(delivery.inventory_for)(self.caller, body["conversation_id"])
+        await self._send("inventory", conversation_id=body["conversation_id"], **inventory.published())
+
+    async def on_tool_call(self, body: dict[str, Any]) -> None:
+        outcome = await database_sync_to_async(route_tool_call)(
+            caller=self.caller,
+            conversation_id=body["conversation_id"],
+            source_tool_call_id=body["source_tool_call_id"],
+            tool=body["tool"],
+            arguments=body["arguments"],
+            inventory_revision=body["inventory_revision"],
+            now=timezone.now(),
+        )
+        common = {"conversation_id": body["conversation_id"], "source_tool_call_id": body["source_tool_call_id"]}
+        if isinstance(outcome, Accepted):
+            extra = {"result": outcome.result} if outcome.result is not None else {}
+            await self._send(
+                "tool.accepted",
+                **common,
+                operation_id=str(outcome.operation_id),
+                instance_id=str(outcome.instance_id),
+                app_session_id=str(outcome.app_session_id),
+                replayed=outcome.replayed,
+                **extra,
+            )
+        elif isinstance(outcome, Receipt):
+            await self._send("tool.receipt", **common, receipt=outcome.receipt, replayed=outcome.replayed)
+        else:
+            await self._send("tool.rejected", **common, code=outcome.code, detail=outcome.detail)
+        self._log("agent.tool_call", tool=body["tool"], outcome=type(outcome).__name__, **common)
+
+    async def on_message_send(self, body: dict[str, Any]) -> None:
+        message = await database_sync_to_async(delivery.send_agent_message)(
+            self.caller, self.agent, body, now=timezone.now()
+        )
+        await self._send(
+            "message.sent",
+            conversation_id=body["conversation_id"],
+            message_id=str(message.id),
+            app_session_id=str(message.app_session_id) if message.app_session_id else None,
+        )
+
+    async def on_interaction_request(self, body: dict[str, Any]) -> None:
+        interaction = await database_sync_to_async(delivery.request_agent_interaction)(
+            self.caller, self.agent, body, now=timezone.now()
+        )
+        await self._send(
+            "interaction.pending",
+            conversation_id=body["conversation_id"],
+            interaction_id=interaction.interaction_id,
+            status=interaction.status,
+        )
+        if interaction.status != "pending":  # a retry of one that was already resolved
+            await self._deliver_resolutions()
+
+    async def on_outbox_ack(self, body: dict[str, Any]) -> None:
+        await database_sync_to_async(delivery.ack)(self.conversation_ids, body["outbox_id"], now=timezone.now())
+        self.sent_results.pop(body["outbox_id"], None)
+        self._log("outbox.ack_received", outbox_id=body["outbox_id"])
+
+    # --- hints from the channel layer -----------------------------------------------------
+
+    async def conversation_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind not in {"operation.settled", "message.created", "interaction.resolved"}:
+            return
+        if not await self._still_authorized():  # what it delivers is marked as received
+            return
+        if kind == "operation.settled":
+            await self._deliver_results()
+        elif kind == "message.created" and event["payload"].get("author_kind") == "human":
+            await self._deliver_user_messages()
+        elif kind == "interaction.resolved":
+            await self._deliver_resolutions()
+
+    async def agent_event(self, event: dict[str, Any]) -> None:
+        # A hint like the others: the connection ends on what the database says, so the revocation
+        # of another token of this Agent leaves it open.
+        if event.get("kind") in {"agent.revoked", "agent.deactivated"}:
+            await self._still_authorized()
+
+    async def _still_authorized(self) -> bool:
+        """Re-read this connection's token and user; if either is gone, end the connection."""
+        if self.ended or self.agent is None:  # closing, or never welcomed: nothing to act for
+            return False
+        refusal = await database_sync_to_async(token_refusal)(self.token_digest)
+        if refusal is None:
+            return True
+        self.ended = True
+        await self._error("unauthorized", REFUSALS[refusal])
+        self._log("agent." + refusal)
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+        return False
+
+    # --- delivery from the database -------------------------------------------------------
+
+    async def _deliver_everything(self) -> None:
+        await self._deliver_results()
+        await self._deliver_user_messages()
+        await self._deliver_resolutions()
+
+    async def _deliver_results(self) -> None:
+        now = time.monotonic()
+        due = self._redelivery_seconds()
+        entries = await database_sync_to_async(delivery.unacked_results)(self.conversation_ids)
+        for entry, attempts in entries:
+            outbox_id = entry["outbox_id"]
+            last = self.sent_results.get(outbox_id)
+            if last is not None and now - last < due:
+                continue
+            await self._send("tool.result", **entry)
+            self.sent_results[outbox_id] = now
+            await database_sync_to_async(delivery.count_attempt)(outbox_id, now=timezone.now())
+            self._log(
+                "outbox.redelivered" if attempts > 0 else "outbox.delivered",
+                outbox_id=outbox_id,
+                source_tool_call_id=entry["source_tool_call_id"],
+                conversation_id=entry["conversation_id"],
+            )
+
+    async def _deliver_user_messages(self) -> None:
+        for payload in await database_sync_to_async(delivery.take_user_messages)(self.conversation_ids, timezone.now()):
+            await self._send("user.message", **payload)
+            self._log("user_message.delivered", message_id=payload["message_id"])
+
+    async def _deliver_resolutions(self) -> None:
+        resolutions = await database_sync_to_async(delivery.take_resolutions)(self.agent, timezone.now())
+        for payload in resolutions:
+            await self._send("interaction.resolved", **payload)
+            self._log("interaction_resolution.delivered", interaction_id=payload["interaction_id"])
+
+    async def _redeliver_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self._redelivery_seconds())
+            try:
+                # Also closes an idle connection whose credential is gone and whose hint was lost.
+                if not await self._still_authorized():
+                    return
+                await self._deliver_everything()
+            except Exception:  # keep the loop alive; the next round retries
+                logger.exception("agent.redelivery_failed", connection_id=self.connection_id)
+
+    async def _close_without_hello(self) -> None:
+        await asyncio.sleep(HELLO_TIMEOUT_SECONDS)
+        if self.agent is None:
+            await self._error("not_authenticated", f"no hello within {HELLO_TIMEOUT_SECONDS} s")
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    # --- frames out -----------------------------------------------------------------------
+
+    async def _send(self, frame_type: str, **body: Any) -> None:
+        await self.send(text_data=encode({"type": frame_type, **body}))
+
+    async def _error(self, code: str, detail: str, **context: Any) -> None:
+        await self._send("error", code=str(code), detail=detail)
+        self._log("agent.frame_rejected", code=str(code), detail=detail, **context)
+
+    def _log(self, event: str, **fields: Any) -> None:
+        agent_id = str(self.agent.id) if self.agent is not None else None
+        logger.info(event, connection_id=self.connection_id, agent_id=agent_id, **fields)
+
+    @staticmethod
+    def _redelivery_seconds() -> float:
+        return settings.LINEUP_OUTBOX_REDELIVERY_SECONDS

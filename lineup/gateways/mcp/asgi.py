@@ -1,0 +1,35 @@
+"""Mounting the MCP endpoint in front of Django's HTTP app (lineup/asgi.py).
+
+The endpoint (lineup.gateways.mcp.endpoint) imports the MCP SDK, which costs about half a second; it is
+imported by the first ``/mcp/`` request, so processes that never serve one do not pay for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
+
+PATH_PREFIX = "/mcp"
+
+
+def is_mcp_path(path: str) -> bool:
+    return path == PATH_PREFIX or path.startswith(PATH_PREFIX + "/")
+
+
+def mount_mcp(http_app: Any) -> Any:
+    """``http_app`` with the MCP endpoint in front of it under ``/mcp/``."""
+    endpoint: Any = None
+
+    async def app(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        nonlocal endpoint
+        if scope["type"] != "http" or not is_mcp_path(scope["path"]):
+            await http_app(scope, receive, send)
+            return
+        if endpoint is None:
+            from lineup.gateways.mcp.endpoint import McpEndpoint
+
+            endpoint = McpEndpoint()
+        await endpoint(scope, receive, send)
+
+    return app

@@ -1,0 +1,140 @@
+"""What every Runtime admin page shares: read-only base, conversation filter, rendering helpers.
+
+Every Runtime model is read-only in the admin (no add, change or delete, even for a superuser):
+each row is one side of an invariant the services keep under the workspace lock — a hand-edited
+state, a deleted outbox entry or a forged tool call would break them. State changes go through
+``runtime.services``; the only operator commands are the recovery sweep and the settle action
+(``runtime.admin.operations``, ``runtime.admin.recovery``) and token revocation (``runtime.admin.agents``).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import admin
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from runtime.models import Conversation
+
+admin.site.site_header = "LineUp operations"
+admin.site.site_title = "LineUp admin"
+
+# How many conversations the conversation filter offers in its sidebar; any other one is still
+# reachable through ``?conversation_id=<uuid>`` (the links on a conversation's page).
+CONVERSATION_FILTER_CHOICES = 20
+
+
+# --- rendering helpers ------------------------------------------------------------------------
+
+
+def change_link(model: type[Model], pk: object, text: object | None = None) -> SafeString | str:
+    """A link to the admin page of ``model`` row ``pk`` (it may no longer exist: events outlive rows)."""
+    if pk is None:
+        return "-"
+    url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[pk])
+    return format_html('<a href="{}">{}</a>', url, text if text is not None else pk)
+
+
+def object_link(obj: Model | None) -> SafeString | str:
+    return "-" if obj is None else change_link(type(obj), obj.pk, obj)
+
+
+def changelist_url(model: type[Model], **params: object) -> str:
+    url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+    return f"{url}?{urlencode(params)}" if params else url
+
+
+def conversation_label(conversation: Conversation) -> str:
+    return f"{conversation.title} · {str(conversation.pk)[:8]}"
+
+
+def pretty_json(value: Any) -> SafeString | str:
+    if value is None:
+        return "-"
+    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+    return format_html('<pre style="margin:0;white-space:pre-wrap">{}</pre>', text)
+
+
+# --- filters ----------------------------------------------------------------------------------
+
+
+class ConversationFilter(admin.SimpleListFilter):
+    """Filter by conversation through ``?conversation_id=<uuid>``, on any path to it.
+
+    The sidebar offers the most recent conversations (a full list would not scale); the
+    selected one is always among the choices so the filter stays visible and removable.
+    """
+
+    title = "conversation"
+    parameter_name = "conversation_id"
+    field_path = "conversation_id"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        recent = Conversation.objects.order_by("-created_at")[:CONVERSATION_FILTER_CHOICES]
+        choices = [(str(c.pk), conversation_label(c)) for c in recent]
+        selected = self._selected()
+        if selected is not None and str(selected) not in dict(choices):
+            match = Conversation.objects.filter(pk=selected).first()
+            choices.append((str(selected), conversation_label(match) if match else str(selected)))
+        return choices
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        selected = self._selected()
+        return queryset if selected is None else queryset.filter(**{self.field_path: selected})
+
+    def _selected(self) -> uuid.UUID | None:
+        value = self.value()
+        if not value:
+            return None
+        try:
+            return uuid.UUID(value)
+        except ValueError as error:  # the changelist answers a bad filter with its "?e=1" page
+            raise IncorrectLookupParameters(error) from error
+
+
+class SnapshotConversationFilter(ConversationFilter):
+    field_path = "instance__conversation_id"
+
+
+class AckedFilter(admin.SimpleListFilter):
+    title = "delivery"
+    parameter_name = "acked"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("no", "waiting for ack"), ("yes", "acked")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() in ("yes", "no"):
+            return queryset.filter(acked_at__isnull=self.value() == "no")
+        return queryset
+
+
+# --- base -------------------------------------------------------------------------------------
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Inspect only: Runtime rows change through ``runtime.services``, never by hand."""
+
+    list_per_page = 50
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    @admin.display(description="conversation", ordering="conversation__created_at")
+    def conversation_link(self, obj: Model) -> SafeString | str:
+        conversation = obj.conversation
+        return change_link(Conversation, conversation.pk, conversation_label(conversation))

@@ -1,0 +1,115 @@
+"""The outbox and the event log, as operators inspect them (read-only)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from runtime.admin.common import (
+    AckedFilter,
+    ConversationFilter,
+    ReadOnlyAdmin,
+    change_link,
+    changelist_url,
+    object_link,
+    pretty_json,
+)
+from runtime.models import AppInstance, AppSession, Conversation, LifecycleEvent, Operation, OutboxEntry, ToolCall
+
+
+@admin.register(OutboxEntry)
+class OutboxEntryAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id",
+        "conversation_link",
+        "operation_link",
+        "tool_call_link",
+        "created_at",
+        "attempts",
+        "last_attempt_at",
+        "acked_at",
+    )
+    list_select_related = ("conversation", "operation", "tool_call")
+    list_filter = (AckedFilter, ConversationFilter)
+    search_fields = ("id__exact", "operation__id__exact", "tool_call__source_tool_call_id", "conversation__id__exact")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+    exclude = ("payload",)
+    readonly_fields = ("payload_json",)
+
+    @admin.display(description="operation", ordering="operation__started_at")
+    def operation_link(self, obj: OutboxEntry) -> SafeString | str:
+        return object_link(obj.operation)
+
+    @admin.display(description="tool call", ordering="tool_call__created_at")
+    def tool_call_link(self, obj: OutboxEntry) -> SafeString | str:
+        return change_link(ToolCall, obj.tool_call_id, obj.tool_call.source_tool_call_id)
+
+    @admin.display(description="payload")
+    def payload_json(self, obj: OutboxEntry) -> SafeString | str:
+        return pretty_json(obj.payload)
+
+
+@admin.register(LifecycleEvent)
+class LifecycleEventAdmin(ReadOnlyAdmin):
+    """The event log: append-only, newest first; its ids are plain values, linked where useful."""
+
+    list_display = (
+        "id",
+        "at",
+        "kind",
+        "conversation",
+        "source_tool_call_id",
+        "operation",
+        "instance",
+        "app_session",
+    )
+    list_display_links = ("id", "kind")
+    list_filter = ("kind", ConversationFilter)
+    search_fields = (
+        "kind",
+        "source_tool_call_id",
+        "conversation_id__exact",
+        "instance_id__exact",
+        "app_session_id__exact",
+        "operation_id__exact",
+    )
+    date_hierarchy = "at"
+    ordering = ("-id",)
+    show_full_result_count = False  # the log grows without bound; skip the unfiltered COUNT(*)
+    exclude = ("data",)
+    readonly_fields = ("data_json", "links")
+
+    @admin.display(description="conversation")
+    def conversation(self, obj: LifecycleEvent) -> SafeString | str:
+        if obj.conversation_id is None:
+            return "-"
+        url = changelist_url(LifecycleEvent, conversation_id=obj.conversation_id)
+        return format_html('<a href="{}" title="only this conversation">{}</a>', url, str(obj.conversation_id)[:8])
+
+    @admin.display(description="operation")
+    def operation(self, obj: LifecycleEvent) -> SafeString | str:
+        return change_link(Operation, obj.operation_id, str(obj.operation_id)[:8]) if obj.operation_id else "-"
+
+    @admin.display(description="instance")
+    def instance(self, obj: LifecycleEvent) -> SafeString | str:
+        return change_link(AppInstance, obj.instance_id, str(obj.instance_id)[:8]) if obj.instance_id else "-"
+
+    @admin.display(description="app session")
+    def app_session(self, obj: LifecycleEvent) -> SafeString | str:
+        return change_link(AppSession, obj.app_session_id, str(obj.app_session_id)[:8]) if obj.app_session_id else "-"
+
+    @admin.display(description="data")
+    def data_json(self, obj: LifecycleEvent) -> SafeString | str:
+        return pretty_json(obj.data)
+
+    @admin.display(description="objects")
+    def links(self, obj: LifecycleEvent) -> SafeString:
+        return format_html(
+            "conversation: {} · instance: {} · app session: {} · operation: {}",
+            change_link(Conversation, obj.conversation_id),
+            change_link(AppInstance, obj.instance_id),
+            change_link(AppSession, obj.app_session_id),
+            change_link(Operation, obj.operation_id),
+        )

@@ -1,0 +1,134 @@
+"""Tool calls and deadline operations, with the operators' two commands on operations.
+
+"Settle selected due operations" is an action over ``settle_operation`` with the ``deadline``
+trigger; "Run the recovery sweep now" is a button (``runtime.admin.recovery``). Both only do what
+the beat sweep would do anyway, but they write (terminal states, outbox entries, events), so they
+need the ``runtime.settle_operations`` permission, not just the view one: viewing operations shows
+the sweep's dry run only.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import path
+from django.utils import timezone
+from django.utils.safestring import SafeString
+
+from runtime.admin import recovery
+from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link, pretty_json
+from runtime.models import Operation, ToolCall
+from runtime.services.focus import settle_operation
+from runtime.transitions import NotDue, OperationState, Trigger
+
+
+@admin.register(ToolCall)
+class ToolCallAdmin(ReadOnlyAdmin):
+    list_display = (
+        "source_tool_call_id",
+        "tool",
+        "status",
+        "cancel_reason",
+        "conversation_link",
+        "instance_link",
+        "caller",
+        "created_at",
+        "finished_at",
+    )
+    list_select_related = ("conversation", "instance")
+    list_filter = ("status", "tool", "cancel_reason", ConversationFilter)
+    search_fields = ("source_tool_call_id", "id__exact", "instance__id__exact", "conversation__id__exact")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+    exclude = ("arguments", "receipt", "result")
+    readonly_fields = ("arguments_json", "receipt_json", "result_json", "operation_link", "outbox_link")
+
+    @admin.display(description="instance", ordering="instance__opened_at")
+    def instance_link(self, obj: ToolCall) -> SafeString | str:
+        return object_link(obj.instance)
+
+    @admin.display(description="arguments")
+    def arguments_json(self, obj: ToolCall) -> SafeString | str:
+        return pretty_json(obj.arguments)
+
+    @admin.display(description="receipt")
+    def receipt_json(self, obj: ToolCall) -> SafeString | str:
+        return pretty_json(obj.receipt)
+
+    @admin.display(description="result")
+    def result_json(self, obj: ToolCall) -> SafeString | str:
+        return pretty_json(obj.result)
+
+    @admin.display(description="operation")
+    def operation_link(self, obj: ToolCall) -> SafeString | str:
+        return object_link(getattr(obj, "operation", None))
+
+    @admin.display(description="outbox entry")
+    def outbox_link(self, obj: ToolCall) -> SafeString | str:
+        return object_link(getattr(obj, "outbox_entry", None))
+
+
+@admin.register(Operation)
+class OperationAdmin(ReadOnlyAdmin):
+    """Deadline operations, with the two operator commands (see the module docstring).
+
+    "Run the recovery sweep now" is a button (``recover/``) rather than an action: Django runs an
+    action only on a non-empty selection, and recovery is about every due operation, including
+    those on no page. Its GET page shows the dry run; its POST runs ``recover_runtime``.
+    """
+
+    change_list_template = "admin/runtime/operation/change_list.html"
+    list_display = (
+        "id",
+        "state",
+        "interruption_reason",
+        "conversation_link",
+        "source_tool_call_id",
+        "activity",
+        "duration_seconds",
+        "started_at",
+        "ends_at",
+        "ended_at",
+        "settled_at",
+    )
+    list_select_related = ("conversation",)
+    list_filter = ("state", "interruption_reason", ConversationFilter)
+    search_fields = ("source_tool_call_id", "id__exact", "instance__id__exact", "conversation__id__exact")
+    date_hierarchy = "started_at"
+    ordering = ("-started_at",)
+    readonly_fields = ("outbox_link",)
+    actions = ("settle_due_operations",)
+
+    @admin.display(description="outbox entry")
+    def outbox_link(self, obj: Operation) -> SafeString | str:
+        return object_link(getattr(obj, "outbox_entry", None))
+
+    def has_settle_permission(self, request: HttpRequest) -> bool:
+        # A custom permission rather than "change": has_change_permission is False for everyone
+        # (no hand edits, see ReadOnlyAdmin), and granting "change" would mean something else.
+        return request.user.has_perm(f"{self.opts.app_label}.settle_operations")
+
+    @admin.action(permissions=["settle"], description="Settle selected due operations (deadline)")
+    def settle_due_operations(self, request: HttpRequest, queryset: QuerySet[Operation]) -> None:
+        now = timezone.now()
+        selected = dict(queryset.values_list("id", "state"))
+        # Only focusing ones are asked; the service re-decides under the lock, so a row that
+        # settled meanwhile is simply AlreadyFinal there.
+        outcomes = [
+            settle_operation(operation_id=pk, trigger=Trigger.DEADLINE, now=now)
+            for pk, state in selected.items()
+            if state == OperationState.FOCUSING
+        ]
+        settled = sum(outcome.settled for outcome in outcomes)
+        not_due = sum(isinstance(outcome.decision, NotDue) for outcome in outcomes)
+        self.message_user(
+            request,
+            f"Settled {settled} due operation(s); {not_due} not due yet; "
+            f"{len(selected) - settled - not_due} already final.",
+            messages.SUCCESS if settled else messages.INFO,
+        )
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view(lambda request: recovery.recover_view(self, request))
+        return [path("recover/", view, name="runtime_operation_recover"), *super().get_urls()]

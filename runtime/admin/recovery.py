@@ -1,0 +1,50 @@
+"""The "Run the recovery sweep now" page on the Operation changelist.
+
+A button rather than an action: Django runs an action only on a non-empty selection, and recovery
+is about every due operation, including those on no page. Viewing shows the dry run; running it
+writes (terminal states, outbox entries, events), so it needs ``runtime.settle_operations``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils import timezone
+
+from runtime.services.recovery import recover_runtime
+
+if TYPE_CHECKING:
+    from runtime.admin.operations import OperationAdmin
+
+
+def recover_view(model_admin: OperationAdmin, request: HttpRequest) -> HttpResponse:
+    """GET: the sweep's dry run; POST (with ``runtime.settle_operations``): run ``recover_runtime``."""
+    if not model_admin.has_view_permission(request):
+        raise PermissionDenied
+    can_settle = model_admin.has_settle_permission(request)
+    if request.method == "POST":
+        if not can_settle:
+            raise PermissionDenied
+        counts = recover_runtime(now=timezone.now()).counts()
+        model_admin.message_user(
+            request,
+            "Recovery sweep ran: settled {settled}, resumed {resumed}, unacked outbox {unacked_outbox}.".format(
+                **counts
+            ),
+            messages.SUCCESS,
+        )
+        return redirect("admin:runtime_operation_changelist")
+    preview = recover_runtime(now=timezone.now(), dry_run=True)
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.opts,
+        "title": "Run the recovery sweep",
+        "preview": preview,
+        "can_settle": can_settle,
+    }
+    return TemplateResponse(request, "admin/runtime/operation/recover.html", context)

@@ -1,0 +1,41 @@
+"""Agents and their bearer tokens."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+
+
+class Agent(models.Model):
+    """An Agent that acts for one user over ``/ws/agent/`` (docs/agent-protocol.md)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=100)
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="agents")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [models.UniqueConstraint(fields=["user", "name"], name="unique_agent_name_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (for {self.user})"
+
+
+class AgentToken(models.Model):
+    """A bearer token of an Agent, stored only as its SHA-256 digest; revoked tokens stay for audit."""
+
+    id = models.BigAutoField(primary_key=True)
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="tokens")
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    prefix = models.CharField(max_length=12, editable=False, help_text="The first characters, to recognise it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({'revoked' if self.revoked_at else 'active'})"

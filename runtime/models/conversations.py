@@ -1,0 +1,60 @@
+"""Conversations and their workspaces: the scope of every Runtime decision.
+
+A conversation is what a Runtime decision is bound to: its workspace row is the lock every
+deciding transaction takes first, its scope decides the Inventory, and tool calls are routed
+within it. Interact's messages and interactions point down at it.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class ConversationScope(models.TextChoices):
+    # The Inventory publishes a tool to a conversation only if the tool's manifest lists the
+    # conversation's scope (SPEC R-3.11).
+    PERSONAL = "personal", "Personal"
+
+
+class Conversation(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
+    title = models.CharField(max_length=200, default="Conversation")
+    scope = models.CharField(max_length=32, choices=ConversationScope.choices, default=ConversationScope.PERSONAL)
+    is_default = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner"], condition=Q(is_default=True), name="one_default_conversation_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.owner})"
+
+
+class Workspace(models.Model):
+    """A conversation's workspace: the row every deciding transaction locks first.
+
+    Locking this row (``select_for_update``) serialises all decisions about one conversation —
+    start vs. interrupt vs. deadline vs. close — in a fixed order (workspace, then operation),
+    so they can not deadlock. ``focus_seq`` numbers foreground changes, which makes the focus
+    stack derivable: the previous valid foreground app is the open instance with the highest
+    ``focus_seq`` (R-4.2.8).
+    """
+
+    conversation = models.OneToOneField(
+        Conversation, on_delete=models.CASCADE, primary_key=True, related_name="workspace"
+    )
+    focus_seq = models.PositiveBigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"workspace of {self.conversation_id}"

@@ -1,0 +1,108 @@
+"""App instances, their sub-sessions and their business-state snapshots (SPEC §3, R-4.3.1)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+
+from runtime.transitions import LifecycleState
+
+
+class AppInstance(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="app_instances")
+    app_id = models.CharField(max_length=64)
+    is_system = models.BooleanField(default=False)
+    lifecycle_state = models.CharField(max_length=16, choices=LifecycleState.choices, default=LifecycleState.LAUNCHING)
+    focus_seq = models.PositiveBigIntegerField(default=0)
+    opened_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    close_reason = models.CharField(max_length=32, blank=True, default="")
+    restored_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when recovery found this instance alive after a restart."
+    )
+
+    class Meta:
+        ordering = ["opened_at"]
+        indexes = [models.Index(fields=["conversation", "lifecycle_state"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conversation"],
+                condition=Q(lifecycle_state=LifecycleState.FOREGROUND),
+                name="one_foreground_instance_per_conversation",
+            ),
+            models.UniqueConstraint(
+                fields=["conversation", "app_id"],
+                condition=Q(is_system=True),
+                name="one_system_instance_per_app_and_conversation",
+            ),
+            models.CheckConstraint(
+                condition=Q(lifecycle_state=LifecycleState.CLOSED, closed_at__isnull=False)
+                | (~Q(lifecycle_state=LifecycleState.CLOSED) & Q(closed_at__isnull=True)),
+                name="instance_closed_iff_closed_at",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_system=False) | ~Q(lifecycle_state=LifecycleState.CLOSED),
+                name="system_instance_never_closed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.app_id} {self.id} ({self.lifecycle_state})"
+
+
+class AppSessionState(models.TextChoices):
+    OPEN = "open"
+    ENDED = "ended"
+
+
+class AppSession(models.Model):
+    """The sub-session in Interact about one instance (R-3.1, R-4.3.1); read-only once ended."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, related_name="app_session")
+    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="app_sessions")
+    state = models.CharField(max_length=8, choices=AppSessionState.choices, default=AppSessionState.OPEN)
+    opened_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["opened_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state=AppSessionState.ENDED, ended_at__isnull=False)
+                | Q(state=AppSessionState.OPEN, ended_at__isnull=True),
+                name="app_session_ended_iff_ended_at",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"app session {self.id} ({self.state})"
+
+
+class InstanceSnapshot(models.Model):
+    """The instance's business-state snapshot (``app.instance-state.v1``, R-2.2.4, R-3.13).
+
+    Written only through a revision compare-and-set; frozen (read-only history) once the
+    instance is closed.
+    """
+
+    instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, primary_key=True, related_name="snapshot")
+    schema_version = models.PositiveSmallIntegerField()
+    revision = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    size_bytes = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(revision=0, state__isnull=True) | Q(revision__gt=0, state__isnull=False),
+                name="snapshot_state_iff_revision",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"snapshot of {self.instance_id} r{self.revision}"

@@ -1,0 +1,133 @@
+"""Tool calls, the deadline operations they start, and the outbox that holds each one's result."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.db.models import F, Q
+
+from runtime.models.instances import AppInstance, AppSession
+from runtime.transitions import InterruptionReason, OperationState
+
+
+class ToolCallStatus(models.TextChoices):
+    PENDING = "pending"  # delivered to an instance, no answer yet
+    ACCEPTED = "accepted"  # a long operation is running
+    SUCCEEDED = "succeeded"  # final result or receipt recorded
+    CANCELLED = "cancelled"  # settled by the Runtime, e.g. cancelled(app_closed) (R-4.2.6)
+
+
+NON_FINAL_TOOL_CALL_STATUSES = (ToolCallStatus.PENDING, ToolCallStatus.ACCEPTED)
+
+
+class ToolCall(models.Model):
+    """Every accepted Agent tool call, keyed by its idempotency key.
+
+    Rejected calls are not stored here (they changed nothing and may be retried once the cause
+    is gone); they are kept in the event log.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="tool_calls")
+    source_tool_call_id = models.CharField(max_length=128)
+    tool = models.CharField(max_length=128)
+    arguments = models.JSONField(default=dict)
+    caller = models.CharField(max_length=128, help_text="Who called: 'agent:<id>' or 'user:<id>'.")
+    status = models.CharField(max_length=16, choices=ToolCallStatus.choices)
+    instance = models.ForeignKey(
+        AppInstance, null=True, blank=True, on_delete=models.SET_NULL, related_name="tool_calls"
+    )
+    receipt = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    cancel_reason = models.CharField(max_length=32, blank=True, default="")
+    created_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        indexes = [models.Index(fields=["instance", "status"])]
+        constraints = [
+            models.UniqueConstraint(fields=["conversation", "source_tool_call_id"], name="unique_source_tool_call_id"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tool} {self.source_tool_call_id} ({self.status})"
+
+
+class Operation(models.Model):
+    """A deadline operation (R-3.3): the focus started by one ``pomodoro.start`` call."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="operations")
+    instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, related_name="operation")
+    app_session = models.OneToOneField(AppSession, on_delete=models.CASCADE, related_name="operation")
+    tool_call = models.OneToOneField(ToolCall, on_delete=models.CASCADE, related_name="operation")
+    source_tool_call_id = models.CharField(max_length=128)
+    activity = models.CharField(max_length=256, null=True, blank=True)  # noqa: DJ001 (absent is not empty)
+    duration_seconds = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    ends_at = models.DateTimeField(help_text="The only time fact while focusing (R-3.4).")
+    state = models.CharField(max_length=16, choices=OperationState.choices, default=OperationState.FOCUSING)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    interruption_reason = models.CharField(max_length=32, choices=InterruptionReason.choices, null=True, blank=True)  # noqa: DJ001
+    settled_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the Runtime decided the terminal state (for lag metrics)."
+    )
+
+    class Meta:
+        ordering = ["started_at"]
+        # The admin's settle action and recovery sweep write (settle, outbox, events), so viewing is
+        # not enough; "change" can not be it, the admin refuses every hand edit of an operation.
+        permissions = [("settle_operations", "Can settle due operations and run the recovery sweep")]
+        indexes = [
+            models.Index(fields=["ends_at"], condition=Q(state=OperationState.FOCUSING), name="focusing_by_ends_at")
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conversation"],
+                condition=Q(state=OperationState.FOCUSING),
+                name="one_focusing_operation_per_conversation",
+            ),
+            models.CheckConstraint(condition=Q(duration_seconds__gte=1), name="operation_duration_positive"),
+            models.CheckConstraint(condition=Q(ends_at__gt=F("started_at")), name="operation_ends_after_start"),
+            models.CheckConstraint(
+                condition=Q(state=OperationState.FOCUSING, ended_at__isnull=True, settled_at__isnull=True)
+                | (~Q(state=OperationState.FOCUSING) & Q(ended_at__isnull=False, settled_at__isnull=False)),
+                name="operation_final_iff_ended",
+            ),
+            models.CheckConstraint(
+                condition=Q(state=OperationState.INTERRUPTED, interruption_reason__isnull=False)
+                | (~Q(state=OperationState.INTERRUPTED) & Q(interruption_reason__isnull=True)),
+                name="operation_interrupted_iff_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"operation {self.id} ({self.state})"
+
+
+class OutboxEntry(models.Model):
+    """The single final result of a long tool call, kept until the Agent acks it (R-2.2.8)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="outbox_entries")
+    operation = models.OneToOneField(Operation, on_delete=models.CASCADE, related_name="outbox_entry")
+    tool_call = models.OneToOneField(ToolCall, on_delete=models.CASCADE, related_name="outbox_entry")
+    payload = models.JSONField(help_text="The tool.result body: source_tool_call_id and result.")
+    created_at = models.DateTimeField()
+    attempts = models.PositiveIntegerField(default=0)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    acked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name_plural = "outbox entries"
+        indexes = [
+            models.Index(
+                fields=["conversation", "created_at"], condition=Q(acked_at__isnull=True), name="outbox_unacked"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"outbox {self.id} ({'acked' if self.acked_at else 'pending'})"

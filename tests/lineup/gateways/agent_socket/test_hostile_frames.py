@@ -1,0 +1,610 @@
+"""Hostile input on ``/ws/agent/`` (docs/agent-protocol.md § Connection, § Codes; SPEC R-2.2.3).
+
+Hypothesis builds Agent frames from the frame JSON Schemas (``lineup.gateways.agent_socket.frames``),
+points some of their ids at real rows (the Agent's own conversations, open and ended blocks,
+outbox entries; another user's too), and breaks others (a missing, extra or mistyped field, an
+unknown type, not an object). Tool arguments are built from each published
+tool's ``input_schema``. A hand-picked list adds what random data rarely hits: numbers past every
+limit, floats and booleans for integers, nulls, duplicate keys, NaN, deep nesting, bad strings,
+10 MB. Every frame gets the documented answer or a documented stable code, a refusal changes no
+row, and the same connection answers the next frame.
+
+The bulk runs in-process (channels' WebsocketCommunicator on ``lineup.asgi.application``, one
+connection for all examples: tests/support/hostile.py); what only the transport decides (frames
+over Daphne's 1 MiB message limit) runs against the package's live Daphne.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
+
+from interact.models import Message
+from interact.services.interactions import request_interaction
+from lineup.gateways.agent_socket import consumer as agent_consumer
+from lineup.gateways.agent_socket.frames import CLIENT_FRAMES, PROTOCOL
+from runtime.inventory import inventory_for_scope
+from runtime.manifests import StrictValidator
+from runtime.models import Agent, Conversation, Operation, OutboxEntry
+from runtime.services.conversations import conversation_get_or_create_default
+from runtime.tool_calls import Accepted
+from runtime.tool_router import MAX_FOCUS_SECONDS, Caller
+from runtime.wire import MAX_DEPTH, MAX_FRAME_BYTES
+from tests.lineup.gateways.agent_socket.client import Closed as LiveClosed
+from tests.support.factories import AgentDriver
+from tests.support.hostile import (
+    InProcessAgent,
+    LoopThread,
+    Mutant,
+    database_state,
+    documented_codes,
+    from_schema,
+    in_process,
+    json_values,
+    last_event_id,
+    mutants,
+    new_event_kinds,
+    storable_text,
+    valid_frames,
+    violating,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TEN_MB = 10 * 1024 * 1024
+TOKEN_USE = {"runtime.AgentToken": {"last_used_at"}}  # a hello stamps it: the one write a new connection makes
+
+# What each client frame may be answered with: its answer (None: outbox.ack has none) and the
+# refusals that can follow it. Every code must be a documented one (checked below).
+ANSWER = {
+    "hello": None,  # on an authenticated connection: always already_authenticated
+    "inventory.get": {"inventory"},
+    "tool.call": {"tool.accepted", "tool.receipt"},
+    "message.send": {"message.sent"},
+    "interaction.request": {"interaction.pending"},
+    "outbox.ack": None,
+}
+_ACCESS = {"unknown_conversation", "forbidden"}
+_BLOCK = {"unknown_app_session", "app_session_ended"}
+REFUSALS = {
+    "hello": {("error", "already_authenticated")},
+    "inventory.get": {("error", code) for code in _ACCESS},
+    "tool.call": {("tool.rejected", code) for code in documented_codes()["tool.rejected"]},
+    "message.send": {("error", code) for code in {*_ACCESS, *_BLOCK, "invalid_arguments"}},
+    "interaction.request": {
+        ("error", code) for code in {*_ACCESS, *_BLOCK, "invalid_arguments", "idempotency_key_reused"}
+    },
+    "outbox.ack": {("error", "forbidden")},
+}
+
+
+@cache
+def agent_valid_frames() -> dict[str, st.SearchStrategy[dict[str, Any]]]:
+    return valid_frames(CLIENT_FRAMES)
+
+
+# --- the in-process connection ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def runner(settings) -> Iterator[LoopThread]:
+    with in_process(settings) as loop:
+        yield loop
+
+
+# --- the world the frames aim at -------------------------------------------------------------------
+
+
+@dataclass
+class Scenario:
+    token: str
+    mine: str  # Ada's default conversation: a focus is running in it (an open block)
+    second: str  # Ada's other conversation: a focus ended in it (an ended block, an outbox entry)
+    revision: str
+    pools: dict[str, list[str]]  # field -> real values a generated frame may be pointed at
+
+
+def _focus(user: Any, conversation: Conversation, seconds: int = 3600) -> Accepted:
+    driver = AgentDriver(caller=Caller(label=f"agent:{user.username}", user_id=user.id), conversation=conversation)
+    outcome = driver.start(seconds, activity="reading", now=timezone.now())
+    assert isinstance(outcome, Accepted), outcome
+    return outcome
+
+
+def _ended_focus(user: Any, conversation: Conversation) -> tuple[Accepted, OutboxEntry]:
+    driver = AgentDriver(caller=Caller(label=f"agent:{user.username}", user_id=user.id), conversation=conversation)
+    started = driver.start(3600, now=timezone.now())
+    assert isinstance(started, Accepted), started
+    driver.interrupt(now=timezone.now())
+    return started, OutboxEntry.objects.get(operation_id=started.operation_id)
+
+
+@pytest.fixture
+def scenario(user, other_user, conversation, token) -> Scenario:
+    second = Conversation.objects.create(owner=user, title="Second")
+    running = _focus(user, conversation)
+    ended, own_entry = _ended_focus(user, second)
+    bob = conversation_get_or_create_default(user=other_user)
+    bob_ended, bob_entry = _ended_focus(other_user, bob)
+    bob_running = _focus(other_user, bob)
+    request_interaction(
+        conversation=conversation,
+        agent=Agent.objects.get(user=user),
+        interaction_id="ask",
+        kind="confirm",
+        prompt="Ready?",
+        now=timezone.now(),
+    )
+    revision = inventory_for_scope(conversation.scope).revision
+    tools = [tool.name for tool in inventory_for_scope(conversation.scope).tools]
+    return Scenario(
+        token=token,
+        mine=str(conversation.id),
+        second=str(second.id),
+        revision=revision,
+        pools={
+            "conversation_id": [str(conversation.id), str(second.id), str(bob.id)],
+            "app_session_id": [str(s) for s in (running.app_session_id, ended.app_session_id)]
+            + [str(s) for s in (bob_ended.app_session_id, bob_running.app_session_id)],
+            "outbox_id": [str(own_entry.id), str(bob_entry.id)],
+            "interaction_id": ["ask"],
+            "tool": tools,
+            "inventory_revision": [revision],
+            "protocol": [PROTOCOL],
+        },
+    )
+
+
+@pytest.fixture
+def agent(runner, scenario) -> InProcessAgent:
+    """Ada's Agent, welcomed, with the result waiting for it acked (so nothing is resent)."""
+    ada = InProcessAgent(runner)
+    ada.hello(scenario.token)
+    ada.ack_pushed_results(scenario.mine)
+    return ada
+
+
+@st.composite
+def aimed_frames(draw: st.DrawFn, pools: dict[str, list[str]]) -> dict[str, Any]:
+    """A schema-valid Agent frame, some of whose fields name real rows (own and another user's)."""
+    name = draw(st.sampled_from(sorted(CLIENT_FRAMES)))
+    frame = draw(agent_valid_frames()[name])
+    for key, values in pools.items():
+        if key in frame and draw(st.integers(0, 3)):  # mostly: random ids only reach the first check
+            frame[key] = draw(st.sampled_from(values))
+    return frame
+
+
+def _refusal(answer: dict[str, Any]) -> tuple[str, str] | None:
+    if answer["type"] in ("error", "tool.rejected"):
+        return answer["type"], answer["code"]
+    return None
+
+
+# --- schema-valid frames -----------------------------------------------------------------------------
+
+
+@pytest.mark.spec("R-2.2.3", "R-3.11")
+def test_the_codes_these_tests_expect_are_the_documented_ones():
+    """Every refusal code below is in docs/agent-protocol.md § Codes (so 'documented' means it)."""
+    codes = documented_codes()
+    for refusals in REFUSALS.values():
+        for answer_type, code in refusals:
+            assert code in codes[answer_type], (answer_type, code)
+    assert {"frame_too_large", "malformed_frame", "unknown_frame_type", "invalid_frame"} <= codes["error"]
+
+
+@pytest.mark.spec("R-2.2.3", "R-2.2.8")
+def test_schema_valid_frames_get_their_answer_or_a_documented_refusal_that_changes_nothing(agent, scenario):
+    """A frame that satisfies its schema, with ids that are random, the Agent's own or another
+    user's, gets its frame's answer or one of its documented refusals (never internal_error); a
+    refusal changes no row (a tool.rejected writes only its own decision-log entry); the
+    connection answers the next frame."""
+
+    outcomes: Counter[str] = Counter()
+
+    @given(frame=aimed_frames(scenario.pools))
+    def check(frame: dict[str, Any]) -> None:
+        before, since = database_state(), last_event_id()
+        if frame["type"] == "outbox.ack":
+            agent.sock.send_frame(frame)
+            answer = agent.request({"type": "inventory.get", "conversation_id": scenario.mine})
+            refused = _refusal(answer)
+            if refused is None:  # an accepted ack has no answer: this is the barrier's
+                assert answer["type"] == "inventory", answer
+                outcomes["answered"] += 1
+                return
+            assert agent.answer()["type"] == "inventory"  # the barrier's, after the refusal
+        else:
+            answer = agent.request(frame)
+            refused = _refusal(answer)
+        outcomes["refused" if refused else "answered"] += 1
+        if refused is None:
+            assert answer["type"] in (ANSWER[frame["type"]] or ()), (frame, answer)
+            assert answer.get("conversation_id") == frame.get("conversation_id"), (frame, answer)
+        else:
+            assert refused in REFUSALS[frame["type"]], (frame, answer)
+            assert answer["detail"], answer
+            assert database_state() == before, (frame, answer)
+            assert new_event_kinds(since) == (["tool.rejected"] if refused[0] == "tool.rejected" else []), frame
+        agent.still_usable(scenario.mine)
+
+    check()
+    assert outcomes["answered"] and outcomes["refused"], outcomes  # both sides were reached
+    assert agent.sock.nothing_within(0.05)  # no stray answer left over
+
+
+# --- broken frames -------------------------------------------------------------------------------------
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_broken_frames_get_their_stable_code_and_change_nothing(agent, scenario):
+    """A valid frame with a field missing, an extra field, a value its schema refuses (bools and
+    floats for integers, numbers past the limits, empty or too long strings, null, containers), an
+    unknown or no type, or no object at all: exactly ``invalid_frame`` / ``unknown_frame_type`` /
+    ``malformed_frame``, nothing written, the connection still answers."""
+    before = database_state()
+    since = last_event_id()
+
+    @given(mutant=mutants(CLIENT_FRAMES, agent_valid_frames()))
+    def check(mutant: Mutant) -> None:
+        answer = agent.request(json.dumps(mutant.frame, ensure_ascii=False))
+        assert (answer["type"], answer.get("code")) == ("error", mutant.code), (mutant.how, answer)
+        assert answer["detail"]
+        agent.still_usable(scenario.mine)
+
+    check()
+    assert database_state() == before
+    assert new_event_kinds(since) == []
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_before_hello_every_frame_is_refused_and_the_connection_stays_open(runner, scenario, monkeypatch):
+    """Before a hello, a schema-valid frame of any other type gets ``not_authenticated`` and a broken
+    one its frame code; the connection stays open, nothing is written; then hello still works."""
+    monkeypatch.setattr(agent_consumer, "HELLO_TIMEOUT_SECONDS", 600)  # the examples may take longer than 10 s
+    stranger = InProcessAgent(runner)
+    before, since = database_state(), last_event_id()
+    others = sorted(set(CLIENT_FRAMES) - {"hello"})
+    valid = st.sampled_from(others).flatmap(lambda name: agent_valid_frames()[name])
+
+    @given(
+        frame=st.one_of(
+            valid.map(lambda f: Mutant("valid", f, "not_authenticated")), mutants(CLIENT_FRAMES, agent_valid_frames())
+        )
+    )
+    def check(frame: Mutant) -> None:
+        answer = stranger.request(json.dumps(frame.frame, ensure_ascii=False))
+        assert (answer["type"], answer.get("code")) == ("error", frame.code), (frame.how, answer)
+
+    check()
+    assert database_state() == before
+    assert new_event_kinds(since) == []
+    assert stranger.hello(scenario.token)["conversations"]
+
+
+# --- tool arguments --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolArguments:
+    tool: str
+    arguments: Any
+    valid: bool
+
+
+@cache
+def _tool_strategies(scope: str) -> dict[str, tuple[dict[str, Any], Any, Any]]:
+    """Per published tool: its input schema, values it accepts, its validator."""
+    found = {}
+    for descriptor in inventory_for_scope(scope).tools:
+        schema = descriptor.input_schema
+        found[descriptor.name] = (schema, from_schema(schema), StrictValidator(schema))
+    return found
+
+
+@st.composite
+def tool_arguments(draw: st.DrawFn, scope: str) -> ToolArguments:
+    """Arguments of a published tool: valid by its input_schema, or broken in one way."""
+    tools = _tool_strategies(scope)
+    name = draw(st.sampled_from(sorted(tools)))
+    schema, valid, validator = tools[name]
+    arguments = draw(valid)
+    if draw(st.booleans()):
+        return ToolArguments(name, arguments, True)
+    properties = schema.get("properties", {})
+    ways = ["extra"] if schema.get("additionalProperties") is False else []
+    ways += ["wrong"] * bool(properties) + ["missing"] * bool(schema.get("required")) + ["any"]
+    way = draw(st.sampled_from(ways))
+    if way == "extra":
+        arguments[draw(storable_text.filter(lambda k: k not in properties))] = draw(st.sampled_from([None, 1, "x", {}]))
+    elif way == "wrong":
+        key = draw(st.sampled_from(sorted(properties)))
+        arguments[key] = draw(violating(properties[key]))
+    elif way == "missing":
+        del arguments[draw(st.sampled_from(schema["required"]))]
+    else:
+        arguments = draw(
+            st.dictionaries(storable_text, json_values, max_size=3).filter(lambda a: not validator.is_valid(a))
+        )
+    assert not validator.is_valid(arguments)
+    return ToolArguments(name, arguments, False)
+
+
+@pytest.mark.spec("R-3.11", "R-2.2.3", "R-3.12")
+def test_tool_arguments_from_each_input_schema(runner, user, conversation, token):
+    """For each tool the Inventory publishes: arguments its input_schema accepts are accepted (a
+    start with exactly the duration and activity sent) or refused by the Runtime's own rule (a
+    duration over its 24-hour limit: invalid_arguments); arguments it refuses are
+    ``tool.rejected invalid_arguments`` that change nothing but the decision log. Never an error
+    frame, never internal_error; the connection answers the next call."""
+    ada = InProcessAgent(runner)
+    conversation_id = str(conversation.id)
+    ada.hello(token)
+    revision = ada.request({"type": "inventory.get", "conversation_id": conversation_id})["revision"]
+
+    def call(tool: str, arguments: Any) -> dict[str, Any]:
+        return ada.request(
+            {
+                "type": "tool.call",
+                "conversation_id": conversation_id,
+                "source_tool_call_id": uuid.uuid4().hex,
+                "tool": tool,
+                "arguments": arguments,
+                "inventory_revision": revision,
+            }
+        )
+
+    outcomes: Counter[tuple[str, str]] = Counter()
+
+    @given(case=tool_arguments(conversation.scope))
+    def check(case: ToolArguments) -> None:
+        before, since = database_state(), last_event_id()
+        answer = call(case.tool, case.arguments)
+        outcomes[(case.tool, answer["type"])] += 1
+        over_limit = (
+            case.valid and case.tool == "pomodoro.start" and case.arguments["duration_seconds"] > MAX_FOCUS_SECONDS
+        )
+        if not case.valid or over_limit:
+            assert (answer["type"], answer.get("code")) == ("tool.rejected", "invalid_arguments"), (case, answer)
+            assert database_state() == before
+            assert new_event_kinds(since) == ["tool.rejected"]
+        elif case.tool == "pomodoro.start":
+            assert answer["type"] == "tool.accepted" and answer["replayed"] is False, (case, answer)
+            operation = Operation.objects.get(pk=answer["operation_id"])
+            assert (operation.duration_seconds, operation.activity or None) == (
+                case.arguments["duration_seconds"],
+                case.arguments.get("activity") or None,
+            )
+            stopped = call("pomodoro.interrupt", {})  # so that the next start is not a second focus
+            assert stopped["receipt"]["status"] == "interrupted", stopped
+            ada.ack_pushed_results(conversation_id)
+        else:
+            assert answer["type"] == "tool.receipt", (case, answer)
+            assert answer["receipt"]["status"] in {"no_active_focusing_operation", "operation_already_final"}
+        ada.still_usable(conversation_id)
+
+    check()
+    assert {("pomodoro.start", "tool.accepted"), ("pomodoro.interrupt", "tool.receipt")} <= set(outcomes), outcomes
+    assert {tool.name for tool in inventory_for_scope(conversation.scope).tools} == set(
+        _tool_strategies(conversation.scope)
+    )
+
+
+# --- hand-picked -------------------------------------------------------------------------------------------
+
+
+def _nested(depth: int, leaf: str = "1") -> str:
+    return "[" * (depth - 1) + leaf + "]" * (depth - 1)
+
+
+def hand_picked(conversation_id: str, revision: str) -> list[tuple[str, str | bytes, str, str]]:
+    """(what, raw frame, answer type, code): what random data rarely produces."""
+
+    def tool_call(arguments: str, tool: str = "pomodoro.start") -> str:
+        return (
+            f'{{"type":"tool.call","conversation_id":"{conversation_id}","source_tool_call_id":"{uuid.uuid4().hex}",'
+            f'"tool":"{tool}","arguments":{arguments},"inventory_revision":"{revision}"}}'
+        )
+
+    def ask(extra: str) -> str:
+        return (
+            f'{{"type":"interaction.request","conversation_id":"{conversation_id}","interaction_id":"{uuid.uuid4().hex}",'
+            f'"kind":"confirm","prompt":"Ready?"{extra}}}'
+        )
+
+    send = f'{{"type":"message.send","conversation_id":"{conversation_id}","text":%s}}'
+    return [
+        # huge numbers
+        ("duration 2**63", tool_call(f'{{"duration_seconds":{2**63}}}'), "tool.rejected", "invalid_arguments"),
+        ("duration 2**64", tool_call(f'{{"duration_seconds":{2**64}}}'), "tool.rejected", "invalid_arguments"),
+        ("duration 10**300", tool_call(f'{{"duration_seconds":{10**300}}}'), "tool.rejected", "invalid_arguments"),
+        ("duration -(2**63)", tool_call(f'{{"duration_seconds":{-(2**63)}}}'), "tool.rejected", "invalid_arguments"),
+        ("a 5000-digit integer", tool_call('{"duration_seconds":' + "9" * 5000 + "}"), "error", "malformed_frame"),
+        ("1e309 (overflows to inf)", tool_call('{"duration_seconds":1e309}'), "error", "malformed_frame"),
+        ("-1e309", ask(',"timeout_seconds":-1e309'), "error", "malformed_frame"),
+        ("1e308 is finite", tool_call('{"duration_seconds":1e308}'), "tool.rejected", "invalid_arguments"),
+        ("timeout 2**64", ask(f',"timeout_seconds":{2**64}'), "error", "invalid_frame"),
+        # floats and booleans where integers belong
+        ("duration 60.0", tool_call('{"duration_seconds":60.0}'), "tool.rejected", "invalid_arguments"),
+        ("duration 6e1", tool_call('{"duration_seconds":6e1}'), "tool.rejected", "invalid_arguments"),
+        ("duration -0.0", tool_call('{"duration_seconds":-0.0}'), "tool.rejected", "invalid_arguments"),
+        ("duration true", tool_call('{"duration_seconds":true}'), "tool.rejected", "invalid_arguments"),
+        ("timeout 60.0", ask(',"timeout_seconds":60.0'), "error", "invalid_frame"),
+        ("timeout true", ask(',"timeout_seconds":true'), "error", "invalid_frame"),
+        # nulls
+        ("arguments null", tool_call("null"), "error", "invalid_frame"),
+        ("duration null", tool_call('{"duration_seconds":null}'), "tool.rejected", "invalid_arguments"),
+        ("text null", send % "null", "error", "invalid_frame"),
+        ("type null", '{"type":null}', "error", "unknown_frame_type"),
+        ("the frame null", "null", "error", "malformed_frame"),
+        ("every field null", '{"type":"outbox.ack","outbox_id":null}', "error", "invalid_frame"),
+        # duplicate keys, at any depth
+        ("duplicate type", '{"type":"inventory.get","type":"hello","conversation_id":"x"}', "error", "malformed_frame"),
+        (
+            "duplicate argument",
+            tool_call('{"duration_seconds":60,"duration_seconds":61}'),
+            "error",
+            "malformed_frame",
+        ),
+        ("duplicate deep key", tool_call('{"a":{"b":[{"c":1,"c":1}]}}'), "error", "malformed_frame"),
+        # NaN and Infinity literals
+        ("NaN", tool_call('{"duration_seconds":NaN}'), "error", "malformed_frame"),
+        ("Infinity", tool_call('{"duration_seconds":Infinity}'), "error", "malformed_frame"),
+        ("-Infinity", ask(',"timeout_seconds":-Infinity'), "error", "malformed_frame"),
+        # nesting
+        (f"{MAX_DEPTH + 1} levels", tool_call('{"a":' + _nested(MAX_DEPTH - 1) + "}"), "error", "malformed_frame"),
+        (
+            f"{MAX_DEPTH} levels",
+            tool_call('{"a":' + _nested(MAX_DEPTH - 2) + "}"),
+            "tool.rejected",
+            "invalid_arguments",
+        ),
+        ("30 000 levels", tool_call(_nested(30_000)), "error", "malformed_frame"),
+        ("10 000 objects deep", '{"a":' * 10_000 + "1" + "}" * 10_000, "error", "malformed_frame"),
+        # strings
+        ("U+0000 escaped", send % '"a\\u0000b"', "error", "malformed_frame"),
+        ("U+0000 in a key", tool_call('{"a\\u0000":1}'), "error", "malformed_frame"),
+        ("lone surrogate escaped", send % '"\\ud800"', "error", "malformed_frame"),
+        ("lone surrogate raw", send % '"\ud800"', "error", "malformed_frame"),
+        ("reversed surrogate pair", send % '"\\udc00\\ud800"', "error", "malformed_frame"),
+        ("4001 characters", send % json.dumps("x" * 4001), "error", "invalid_frame"),
+        ("blank text", send % '" \\t\\n\\u00a0 "', "error", "invalid_arguments"),
+        # not one JSON object
+        ("empty", "", "error", "malformed_frame"),
+        ("whitespace", " \n", "error", "malformed_frame"),
+        ("a BOM first", '\ufeff{"type":"inventory.get"}', "error", "malformed_frame"),
+        ("two objects", '{"type":"outbox.ack","outbox_id":"a"}{}', "error", "malformed_frame"),
+        ("trailing comma", '{"type":"outbox.ack","outbox_id":"a",}', "error", "malformed_frame"),
+        ("single quotes", "{'type':'outbox.ack'}", "error", "malformed_frame"),
+        ("a list", '[{"type":"outbox.ack","outbox_id":"a"}]', "error", "malformed_frame"),
+        ("binary JSON", b'{"type":"inventory.get","conversation_id":"x"}', "error", "malformed_frame"),
+        ("binary garbage", bytes(range(256)), "error", "malformed_frame"),
+        # types
+        ("type in capitals", '{"type":"HELLO"}', "error", "unknown_frame_type"),
+        ("type with a space", '{"type":"hello "}', "error", "unknown_frame_type"),
+        ("type a number", '{"type":1}', "error", "unknown_frame_type"),
+        ("a server frame", '{"type":"welcome"}', "error", "unknown_frame_type"),
+        ("hello again", f'{{"type":"hello","token":"x","protocol":"{PROTOCOL}"}}', "error", "already_authenticated"),
+        # size: the consumer's own limit (Daphne would drop a 10 MB frame before it, see below)
+        ("64 KiB + 1", send % json.dumps("x" * (MAX_FRAME_BYTES - 60)) + " " * 20, "error", "frame_too_large"),
+        ("10 MB text", send % json.dumps("x" * TEN_MB), "error", "frame_too_large"),
+        ("10 MB of é", "é" * (TEN_MB // 2), "error", "frame_too_large"),
+        ("10 MB binary", b"\x00" * TEN_MB, "error", "malformed_frame"),
+    ]
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_hand_picked_hostile_frames_get_a_stable_code_and_change_nothing(agent, scenario):
+    """Each hand-picked frame gets exactly its answer type and code (frame-level codes as ``error``,
+    argument-level ones as ``tool.rejected``), nothing is written but the refusals' own log
+    entries, and the connection answers the next frame after each."""
+    for what, raw, answer_type, code in hand_picked(scenario.mine, scenario.revision):
+        before, since = database_state(), last_event_id()
+        answer = agent.request(raw)
+        assert (answer["type"], answer.get("code")) == (answer_type, code), (what, answer)
+        assert answer["detail"]
+        assert database_state() == before, what
+        assert new_event_kinds(since) == (["tool.rejected"] if answer_type == "tool.rejected" else []), what
+        agent.still_usable(scenario.mine)
+    assert agent.sock.nothing_within(0.05)
+
+
+UNICODE = [
+    "\u200b",  # a zero-width space alone is not blank to str.strip
+    "Fokus 🍅 — 25 min",
+    "e\u0301 vs é",  # combining vs precomposed: stored as sent, not normalised
+    "\u202eevil\u202c",  # right-to-left override
+    "👩‍💻" * 100,  # zero-width joiner sequences
+    "\U0010fffd" + "\ufffe" + "\uffff",  # the last code points, noncharacters
+    "line\u2028separator\u2029paragraph",
+    "日本語のテキスト",
+    "x" * 4000,
+]
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_unicode_that_is_valid_is_stored_exactly_as_sent(agent, scenario):
+    """Valid but unusual text (astral, combining, bidi overrides, noncharacters, U+2028, 4000
+    characters) is accepted and stored and echoed unchanged, in messages and as a focus activity."""
+    before = database_state()
+    for text in UNICODE:
+        sent = agent.request({"type": "message.send", "conversation_id": scenario.mine, "text": text})
+        assert sent["type"] == "message.sent", (text[:20], sent)
+        assert Message.objects.get(pk=sent["message_id"]).text == text
+    assert database_state() != before  # the comparison the refusal tests rely on does see a write
+    revision = scenario.revision
+    stop = {"type": "tool.call", "conversation_id": scenario.second, "tool": "pomodoro.interrupt", "arguments": {}}
+    for activity in [t for t in UNICODE if len(t) <= 256]:
+        start = {
+            "type": "tool.call",
+            "conversation_id": scenario.second,
+            "source_tool_call_id": uuid.uuid4().hex,
+            "tool": "pomodoro.start",
+            "arguments": {"duration_seconds": 60, "activity": activity},
+            "inventory_revision": revision,
+        }
+        accepted = agent.request(start)
+        assert accepted["type"] == "tool.accepted", accepted
+        assert Operation.objects.get(pk=accepted["operation_id"]).activity == activity
+        stopped = agent.request({**stop, "source_tool_call_id": uuid.uuid4().hex, "inventory_revision": revision})
+        assert stopped["receipt"]["status"] == "interrupted", stopped
+        agent.ack_pushed_results(scenario.mine)
+
+
+# --- over a live Daphne: what the transport decides ---------------------------------------------------------
+
+
+def _dropped(sock) -> int | None:
+    """Read until the connection ends; the close code (None: dropped without one)."""
+    with pytest.raises(LiveClosed) as closed:
+        sock.answer(timeout=20)
+    return closed.value.code
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_frames_over_the_transport_limit_drop_only_their_connection_and_the_server_survives(
+    live, connect, token, conversation
+):
+    """Beyond the oversized text frame of test_rejections: a 10 MB binary frame, a 10 MB frame
+    before hello, and a 10 MB message sent in 64 KiB fragments are each refused by Daphne itself
+    (its 1 MiB message limit), which drops that connection without a close code before LineUp
+    reads a byte. Nothing is written, the Agent's other connection keeps working, the server
+    process is still up and logged no traceback, and the Agent can connect again."""
+    conversation_id = str(conversation.id)
+    bystander = connect()
+    bystander.hello(token)
+    before = database_state(ignore=TOKEN_USE)
+    chunk = "x" * (64 * 1024)
+    for what in ("binary", "before hello", "fragmented"):
+        sock = connect()
+        try:
+            if what == "binary":
+                sock.hello(token)
+                sock.send_raw(b"\x00" * TEN_MB)
+            elif what == "before hello":
+                sock.send_raw(json.dumps({"type": "hello", "token": "x" * TEN_MB, "protocol": PROTOCOL}))
+            else:
+                sock.hello(token)
+                sock.ws.send(iter([chunk] * (TEN_MB // len(chunk))))
+        except ConnectionClosed:
+            pass  # the server may drop it while the client is still sending
+        assert _dropped(sock) is None, what
+        answer = bystander.request({"type": "inventory.get", "conversation_id": conversation_id})
+        assert answer["type"] == "inventory", (what, answer)
+    assert live.main.process.alive
+    assert "Traceback" not in live.main.process.log_text()
+    again = connect()
+    assert again.hello(token)["conversations"] == bystander.welcome["conversations"]
+    assert database_state(ignore=TOKEN_USE) == before

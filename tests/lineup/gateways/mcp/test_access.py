@@ -1,0 +1,111 @@
+"""Who may use ``/mcp/<conversation_id>/``: an Agent token on every request, one explicit conversation.
+
+The official client meets the refusals as MCP errors; raw HTTP shows the statuses behind them.
+"""
+
+from __future__ import annotations
+
+import httpx2
+import pytest
+from django.utils import timezone
+from mcp.shared.exceptions import MCPError
+
+from runtime.models import AgentToken
+from runtime.services.agents import revoke_agent_token
+from runtime.services.conversations import conversation_get_or_create_default
+from tests.lineup.gateways.agent_socket.client import row_counts
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+}
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+
+
+def _post(url: str, token: str | None = None, **headers: str) -> httpx2.Response:
+    auth = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx2.post(url, json=INITIALIZE, headers={**ACCEPT, **auth, **headers}, timeout=10)
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_request_without_a_valid_agent_token_is_refused_401(live, connect, user, conversation, token):
+    """No token, a malformed header, or a token that is not an Agent's: 401 with a Bearer challenge and
+    a JSON-RPC error the official client raises; nothing is written. A real token is let in."""
+    url = live.main.url(conversation.id)
+    before = row_counts()
+    for response in (
+        _post(url),
+        _post(url, "lu_not-a-real-token"),
+        _post(url, Authorization="Basic YWRhOnB3LWFkYS0xMjM="),
+        _post(url, Authorization=f"Token {token}"),
+    ):
+        assert response.status_code == 401, response.text
+        assert response.headers["www-authenticate"] == 'Bearer realm="lineup"'
+        assert response.json()["error"]["message"].startswith("send Authorization: Bearer <Agent token>")
+    assert row_counts() == before
+
+    with pytest.raises(MCPError, match="missing, unknown or revoked"):
+        connect("lu_not-a-real-token", conversation.id)
+    assert _post(url, token).status_code == 200
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_revoked_token_stops_working_at_the_next_request(live, connect, user, conversation, token):
+    """The token is checked on every request, not once per connection: revoking it refuses the very
+    next call of a client that was already initialized, and the call changes nothing."""
+    client = connect(token, conversation.id)
+    assert client.list_tools().tools
+    revoke_agent_token(token_id=AgentToken.objects.get(agent__user=user).pk, now=timezone.now())
+    before = row_counts()
+    with pytest.raises(MCPError, match="missing, unknown or revoked"):
+        client.call("pomodoro.start", {"duration_seconds": 60}, key="after-revoke")
+    assert row_counts() == before
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_the_conversation_is_named_in_the_url_and_must_be_the_users(
+    live, connect, user, other_user, conversation, token
+):
+    """No default conversation: ``/mcp/`` without one, a malformed or unknown id are 404; another user's
+    conversation is 403 ``forbidden`` — before any MCP method runs."""
+    theirs = conversation_get_or_create_default(user=other_user)
+    base = f"http://127.0.0.1:{live.main.port}/mcp"
+    for path in ("", "/", "/not-a-uuid/", "/00000000-0000-4000-8000-000000000000/"):
+        response = _post(base + path, token)
+        assert response.status_code == 404, (path, response.text)
+    assert "name the conversation" in _post(base + "/", token).json()["error"]["message"]
+
+    refused = _post(live.main.url(theirs.id), token)
+    assert refused.status_code == 403
+    assert refused.json()["error"]["data"] == {"code": "forbidden"}
+    with pytest.raises(MCPError, match="may not act on that conversation"):
+        connect(token, theirs.id)
+
+    # The bound conversation works, with its id in any spelling of the UUID.
+    assert _post(live.main.url(str(conversation.id).upper()), token).status_code == 200
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_host_outside_allowed_hosts_is_refused(live, conversation, token):
+    """This path bypasses Django, so the endpoint checks the Host header against ALLOWED_HOSTS itself."""
+    url = live.main.url(conversation.id)
+    assert _post(url, token, Host="evil.example").status_code == 400
+    assert _post(url, token, Host=f"localhost:{live.main.port}").status_code == 200
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_tasks_are_the_calling_agents_own(live, connect, user, conversation, token, token_for):
+    """Another Agent of the same user, in the same conversation, can not read or collect this Agent's
+    task: ``tasks/get`` and ``tasks/result`` answer it as unknown."""
+    mine = connect(token, conversation.id)
+    task = mine.call_as_task("pomodoro.start", {"duration_seconds": 300}, key="mine").task
+    other = connect(token_for(user, "another-agent"), conversation.id)
+    with pytest.raises(MCPError, match="no such task"):
+        other.get_task(task.task_id)
+    with pytest.raises(MCPError, match="no such task"):
+        other.task_result(task.task_id)
+    with pytest.raises(MCPError, match="no such task"):
+        mine.get_task("not-a-task-id")
+    assert mine.get_task(task.task_id).status == "working"
