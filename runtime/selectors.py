@@ -51,7 +51,16 @@ def open_instances(*, conversation_id: uuid.UUID | str) -> list[AppInstance]:
     )
 
 
-def unacked_outbox(*, conversation_ids: list[uuid.UUID] | list[str]) -> list[OutboxEntry]:
-    return list(
-        OutboxEntry.objects.filter(conversation_id__in=conversation_ids, acked_at__isnull=True).order_by("created_at")
-    )
+def due_outbox_page(
+    *, agent_id: uuid.UUID | str, channel: str, due_by: datetime | None, limit: int
+) -> list[OutboxEntry]:
+    """One page of an Agent's unacked entries whose next attempt is due by ``due_by`` (any, if None).
+
+    Ordered by next attempt, so the page is a range scan of ``outbox_due_by_agent``: its cost does
+    not grow with the backlog. New entries are due at their creation, so they come before the
+    backed-off ones.
+    """
+    entries = OutboxEntry.objects.filter(agent_id=agent_id, channel=channel, acked_at__isnull=True)
+    if due_by is not None:
+        entries = entries.filter(next_attempt_at__lte=due_by)
+    return list(entries.order_by("next_attempt_at", "id")[:limit])

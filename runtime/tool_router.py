@@ -21,7 +21,7 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.inventory import inventory_for_scope
 from runtime.manifests import first_error
-from runtime.models import Conversation
+from runtime.models import Conversation, DeliveryChannel
 from runtime.selectors import find_tool_call, focusing_operation
 from runtime.services.focus import INTERRUPT_TOOL, START_TOOL, interrupt_focus, start_focus
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, replay
@@ -38,6 +38,8 @@ class Caller:
     label: str  # "agent:<id>" — recorded on the tool call
     user_id: int
     conversation_ids: Collection[str] | None = None  # None: every conversation of the user
+    agent_id: uuid.UUID | None = None  # the Agent whose results these calls' operations are
+    channel: str = DeliveryChannel.AGENT_SOCKET  # how that Agent reads them (pushed, or over MCP)
 
 
 def _start(call: RoutedCall) -> Accepted:
@@ -53,6 +55,8 @@ def _start(call: RoutedCall) -> Accepted:
         duration_seconds=duration,
         activity=call.arguments.get("activity"),
         caller=call.caller.label,
+        agent_id=call.caller.agent_id,
+        channel=call.caller.channel,
         now=call.now,
     )
 

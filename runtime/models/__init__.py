@@ -16,7 +16,14 @@ from runtime.models.agents import Agent, AgentToken
 from runtime.models.conversations import Conversation, ConversationScope, Workspace
 from runtime.models.events import LifecycleEvent
 from runtime.models.instances import AppInstance, AppSession, AppSessionState, InstanceSnapshot
-from runtime.models.operations import NON_FINAL_TOOL_CALL_STATUSES, Operation, OutboxEntry, ToolCall, ToolCallStatus
+from runtime.models.operations import (
+    NON_FINAL_TOOL_CALL_STATUSES,
+    DeliveryChannel,
+    Operation,
+    OutboxEntry,
+    ToolCall,
+    ToolCallStatus,
+)
 
 __all__ = [
     "NON_FINAL_TOOL_CALL_STATUSES",
@@ -27,6 +34,7 @@ __all__ = [
     "AppSessionState",
     "Conversation",
     "ConversationScope",
+    "DeliveryChannel",
     "InstanceSnapshot",
     "LifecycleEvent",
     "Operation",

@@ -21,6 +21,13 @@ class ToolCallStatus(models.TextChoices):
 NON_FINAL_TOOL_CALL_STATUSES = (ToolCallStatus.PENDING, ToolCallStatus.ACCEPTED)
 
 
+class DeliveryChannel(models.TextChoices):
+    """How the calling Agent reads its results: pushed over its WebSocket, or read over MCP."""
+
+    AGENT_SOCKET = "agent_socket"  # /ws/agent/: sent as tool.result until outbox.ack
+    MCP = "mcp"  # /mcp/: read with tasks/result (counts as the ack), never pushed
+
+
 class ToolCall(models.Model):
     """Every accepted Agent tool call, keyed by its idempotency key.
 
@@ -34,6 +41,10 @@ class ToolCall(models.Model):
     tool = models.CharField(max_length=128)
     arguments = models.JSONField(default=dict)
     caller = models.CharField(max_length=128, help_text="Who called: 'agent:<id>' or 'user:<id>'.")
+    agent = models.ForeignKey(
+        "runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="The caller."
+    )
+    channel = models.CharField(max_length=16, choices=DeliveryChannel.choices, default=DeliveryChannel.AGENT_SOCKET)
     status = models.CharField(max_length=16, choices=ToolCallStatus.choices)
     instance = models.ForeignKey(
         AppInstance, null=True, blank=True, on_delete=models.SET_NULL, related_name="tool_calls"
@@ -114,10 +125,17 @@ class OutboxEntry(models.Model):
     conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="outbox_entries")
     operation = models.OneToOneField(Operation, on_delete=models.CASCADE, related_name="outbox_entry")
     tool_call = models.OneToOneField(ToolCall, on_delete=models.CASCADE, related_name="outbox_entry")
+    # The owner: the Agent whose call started the operation, however it settled. Only it is sent the
+    # entry and only it can ack it (docs/agent-protocol.md § Whose result it is).
+    agent = models.ForeignKey(
+        "runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="outbox_entries"
+    )
+    channel = models.CharField(max_length=16, choices=DeliveryChannel.choices, default=DeliveryChannel.AGENT_SOCKET)
     payload = models.JSONField(help_text="The tool.result body: source_tool_call_id and result.")
     created_at = models.DateTimeField()
     attempts = models.PositiveIntegerField(default=0)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(help_text="Not sent again before this (backoff per entry).")
     acked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -126,7 +144,14 @@ class OutboxEntry(models.Model):
         indexes = [
             models.Index(
                 fields=["conversation", "created_at"], condition=Q(acked_at__isnull=True), name="outbox_unacked"
-            )
+            ),
+            # A delivery round reads one page of one Agent's due entries: a range scan of this index,
+            # whatever the size of that Agent's (or anyone's) backlog.
+            models.Index(
+                fields=["agent", "channel", "next_attempt_at"],
+                condition=Q(acked_at__isnull=True),
+                name="outbox_due_by_agent",
+            ),
         ]
 
     def __str__(self) -> str:

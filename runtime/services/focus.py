@@ -23,6 +23,7 @@ from runtime.manifests import get_manifest
 from runtime.models import (
     AppInstance,
     AppSession,
+    DeliveryChannel,
     InstanceSnapshot,
     Operation,
     OutboxEntry,
@@ -87,6 +88,8 @@ def start_focus(
     activity: str | None,
     caller: str,
     now: datetime,
+    agent_id: uuid.UUID | None = None,
+    channel: str = DeliveryChannel.AGENT_SOCKET,
 ) -> Accepted:
     """Start a focus: create the Pomodoro instance, its sub-session and its deadline operation.
 
@@ -125,6 +128,8 @@ def start_focus(
         tool=START_TOOL,
         arguments=arguments,
         caller=caller,
+        agent_id=agent_id,
+        channel=channel,
         status=ToolCallStatus.ACCEPTED,
         instance=instance,
         created_at=started_at,
@@ -313,10 +318,15 @@ def _apply_settlement(
     ToolCall.objects.filter(pk=operation.tool_call_id).update(
         status=ToolCallStatus.SUCCEEDED, result=result, finished_at=now
     )
+    # The result is the start call's caller's, whatever settled it (deadline, lifecycle, interrupt).
+    owner_id, channel = ToolCall.objects.values_list("agent_id", "channel").get(pk=operation.tool_call_id)
     entry = OutboxEntry.objects.create(
         conversation_id=operation.conversation_id,
         operation=operation,
         tool_call_id=operation.tool_call_id,
+        agent_id=owner_id,
+        channel=channel,
+        next_attempt_at=now,
         payload={
             "source_tool_call_id": operation.source_tool_call_id,
             "tool": START_TOOL,

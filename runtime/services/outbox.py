@@ -1,35 +1,46 @@
 """The outbox: final results waiting for the Agent's ack (SPEC R-2.2.8, R-4.2.7).
 
-Entries are written by settlement in the deciding transaction; delivery is at least once (every
-attempt is counted), the Agent dedupes by ``outbox_id`` and acks, and an ack is final.
+Entries are written by settlement in the deciding transaction, owned by the Agent whose call
+started the operation; delivery is at least once to that Agent only (every attempt is counted and
+backs the entry off), the Agent dedupes by ``outbox_id`` and acks, and an ack is final.
 """
 
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.models import OutboxEntry
 
 
-def mark_delivery_attempt(*, outbox_id: uuid.UUID | str, now: datetime) -> None:
-    """Count one (re)delivery of an unacked entry."""
-    OutboxEntry.objects.filter(pk=outbox_id, acked_at__isnull=True).update(
-        attempts=F("attempts") + 1, last_attempt_at=now
-    )
+def redelivery_delay(attempts: int) -> timedelta:
+    """How long an entry sent ``attempts`` times waits before the next send: doubling, bounded."""
+    base = settings.LINEUP_OUTBOX_REDELIVERY_SECONDS
+    return timedelta(seconds=min(base * 2 ** max(attempts - 1, 0), settings.LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS))
+
+
+def mark_sent(*, entries: list[OutboxEntry], now: datetime) -> None:
+    """Count one (re)delivery of each of ``entries`` and back each off; one statement for the page."""
+    for entry in entries:
+        entry.attempts += 1
+        entry.last_attempt_at = now
+        entry.next_attempt_at = now + redelivery_delay(entry.attempts)
+    OutboxEntry.objects.bulk_update(entries, ["attempts", "last_attempt_at", "next_attempt_at"])
 
 
 @transaction.atomic(durable=True)
-def ack_outbox_entry(
-    *, outbox_id: uuid.UUID | str, conversation_ids: list[uuid.UUID] | list[str], now: datetime
-) -> bool:
-    """Ack an entry of one of ``conversation_ids``; returns False when it was already acked."""
-    entry = OutboxEntry.objects.select_for_update().filter(pk=outbox_id, conversation_id__in=conversation_ids).first()
+def ack_outbox_entry(*, outbox_id: uuid.UUID | str, agent_id: uuid.UUID | str, now: datetime) -> bool:
+    """Ack an entry owned by ``agent_id``; returns False when it was already acked.
+
+    Another Agent's entry is refused exactly like one that does not exist, and changes nothing:
+    a result is acked only by the Agent that asked for it.
+    """
+    entry = OutboxEntry.objects.select_for_update().filter(pk=outbox_id, agent_id=agent_id).first()
     if entry is None:
         raise Rejection(RejectionCode.FORBIDDEN, "no such outbox entry for this Agent")
     if entry.acked_at is not None:

@@ -13,7 +13,6 @@ the ``agent.revoked`` / ``agent.deactivated`` hints only make the close prompt.
 from __future__ import annotations
 
 import asyncio
-import time
 import uuid
 from typing import Any
 
@@ -51,7 +50,6 @@ class AgentConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.connection_id = uuid.uuid4().hex[:12]
         self.conversation_ids = []
-        self.sent_results: dict[str, float] = {}  # outbox_id -> monotonic time of the last send
         self.background: list[asyncio.Task] = []
         await self.accept()
         self.background.append(asyncio.ensure_future(self._close_without_hello()))
@@ -128,7 +126,9 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self.agent = agent
         self.token_digest = token_digest(body["token"])
         self.conversation_ids = conversation_ids
-        self.caller = Caller(label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=self.conversation_ids)
+        self.caller = Caller(
+            label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=self.conversation_ids, agent_id=agent.id
+        )
         structlog.contextvars.bind_contextvars(agent_id=str(agent.id))
         await self._send(
             "welcome",
@@ -143,7 +143,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         # that never gets a result. It is a background task: __call__ cancels it with the consumer.
         self.background.append(asyncio.ensure_future(self._redeliver_forever()))
         try:
-            await self._deliver_everything()
+            await self._deliver_everything(welcome=True)
         except Exception:  # logged, not answered: welcome was this hello's answer
             logger.exception("agent.first_delivery_failed", connection_id=self.connection_id, agent_id=str(agent.id))
 
@@ -204,8 +204,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self._deliver_resolutions()
 
     async def on_outbox_ack(self, body: dict[str, Any]) -> None:
-        await database_sync_to_async(delivery.ack)(self.conversation_ids, body["outbox_id"], now=timezone.now())
-        self.sent_results.pop(body["outbox_id"], None)
+        await database_sync_to_async(delivery.ack)(self.agent, body["outbox_id"], now=timezone.now())
         self._log("outbox.ack_received", outbox_id=body["outbox_id"])
 
     # --- hints from the channel layer -----------------------------------------------------
@@ -244,26 +243,20 @@ class AgentConsumer(AsyncWebsocketConsumer):
 
     # --- delivery from the database -------------------------------------------------------
 
-    async def _deliver_everything(self) -> None:
-        await self._deliver_results()
+    async def _deliver_everything(self, *, welcome: bool = False) -> None:
+        await self._deliver_results(everything=welcome)
         await self._deliver_user_messages()
         await self._deliver_resolutions()
 
-    async def _deliver_results(self) -> None:
-        now = time.monotonic()
-        due = self._redelivery_seconds()
-        entries = await database_sync_to_async(delivery.unacked_results)(self.conversation_ids)
+    async def _deliver_results(self, *, everything: bool = False) -> None:
+        entries = await database_sync_to_async(delivery.results_to_send)(
+            self.agent, now=timezone.now(), everything=everything
+        )
         for entry, attempts in entries:
-            outbox_id = entry["outbox_id"]
-            last = self.sent_results.get(outbox_id)
-            if last is not None and now - last < due:
-                continue
             await self._send("tool.result", **entry)
-            self.sent_results[outbox_id] = now
-            await database_sync_to_async(delivery.count_attempt)(outbox_id, now=timezone.now())
             self._log(
                 "outbox.redelivered" if attempts > 0 else "outbox.delivered",
-                outbox_id=outbox_id,
+                outbox_id=entry["outbox_id"],
                 source_tool_call_id=entry["source_tool_call_id"],
                 conversation_id=entry["conversation_id"],
             )

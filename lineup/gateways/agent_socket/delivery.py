@@ -14,10 +14,10 @@ from interact.services.interactions import mark_resolution_delivered, request_in
 from interact.services.messages import mark_delivered_to_agent, post_agent_message
 from runtime.errors import Rejection, RejectionCode
 from runtime.inventory import Inventory, inventory_for_scope
-from runtime.models import Agent, Conversation
-from runtime.selectors import unacked_outbox
+from runtime.models import Agent, Conversation, DeliveryChannel
+from runtime.selectors import due_outbox_page
 from runtime.services.conversations import conversation_get_or_create_default
-from runtime.services.outbox import ack_outbox_entry, mark_delivery_attempt
+from runtime.services.outbox import ack_outbox_entry, mark_sent
 from runtime.tool_router import Caller, access_conversation
 
 DELIVERY_BATCH = 100
@@ -55,8 +55,23 @@ def request_agent_interaction(caller: Caller, agent: Agent, body: dict[str, Any]
     )
 
 
-def unacked_results(conversation_ids: list[str]) -> list[tuple[dict[str, Any], int]]:
-    """``tool.result`` bodies of every unacked outbox entry, oldest first, with their attempt counts."""
+def results_to_send(agent: Agent, *, now: datetime, everything: bool) -> list[tuple[dict[str, Any], int]]:
+    """One page of this Agent's unacked ``tool.result`` bodies, with how often each was sent before.
+
+    Only entries the Agent owns (its calls started the operations), only those pushed over this
+    socket (not MCP's), and of those the ones whose backoff is over — or, on ``welcome``
+    (``everything``), the oldest page whatever their backoff, since a new connection may be the
+    first to reach the Agent. Each is counted as sent and backed off before it is sent: a send that
+    fails leaves it unacked, so it comes again (at least once).
+    """
+    entries = due_outbox_page(
+        agent_id=agent.id,
+        channel=DeliveryChannel.AGENT_SOCKET,
+        due_by=None if everything else now,
+        limit=DELIVERY_BATCH,
+    )
+    sent_before = [entry.attempts for entry in entries]
+    mark_sent(entries=entries, now=now)
     return [
         (
             {
@@ -66,22 +81,18 @@ def unacked_results(conversation_ids: list[str]) -> list[tuple[dict[str, Any], i
                 "tool": entry.payload["tool"],
                 "result": entry.payload["result"],
             },
-            entry.attempts,
+            attempts,
         )
-        for entry in unacked_outbox(conversation_ids=conversation_ids)[:DELIVERY_BATCH]
+        for entry, attempts in zip(entries, sent_before, strict=True)
     ]
 
 
-def count_attempt(outbox_id: str, *, now: datetime) -> None:
-    mark_delivery_attempt(outbox_id=outbox_id, now=now)
-
-
-def ack(conversation_ids: list[str], outbox_id: str, *, now: datetime) -> bool:
+def ack(agent: Agent, outbox_id: str, *, now: datetime) -> bool:
     try:
         uuid.UUID(outbox_id)
     except ValueError:
         raise Rejection(RejectionCode.FORBIDDEN, "no such outbox entry for this Agent") from None
-    return ack_outbox_entry(outbox_id=outbox_id, conversation_ids=conversation_ids, now=now)
+    return ack_outbox_entry(outbox_id=outbox_id, agent_id=agent.id, now=now)
 
 
 def take_user_messages(conversation_ids: list[str], now: datetime) -> list[dict[str, Any]]:

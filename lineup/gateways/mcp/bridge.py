@@ -20,7 +20,7 @@ from typing import Any
 
 from runtime.clock import isoformat
 from runtime.inventory import Inventory, inventory_for_scope
-from runtime.models import Operation, OutboxEntry
+from runtime.models import DeliveryChannel, Operation, OutboxEntry
 from runtime.services.agents import authenticate_agent
 from runtime.services.outbox import ack_outbox_entry
 from runtime.tool_calls import Accepted, ToolOutcome
@@ -101,7 +101,14 @@ def bind(*, token: str | None, conversation_id: str, now: datetime) -> Binding:
     agent = authenticate_agent(token, now=now)
     if agent is None:
         raise Unauthenticated
-    caller = Caller(label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=[conversation_id])
+    # Results of calls made here are read here (tasks/result), never pushed to a WebSocket.
+    caller = Caller(
+        label=f"agent:{agent.id}",
+        user_id=agent.user_id,
+        conversation_ids=[conversation_id],
+        agent_id=agent.id,
+        channel=DeliveryChannel.MCP,
+    )
     conversation = access_conversation(caller, conversation_id)
     return Binding(
         agent_id=str(agent.id),
@@ -183,10 +190,17 @@ def deliver_result(binding: Binding, view: OperationView, *, now: datetime) -> b
     The WebSocket path then stops resending it. Nothing is lost by acking before the response is
     written: the result stays on the tool call, and the task answers again with it.
     """
-    outbox_id = OutboxEntry.objects.filter(operation_id=view.operation_id).values_list("id", flat=True).first()
+    # Only this Agent's MCP-started results are delivered here; another caller's stay theirs.
+    outbox_id = (
+        OutboxEntry.objects.filter(
+            operation_id=view.operation_id, agent_id=binding.agent_id, channel=DeliveryChannel.MCP
+        )
+        .values_list("id", flat=True)
+        .first()
+    )
     if outbox_id is None:
         return False
-    return ack_outbox_entry(outbox_id=outbox_id, conversation_ids=[binding.conversation_id], now=now)
+    return ack_outbox_entry(outbox_id=outbox_id, agent_id=binding.agent_id, now=now)
 
 
 def _view(row: Operation) -> OperationView:

@@ -1,22 +1,36 @@
 """The outbox of runtime.services.outbox on PostgreSQL (SPEC R-2.2.8, R-4.2.7).
 
-A settled start's single result waits in its outbox entry until the Agent acks it: every delivery
-attempt is counted, an ack is final and only the entry's own conversation may ack it.
+A settled start's single result waits in its outbox entry until the Agent that asked acks it: the
+entry belongs to the start call's Agent, every delivery attempt is counted and backs the entry off
+(doubling, bounded), an ack is final and only the owner may make it.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from runtime.errors import Rejection, RejectionCode
-from runtime.models import LifecycleEvent, OutboxEntry
-from runtime.selectors import unacked_outbox
-from runtime.services.conversations import conversation_get_or_create_default
-from runtime.services.outbox import ack_outbox_entry, mark_delivery_attempt
+from runtime.models import Agent, DeliveryChannel, LifecycleEvent, OutboxEntry
+from runtime.selectors import due_outbox_page
+from runtime.services.outbox import ack_outbox_entry, mark_sent, redelivery_delay
 from runtime.tool_calls import Accepted, Receipt
+from runtime.tool_router import Caller
 from tests.support.factories import AgentDriver, at
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def owner(user) -> Agent:
+    return Agent.objects.create(name="owner", user=user)
+
+
+@pytest.fixture
+def owned(owner, user, conversation) -> AgentDriver:
+    caller = Caller(label=f"agent:{owner.id}", user_id=user.id, agent_id=owner.id)
+    return AgentDriver(caller=caller, conversation=conversation)
 
 
 def settled_entry(agent: AgentDriver) -> OutboxEntry:
@@ -26,71 +40,89 @@ def settled_entry(agent: AgentDriver) -> OutboxEntry:
     receipt = agent.interrupt(now=at(10))
     assert isinstance(receipt, Receipt) and receipt.receipt["status"] == "interrupted", receipt
     entry = OutboxEntry.objects.get(operation_id=started.operation_id)
-    assert (entry.attempts, entry.last_attempt_at, entry.acked_at) == (0, None, None)
+    assert (entry.attempts, entry.last_attempt_at, entry.acked_at, entry.next_attempt_at) == (0, None, None, at(10))
     return entry
 
 
-@pytest.mark.spec("R-2.2.8", "R-4.2.7")
-def test_an_entry_is_acked_once(agent, conversation):
-    """The first ack marks the entry acked and returns True; a second ack returns False and changes nothing."""
-    entry = settled_entry(agent)
-    assert unacked_outbox(conversation_ids=[conversation.id]) == [entry]
+def page(owner: Agent, *, due_by=None) -> list[OutboxEntry]:
+    return due_outbox_page(agent_id=owner.id, channel=DeliveryChannel.AGENT_SOCKET, due_by=due_by, limit=100)
 
-    assert ack_outbox_entry(outbox_id=entry.id, conversation_ids=[conversation.id], now=at(11)) is True
-    assert ack_outbox_entry(outbox_id=entry.id, conversation_ids=[conversation.id], now=at(12)) is False
+
+@pytest.mark.spec("R-2.2.8", "R-4.2.7")
+def test_an_entry_belongs_to_the_agent_whose_call_started_it_and_is_acked_once(owned, owner, conversation):
+    """The entry is the start call's Agent's; its first ack returns True, a second returns False."""
+    entry = settled_entry(owned)
+    assert entry.agent_id == owner.id and entry.channel == DeliveryChannel.AGENT_SOCKET
+    assert page(owner) == [entry]
+
+    assert ack_outbox_entry(outbox_id=entry.id, agent_id=owner.id, now=at(11)) is True
+    assert ack_outbox_entry(outbox_id=entry.id, agent_id=owner.id, now=at(12)) is False
 
     entry.refresh_from_db()
     assert entry.acked_at == at(11)
-    assert unacked_outbox(conversation_ids=[conversation.id]) == []
+    assert page(owner) == []
     acks = LifecycleEvent.objects.filter(kind="outbox.acked", conversation_id=conversation.id)
     assert [(e.at, e.data["outbox_id"]) for e in acks] == [(at(11), str(entry.id))]
 
 
 @pytest.mark.spec("R-2.2.8", "R-3.6")
-def test_an_entry_of_another_conversation_can_not_be_acked(agent, conversation, other_user):
-    """An Agent acking with only other conversations in scope is refused forbidden; the entry stays unacked."""
-    entry = settled_entry(agent)
-    other = conversation_get_or_create_default(user=other_user)
+def test_another_agent_of_the_same_user_can_not_see_or_ack_it(owned, owner, user):
+    """A second Agent of the same user gets none of the owner's entries, and its ack is refused
+    ``forbidden`` exactly like an unknown id, changing nothing."""
+    entry = settled_entry(owned)
+    other = Agent.objects.create(name="other", user=user)
 
+    assert page(other) == []
     with pytest.raises(Rejection) as rejected:
-        ack_outbox_entry(outbox_id=entry.id, conversation_ids=[other.id], now=at(11))
+        ack_outbox_entry(outbox_id=entry.id, agent_id=other.id, now=at(11))
     assert rejected.value.code == RejectionCode.FORBIDDEN
-    with pytest.raises(Rejection) as rejected:
-        ack_outbox_entry(outbox_id=entry.id, conversation_ids=[], now=at(11))
-    assert rejected.value.code == RejectionCode.FORBIDDEN
+    with pytest.raises(Rejection) as unknown:
+        ack_outbox_entry(outbox_id="00000000-0000-0000-0000-000000000000", agent_id=owner.id, now=at(11))
+    assert unknown.value.code == RejectionCode.FORBIDDEN
 
     entry.refresh_from_db()
     assert entry.acked_at is None
-    assert unacked_outbox(conversation_ids=[conversation.id]) == [entry]
     assert not LifecycleEvent.objects.filter(kind="outbox.acked").exists()
-    # Its own conversation still acks it.
-    assert ack_outbox_entry(outbox_id=entry.id, conversation_ids=[other.id, conversation.id], now=at(12)) is True
-
-
-@pytest.mark.spec("R-2.2.8")
-def test_an_unknown_entry_is_forbidden(conversation):
-    """An id that names no entry is refused like a foreign one, so ids can not be probed."""
-    with pytest.raises(Rejection) as rejected:
-        ack_outbox_entry(
-            outbox_id="00000000-0000-0000-0000-000000000000", conversation_ids=[conversation.id], now=at(1)
-        )
-    assert rejected.value.code == RejectionCode.FORBIDDEN
+    assert ack_outbox_entry(outbox_id=entry.id, agent_id=owner.id, now=at(12)) is True
 
 
 @pytest.mark.spec("R-2.2.8", "R-4.2.7")
-def test_delivery_attempts_are_counted_until_acked(agent, conversation):
-    """Each (re)delivery of an unacked entry counts one attempt; after the ack further attempts are not counted."""
-    entry = settled_entry(agent)
+def test_each_send_is_counted_and_backs_the_entry_off(owned, owner, settings):
+    """A sent entry is not due again until its backoff is over; each send doubles the wait, up to
+    the bound; an ack ends it whatever its backoff."""
+    settings.LINEUP_OUTBOX_REDELIVERY_SECONDS = 5
+    settings.LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS = 30
+    entry = settled_entry(owned)
+    assert [redelivery_delay(n).total_seconds() for n in (1, 2, 3, 4, 5)] == [5, 10, 20, 30, 30]
 
-    mark_delivery_attempt(outbox_id=entry.id, now=at(11))
-    mark_delivery_attempt(outbox_id=entry.id, now=at(15))
+    mark_sent(entries=page(owner, due_by=at(11)), now=at(11))
     entry.refresh_from_db()
-    assert (entry.attempts, entry.last_attempt_at) == (2, at(15))
-
-    assert ack_outbox_entry(outbox_id=entry.id, conversation_ids=[conversation.id], now=at(16)) is True
-    mark_delivery_attempt(outbox_id=entry.id, now=at(20))
-
+    assert (entry.attempts, entry.last_attempt_at, entry.next_attempt_at) == (1, at(11), at(16))
+    assert page(owner, due_by=at(15.9)) == []  # backed off
+    assert page(owner) == [entry]  # a welcome takes it whatever its backoff
+    mark_sent(entries=page(owner, due_by=at(16)), now=at(16))
     entry.refresh_from_db()
-    assert (entry.attempts, entry.last_attempt_at, entry.acked_at) == (2, at(15), at(16))
-    ack = LifecycleEvent.objects.get(kind="outbox.acked", conversation_id=conversation.id)
+    assert (entry.attempts, entry.next_attempt_at) == (2, at(26))
+
+    assert ack_outbox_entry(outbox_id=entry.id, agent_id=owner.id, now=at(17)) is True
+    assert page(owner) == []
+    ack = LifecycleEvent.objects.get(kind="outbox.acked")
     assert ack.data["attempts"] == 2
+
+
+@pytest.mark.spec("R-2.2.8")
+def test_a_page_is_oldest_due_first_and_bounded(owned, owner):
+    """A page is ordered by next attempt (a fresh entry is due at its creation, so it comes before
+    one backed off past that); it holds at most ``limit``, and MCP's entries are never in a socket's page."""
+    first = settled_entry(owned)
+    mark_sent(entries=[first], now=at(11))
+    mark_sent(entries=[first], now=at(12))  # next attempt at 12 + 10 s = 22
+    second_start = owned.start(60, now=at(20))
+    owned.interrupt(now=at(21))
+    second = OutboxEntry.objects.get(operation_id=second_start.operation_id)
+
+    assert page(owner) == [second, first]
+    assert due_outbox_page(agent_id=owner.id, channel=DeliveryChannel.AGENT_SOCKET, due_by=None, limit=1) == [second]
+    assert due_outbox_page(agent_id=owner.id, channel=DeliveryChannel.MCP, due_by=None, limit=10) == []
+    assert first.next_attempt_at - at(12) == timedelta(seconds=redelivery_delay(2).total_seconds())
+    assert page(owner, due_by=at(21.5)) == [second]

@@ -89,11 +89,10 @@ def test_tasks_result_waits_for_the_focus_to_end_on_a_process_that_does_not_sett
 
 
 @pytest.mark.spec("R-2.2.8", "R-4.2.7")
-def test_a_result_collected_over_mcp_is_not_sent_again_to_websocket_agents(
-    live, connect, mcp, user, conversation, token_for
-):
-    """The outbox is shared: a result the MCP Agent collected (``tasks/result``) is acked and a WebSocket
-    Agent of the same user does not get it; one nobody collected yet is delivered to it as usual."""
+def test_results_of_mcp_calls_are_never_pushed_to_websocket_agents(live, mcp, user, conversation, token_for):
+    """A result of an MCP-started operation is the MCP Agent's, read over MCP: one it collected
+    (``tasks/result``) is acked; one it has not collected yet waits for it, and a WebSocket Agent
+    of the same user — or the same Agent over the WebSocket — is sent neither."""
     collected = mcp.call_as_task("pomodoro.start", {"duration_seconds": FOCUS_SECONDS}, key="collected").task
     assert mcp.task_result(collected.task_id, timeout=FOCUS_SECONDS + 10).structured_content["state"] == "completed"
     left = mcp.call("pomodoro.start", {"duration_seconds": FOCUS_SECONDS}, key="left").structured_content
@@ -105,9 +104,10 @@ def test_a_result_collected_over_mcp_is_not_sent_again_to_websocket_agents(
         results = [f for f in sock.frames_within(1.0) if f["type"] == "tool.result"]
     finally:
         sock.close()
-    assert [(r["source_tool_call_id"], r["result"]["operation_id"]) for r in results] == [
-        ("mcp:left", left["operation_id"])
-    ]
+    assert results == []
+    waiting = OutboxEntry.objects.get(operation_id=left["operation_id"])
+    assert (waiting.channel, waiting.acked_at, waiting.attempts) == ("mcp", None, 0)
+    assert OutboxEntry.objects.get(operation_id=collected.task_id).acked_at is not None
 
 
 @pytest.mark.spec("R-3.5", "R-2.2.8")
