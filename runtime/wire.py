@@ -24,6 +24,10 @@ MAX_DEPTH = 32
 ID_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 128}
 
 
+def _is_id(value: object) -> bool:
+    return isinstance(value, str) and 1 <= len(value) <= ID_SCHEMA["maxLength"] and not has_unstorable_string(value)
+
+
 def encode(frame: dict[str, Any]) -> str:
     """A frame as sent: compact JSON, non-ASCII text as is (both sockets send the same way)."""
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), default=str)
@@ -45,11 +49,18 @@ def compile_schemas(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 class FrameError(Exception):
-    def __init__(self, code: str, detail: str, *, body: dict[str, Any] | None = None) -> None:
+    def __init__(self, code: str, detail: str, *, body: dict[str, Any] | None = None, where: str | None = None) -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
         self.body = body  # the decoded object, if the frame got that far (not to be trusted)
+        self.where = where  # the failing field's path (``a/b/0``) for invalid_frame, "" for the frame itself
+
+    def correlation(self, fields: tuple[str, ...]) -> dict[str, str]:
+        """The request ids the refused frame carried, to echo: only well-formed ones (ID_SCHEMA)."""
+        if not isinstance(self.body, dict):
+            return {}
+        return {name: value for name in fields if _is_id(value := self.body.get(name))}
 
 
 @dataclass(frozen=True)
@@ -149,5 +160,7 @@ def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int 
     error = first_error(validators[frame_type], data)
     if error is not None:
         where, message = error
-        raise FrameError("invalid_frame", f"{frame_type}: {where or '(frame)'}: {message[:300]}", body=data)
+        raise FrameError(
+            "invalid_frame", f"{frame_type}: {where or '(frame)'}: {message[:300]}", body=data, where=where
+        )
     return Frame(type=frame_type, body=data)

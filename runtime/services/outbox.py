@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Case, DateTimeField, F, Value, When
 
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
@@ -25,12 +26,24 @@ def redelivery_delay(attempts: int) -> timedelta:
 
 
 def mark_sent(*, entries: list[OutboxEntry], now: datetime) -> None:
-    """Count one (re)delivery of each of ``entries`` and back each off; one statement for the page."""
+    """Count one (re)delivery of each of ``entries`` and back each off, in one UPDATE for the page.
+
+    One statement, so it needs no transaction around it; an entry acked meanwhile is left alone.
+    The in-memory entries are updated to match.
+    """
+    if not entries:
+        return
+    backoff = Case(
+        *(When(attempts=n, then=Value(now + redelivery_delay(n + 1))) for n in {e.attempts for e in entries}),
+        output_field=DateTimeField(),
+    )
+    OutboxEntry.objects.filter(pk__in=[e.pk for e in entries], acked_at__isnull=True).update(
+        attempts=F("attempts") + 1, last_attempt_at=now, next_attempt_at=backoff
+    )
     for entry in entries:
         entry.attempts += 1
         entry.last_attempt_at = now
         entry.next_attempt_at = now + redelivery_delay(entry.attempts)
-    OutboxEntry.objects.bulk_update(entries, ["attempts", "last_attempt_at", "next_attempt_at"])
 
 
 @transaction.atomic(durable=True)

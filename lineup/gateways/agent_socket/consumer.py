@@ -41,6 +41,14 @@ REFUSALS = {  # token_refusal() -> the detail of the unauthorized error that end
 }
 
 
+# The request ids a frame may carry; an error answering it echoes them (docs/agent-protocol.md § Errors).
+CORRELATION_FIELDS = ("source_tool_call_id", "interaction_id", "outbox_id", "message_id", "conversation_id")
+
+
+def correlation_ids(body: dict[str, Any]) -> dict[str, str]:
+    return {name: body[name] for name in CORRELATION_FIELDS if isinstance(body.get(name), str)}
+
+
 class AgentConsumer(AsyncWebsocketConsumer):
     agent = None
     caller: Caller | None = None
@@ -81,7 +89,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         try:
             frame = parse_agent_frame(text_data)
         except FrameError as error:
-            await self._error(error.code, error.detail)
+            await self._refuse_frame(error)
             return
         if self.agent is None and frame.type != "hello":
             await self._error("not_authenticated", "send hello with your token first")
@@ -96,11 +104,14 @@ class AgentConsumer(AsyncWebsocketConsumer):
                 return
             await handler(frame.body)
         except Rejection as rejection:
-            await self._error(rejection.code, rejection.detail, frame=frame.type)
+            await self._error(rejection.code, rejection.detail, frame=frame.type, **correlation_ids(frame.body))
         except Exception:  # a bug must not take the connection down; the frame changed nothing it reports
             logger.exception("agent.frame_failed", connection_id=self.connection_id, frame=frame.type)
             await self._error(
-                "internal_error", "the server failed to handle this frame; it is logged", frame=frame.type
+                "internal_error",
+                "the server failed to handle this frame; it is logged",
+                frame=frame.type,
+                **correlation_ids(frame.body),
             )
 
     async def on_hello(self, body: dict[str, Any]) -> None:
@@ -294,8 +305,30 @@ class AgentConsumer(AsyncWebsocketConsumer):
     async def _send(self, frame_type: str, **body: Any) -> None:
         await self.send(text_data=encode({"type": frame_type, **body}))
 
+    async def _refuse_frame(self, error: FrameError) -> None:
+        """Answer a frame that failed parsing, naming the request it carried where it carried one.
+
+        A ``tool.call`` whose only fault is its ``arguments`` is a call, rejected like one the
+        Router refuses (``tool.rejected invalid_arguments``), so the Agent's pending call ends.
+        """
+        ids = error.correlation(CORRELATION_FIELDS)
+        body = error.body or {}
+        if (
+            body.get("type") == "tool.call"
+            and self.agent is not None
+            and {"conversation_id", "source_tool_call_id"} <= ids.keys()
+            and (error.where == "arguments" or (error.where or "").startswith("arguments/"))
+        ):
+            common = {"conversation_id": ids["conversation_id"], "source_tool_call_id": ids["source_tool_call_id"]}
+            await self._send("tool.rejected", **common, code="invalid_arguments", detail=error.detail)
+            self._log("agent.tool_call", outcome="Rejected", code="invalid_arguments", **common)
+            return
+        await self._error(error.code, error.detail, **ids)
+
     async def _error(self, code: str, detail: str, **context: Any) -> None:
-        await self._send("error", code=str(code), detail=detail)
+        # Request ids of the frame answered are echoed, so an Agent with several in flight can tell.
+        echoed = {k: v for k, v in context.items() if k in CORRELATION_FIELDS}
+        await self._send("error", code=str(code), detail=detail, **echoed)
         self._log("agent.frame_rejected", code=str(code), detail=detail, **context)
 
     def _log(self, event: str, **fields: Any) -> None:
