@@ -92,7 +92,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self._refuse_frame(error)
             return
         if self.agent is None and frame.type != "hello":
-            await self._error("not_authenticated", "send hello with your token first")
+            await self._error("not_authenticated", "send hello with your token first", **correlation_ids(frame.body))
             return
         handler = getattr(self, "on_" + frame.type.replace(".", "_"))
         try:
@@ -308,22 +308,21 @@ class AgentConsumer(AsyncWebsocketConsumer):
     async def _refuse_frame(self, error: FrameError) -> None:
         """Answer a frame that failed parsing, naming the request it carried where it carried one.
 
-        A ``tool.call`` whose only fault is its ``arguments`` is a call, rejected like one the
-        Router refuses (``tool.rejected invalid_arguments``), so the Agent's pending call ends.
+        A ``tool.call`` whose first fault is its ``arguments`` is still a call: it goes to the Tool
+        Router like any other, which rejects it (``tool.rejected invalid_arguments``, logged as a
+        decision), so the Agent's pending call ends with an answer it can match.
         """
-        ids = error.correlation(CORRELATION_FIELDS)
         body = error.body or {}
+        where = error.where or ""
         if (
             body.get("type") == "tool.call"
             and self.agent is not None
-            and {"conversation_id", "source_tool_call_id"} <= ids.keys()
-            and (error.where == "arguments" or (error.where or "").startswith("arguments/"))
+            and (where == "arguments" or where.startswith("arguments/"))
         ):
-            common = {"conversation_id": ids["conversation_id"], "source_tool_call_id": ids["source_tool_call_id"]}
-            await self._send("tool.rejected", **common, code="invalid_arguments", detail=error.detail)
-            self._log("agent.tool_call", outcome="Rejected", code="invalid_arguments", **common)
+            if await self._still_authorized():
+                await self.on_tool_call(body)
             return
-        await self._error(error.code, error.detail, **ids)
+        await self._error(error.code, error.detail, **error.correlation(CORRELATION_FIELDS))
 
     async def _error(self, code: str, detail: str, **context: Any) -> None:
         # Request ids of the frame answered are echoed, so an Agent with several in flight can tell.

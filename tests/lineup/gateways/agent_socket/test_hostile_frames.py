@@ -444,7 +444,8 @@ def hand_picked(conversation_id: str, revision: str) -> list[tuple[str, str | by
         ("timeout 60.0", ask(',"timeout_seconds":60.0'), "error", "invalid_frame"),
         ("timeout true", ask(',"timeout_seconds":true'), "error", "invalid_frame"),
         # nulls
-        ("arguments null", tool_call("null"), "error", "invalid_frame"),
+        ("arguments null", tool_call("null"), "tool.rejected", "invalid_arguments"),
+        ("arguments a list", tool_call("[1]"), "tool.rejected", "invalid_arguments"),
         ("duration null", tool_call('{"duration_seconds":null}'), "tool.rejected", "invalid_arguments"),
         ("text null", send % "null", "error", "invalid_frame"),
         ("type null", '{"type":null}', "error", "unknown_frame_type"),

@@ -9,6 +9,7 @@ import uuid
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from lineup.gateways.agent_socket.consumer import CORRELATION_FIELDS
 from lineup.gateways.agent_socket.frames import PROTOCOL
 from runtime.models import LifecycleEvent
 from runtime.services.conversations import conversation_get_or_create_default
@@ -183,7 +184,17 @@ def test_malformed_invalid_and_refused_frames_get_an_error_and_change_nothing(
     def refused(frame, code: str, *, mentions: str | None = None, then_usable: bool = True) -> None:
         answer = sock.request(frame)
         assert answer["type"] == "error" and answer["code"] == code, (frame if len(str(frame)) < 300 else "…", answer)
-        assert set(answer) == {"type", "code", "detail"} and answer["detail"]
+        # An error names the request it answers: the ids the frame carried, nothing else.
+        # (A raw frame's ids are echoed when it decoded to an object: each echoed value is in its text.)
+        if isinstance(frame, dict):
+            echoed = {
+                k: v for k, v in frame.items() if k in CORRELATION_FIELDS and isinstance(v, str) and 0 < len(v) <= 128
+            }
+        else:
+            raw = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
+            echoed = {k: v for k, v in answer.items() if k in CORRELATION_FIELDS and json.dumps(v) in raw}
+        assert set(answer) == {"type", "code", "detail", *echoed} and answer["detail"]
+        assert {k: answer[k] for k in echoed} == echoed
         if mentions is not None:
             assert mentions in answer["detail"], answer
         if then_usable:
@@ -261,7 +272,8 @@ def test_malformed_invalid_and_refused_frames_get_an_error_and_change_nothing(
         {"type": "inventory.get", "conversation_id": conversation_id, "scope": "all"}, "invalid_frame", mentions="scope"
     )
     refused({"type": "hello", "token": token}, "invalid_frame", mentions="protocol")
-    refused(
+    # A call whose arguments are not an object is still a call: rejected by the Router, with its ids.
+    list_args = sock.request(
         {
             "type": "tool.call",
             "conversation_id": conversation_id,
@@ -269,10 +281,17 @@ def test_malformed_invalid_and_refused_frames_get_an_error_and_change_nothing(
             "tool": "pomodoro.start",
             "arguments": [60],
             "inventory_revision": "x",
-        },
-        "invalid_frame",
-        mentions="arguments",
+        }
     )
+    assert (list_args["type"], list_args["code"], list_args["source_tool_call_id"]) == (
+        "tool.rejected",
+        "invalid_arguments",
+        "list-args",
+    ), list_args
+    assert list_args["conversation_id"] == conversation_id and "arguments" in list_args["detail"]
+    # Like every Router rejection it is one decision-log entry, and nothing else.
+    before = {**before, "runtime.LifecycleEvent": before["runtime.LifecycleEvent"] + 1}
+    assert row_counts() == before
     refused(
         {
             "type": "tool.call",
