@@ -93,7 +93,10 @@ class Operation(models.Model):
         # not enough; "change" can not be it, the admin refuses every hand edit of an operation.
         permissions = [("settle_operations", "Can settle due operations and run the recovery sweep")]
         indexes = [
-            models.Index(fields=["ends_at"], condition=Q(state=OperationState.FOCUSING), name="focusing_by_ends_at"),
+            # (ends_at, id): the sweep's keyset pages read it in order, with no sort (decision 0011).
+            models.Index(
+                fields=["ends_at", "id"], condition=Q(state=OperationState.FOCUSING), name="focusing_by_ends_at"
+            ),
             # The few focusing operations whose settlement failed: retries by next attempt, and the
             # flagged ones (the admin's "needs an operator", recovery's report) without a scan.
             models.Index(
