@@ -274,3 +274,42 @@ def test_deadlines_keep_settling_on_time_while_a_flagged_operation_waits(user):
             scheduler.stop()
             assert not any(t.name == "lineup-deadlines" and t.is_alive() for t in threading.enumerate())
         _assert_still_focusing_untouched(poison)
+
+
+@pytest.mark.spec("R-4.4.1", "R-2.2.8")
+def test_a_settlement_that_fails_after_its_state_change_is_rolled_back_whole(user):
+    """The fault strikes late: the terminal state is already written in the settlement's transaction
+    when the outbox insert is refused. The whole settlement rolls back (still focusing, no result on
+    the tool call), the count survives in its own transaction, and the next try settles it once."""
+    [first, second] = _start_due_operations(user, 2)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            CREATE FUNCTION lineup_test_poison_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION 'outbox refused for %', NEW.operation_id;
+            END
+            $$
+            """
+        )
+        cursor.execute(
+            f"""
+            CREATE TRIGGER lineup_test_poison_outbox BEFORE INSERT ON {OutboxEntry._meta.db_table}
+            FOR EACH ROW WHEN (NEW.operation_id = '{first}') EXECUTE FUNCTION lineup_test_poison_outbox()
+            """
+        )
+    try:
+        summary = sweep(now=at(70))
+        assert summary.settled == [second]
+        assert [(f.operation_id, f.attempt) for f in summary.failed] == [(first, 1)]
+        _assert_still_focusing_untouched(first)
+        assert ToolCall.objects.get(operation__pk=first).result is None
+        assert Operation.objects.get(pk=first).settle_failures == 1
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP TRIGGER IF EXISTS lineup_test_poison_outbox ON {OutboxEntry._meta.db_table}")
+            cursor.execute("DROP FUNCTION IF EXISTS lineup_test_poison_outbox()")
+
+    assert sweep(now=at(70 + BACKOFF)).settled == [first]
+    assert OutboxEntry.objects.filter(operation_id=first).count() == 1
+    assert Operation.objects.get(pk=first).state == OperationState.COMPLETED
