@@ -16,6 +16,8 @@ Variables:
     LINEUP_LOG_LEVEL        DEBUG/INFO/... (default INFO)
     LINEUP_LOG_FORMAT       json | console (default console when embedded, json otherwise)
     LINEUP_SWEEP_SECONDS    beat sweep period (default 2)
+    LINEUP_SETTLE_MAX_FAILURES  failed settlements before an operation is flagged (default 5)
+    LINEUP_SETTLE_BACKOFF_SECONDS / _MAX_SECONDS  retry backoff of a failed settlement (5 / 300)
     LINEUP_CELERY_QUEUE     Celery queue name (default lineup)
     LINEUP_OUTBOX_REDELIVERY_SECONDS  resend an unacked tool.result after this long (default 5)
     LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS  each resend waits twice as long, up to this (default 300)
@@ -145,6 +147,12 @@ LINEUP_SWEEP_SECONDS = float(os.environ.get("LINEUP_SWEEP_SECONDS", "2"))
 # Redis redelivers an unacked task after visibility_timeout; an eta further away than that
 # would run again and again. Deadlines beyond this horizon are left to the beat sweep.
 LINEUP_ETA_HORIZON_SECONDS = 3000
+# A settlement that raises is retried by the sweep after a backoff that doubles from the base up
+# to the cap; after this many failures the operation is flagged for an operator and only an
+# explicit retry (recover_runtime, the admin's settle action) tries it again (decision 0011).
+LINEUP_SETTLE_MAX_FAILURES = int(os.environ.get("LINEUP_SETTLE_MAX_FAILURES", "5"))
+LINEUP_SETTLE_BACKOFF_SECONDS = float(os.environ.get("LINEUP_SETTLE_BACKOFF_SECONDS", "5"))
+LINEUP_SETTLE_BACKOFF_MAX_SECONDS = float(os.environ.get("LINEUP_SETTLE_BACKOFF_MAX_SECONDS", "300"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("LINEUP_CELERY_QUEUE", "lineup")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from django.db.models import Min
+from django.db.models import Min, Q
 
 from runtime.models import AppInstance, Operation, OutboxEntry, ToolCall
 from runtime.transitions import LifecycleState, OperationState
@@ -28,15 +28,63 @@ def latest_operation(*, conversation_id: uuid.UUID | str) -> Operation | None:
 
 
 def next_deadline() -> datetime | None:
-    return Operation.objects.filter(state=OperationState.FOCUSING).aggregate(m=Min("ends_at"))["m"]
+    """When the sweep next has something to try: the earliest ``ends_at`` of a focusing operation
+    that never failed, or the earliest retry of one that did. A flagged one waits for an operator,
+    and a backed-off one for its retry, so neither makes the embedded scheduler spin."""
+    focusing = Operation.objects.filter(state=OperationState.FOCUSING)
+    first = focusing.filter(settle_failures=0).aggregate(m=Min("ends_at"))["m"]
+    retry = focusing.filter(settle_failures__gt=0, settle_flagged_at__isnull=True).aggregate(
+        m=Min("next_settle_attempt_at")
+    )["m"]
+    return min((t for t in (first, retry) if t is not None), default=None)
 
 
 def due_operation_ids(*, now: datetime, limit: int) -> list[uuid.UUID]:
+    """Every focusing operation past its ``ends_at``, flagged and backed-off ones included."""
     return list(
         Operation.objects.filter(state=OperationState.FOCUSING, ends_at__lte=now)
         .order_by("ends_at")
         .values_list("id", flat=True)[:limit]
     )
+
+
+DueKey = tuple[datetime, uuid.UUID]
+
+
+def settleable_operation_keys(
+    *, now: datetime, limit: int, after: DueKey | None = None, retry_flagged: bool = False
+) -> list[DueKey]:
+    """The next page of due operations to try, as ``(ends_at, id)``, oldest deadline first.
+
+    A keyset page (after ``after``) rather than "the first ``limit`` still focusing": an operation
+    whose settlement fails stays focusing, and must not come back within one sweep. Operations that
+    failed before are tried once their backoff has passed and never once flagged, unless
+    ``retry_flagged`` (an operator's explicit retry: every due one, now). Uses the partial index
+    ``focusing_by_ends_at``; the rows it filters out are the few failed ones.
+    """
+    due = Operation.objects.filter(state=OperationState.FOCUSING, ends_at__lte=now)
+    if not retry_flagged:
+        due = due.filter(Q(settle_failures=0) | Q(settle_flagged_at__isnull=True, next_settle_attempt_at__lte=now))
+    if after is not None:
+        ends_at, op_id = after
+        # ends_at >= bounds the index scan; the OR only sorts out ties on ends_at.
+        due = due.filter(Q(ends_at__gt=ends_at) | Q(ends_at=ends_at, id__gt=op_id), ends_at__gte=ends_at)
+    return list(due.order_by("ends_at", "id").values_list("ends_at", "id")[:limit])
+
+
+def flagged_operations() -> list[Operation]:
+    """Focusing operations whose settlement failed ``LINEUP_SETTLE_MAX_FAILURES`` times."""
+    return list(
+        Operation.objects.filter(
+            state=OperationState.FOCUSING, settle_failures__gt=0, settle_flagged_at__isnull=False
+        ).order_by("settle_flagged_at", "id")
+    )
+
+
+def flagged_operation_count() -> int:
+    return Operation.objects.filter(
+        state=OperationState.FOCUSING, settle_failures__gt=0, settle_flagged_at__isnull=False
+    ).count()
 
 
 def running_operations(*, now: datetime) -> list[Operation]:

@@ -8,9 +8,8 @@ from django.utils import timezone
 
 from runtime.deadlines import enqueue_eta
 from runtime.models import Operation
-from runtime.services.focus import settle_operation
-from runtime.services.recovery import sweep
-from runtime.transitions import NotDue, Trigger
+from runtime.services.recovery import SettleFailure, settle_isolated, sweep
+from runtime.transitions import NotDue
 
 logger = structlog.get_logger("lineup.runtime")
 
@@ -22,13 +21,16 @@ def settle_operation_task(operation_id: str) -> str:
     An early delivery (an eta timer firing a moment early, clocks of two hosts apart) re-arms
     the task at ``ends_at`` rather than waiting for the next sweep. An unknown operation (a task
     that outlived its row, e.g. a test database flushed under a queue) is logged and dropped:
-    retrying could never succeed.
+    retrying could never succeed. A settlement that raises is counted and backed off like the
+    sweep's (``settle_isolated``); the sweep retries it.
     """
     try:
-        outcome = settle_operation(operation_id=operation_id, trigger=Trigger.DEADLINE, now=timezone.now())
+        outcome = settle_isolated(operation_id=operation_id, now=timezone.now())
     except Operation.DoesNotExist:
         logger.warning("deadline.unknown_operation", operation_id=operation_id)
         return "UnknownOperation"
+    if isinstance(outcome, SettleFailure):
+        return "SettleFailure"
     if isinstance(outcome.decision, NotDue):
         ends_at = Operation.objects.values_list("ends_at", flat=True).get(pk=operation_id)
         enqueue_eta(outcome.operation_id, ends_at)

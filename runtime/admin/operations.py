@@ -5,6 +5,9 @@ trigger; "Run the recovery sweep now" is a button (``runtime.admin.recovery``). 
 the beat sweep would do anyway, but they write (terminal states, outbox entries, events), so they
 need the ``runtime.settle_operations`` permission, not just the view one: viewing operations shows
 the sweep's dry run only.
+
+Both are explicit retries: an operation whose settlement failed (decision 0011) is tried again at
+once, even when it is flagged for an operator; the "needs an operator" filter lists those.
 """
 
 from __future__ import annotations
@@ -19,8 +22,26 @@ from django.utils.safestring import SafeString
 from runtime.admin import recovery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link, pretty_json
 from runtime.models import Operation, ToolCall
-from runtime.services.focus import settle_operation
-from runtime.transitions import NotDue, OperationState, Trigger
+from runtime.services.recovery import SettleFailure, settle_isolated
+from runtime.transitions import NotDue, OperationState
+
+
+class NeedsOperatorFilter(admin.SimpleListFilter):
+    """Focusing operations whose settlement keeps failing (decision 0011)."""
+
+    title = "needs an operator"
+    parameter_name = "needs_operator"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("flagged", "flagged: settlement failed too often"), ("retrying", "settlement failed, retrying")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        failing = queryset.filter(state=OperationState.FOCUSING, settle_failures__gt=0)
+        if self.value() == "flagged":
+            return failing.filter(settle_flagged_at__isnull=False)
+        if self.value() == "retrying":
+            return failing.filter(settle_flagged_at__isnull=True)
+        return queryset
 
 
 @admin.register(ToolCall)
@@ -91,9 +112,10 @@ class OperationAdmin(ReadOnlyAdmin):
         "ends_at",
         "ended_at",
         "settled_at",
+        "settle_failures_display",
     )
     list_select_related = ("conversation",)
-    list_filter = ("state", "interruption_reason", ConversationFilter)
+    list_filter = ("state", NeedsOperatorFilter, "interruption_reason", ConversationFilter)
     search_fields = ("source_tool_call_id", "id__exact", "instance__id__exact", "conversation__id__exact")
     date_hierarchy = "started_at"
     ordering = ("-started_at",)
@@ -103,6 +125,16 @@ class OperationAdmin(ReadOnlyAdmin):
     @admin.display(description="outbox entry")
     def outbox_link(self, obj: Operation) -> SafeString | str:
         return object_link(getattr(obj, "outbox_entry", None))
+
+    @admin.display(description="settle failures", ordering="settle_failures")
+    def settle_failures_display(self, obj: Operation) -> str:
+        if not obj.settle_failures:
+            return "-"
+        if obj.state != OperationState.FOCUSING:
+            return f"{obj.settle_failures} (settled since)"
+        if obj.settle_flagged_at is not None:
+            return f"{obj.settle_failures} · NEEDS AN OPERATOR"
+        return f"{obj.settle_failures} · retry after {obj.next_settle_attempt_at:%Y-%m-%d %H:%M:%S}"
 
     def has_settle_permission(self, request: HttpRequest) -> bool:
         # A custom permission rather than "change": has_change_permission is False for everyone
@@ -114,20 +146,25 @@ class OperationAdmin(ReadOnlyAdmin):
         now = timezone.now()
         selected = dict(queryset.values_list("id", "state"))
         # Only focusing ones are asked; the service re-decides under the lock, so a row that
-        # settled meanwhile is simply AlreadyFinal there.
+        # settled meanwhile is simply AlreadyFinal there. An explicit retry: backoff and flag
+        # do not hold it back, and one that fails again is counted, not raised.
         outcomes = [
-            settle_operation(operation_id=pk, trigger=Trigger.DEADLINE, now=now)
+            settle_isolated(operation_id=pk, now=now)
             for pk, state in selected.items()
             if state == OperationState.FOCUSING
         ]
-        settled = sum(outcome.settled for outcome in outcomes)
-        not_due = sum(isinstance(outcome.decision, NotDue) for outcome in outcomes)
-        self.message_user(
-            request,
+        failed = [outcome for outcome in outcomes if isinstance(outcome, SettleFailure)]
+        done = [outcome for outcome in outcomes if not isinstance(outcome, SettleFailure)]
+        settled = sum(outcome.settled for outcome in done)
+        not_due = sum(isinstance(outcome.decision, NotDue) for outcome in done)
+        text = (
             f"Settled {settled} due operation(s); {not_due} not due yet; "
-            f"{len(selected) - settled - not_due} already final.",
-            messages.SUCCESS if settled else messages.INFO,
+            f"{len(selected) - settled - not_due - len(failed)} already final."
         )
+        if failed:
+            text += f" {len(failed)} failed again: " + "; ".join(f"{f.operation_id}: {f.error}" for f in failed)
+        level = messages.ERROR if failed else messages.SUCCESS if settled else messages.INFO
+        self.message_user(request, text, level)
 
     def get_urls(self) -> list:
         view = self.admin_site.admin_view(lambda request: recovery.recover_view(self, request))

@@ -33,10 +33,9 @@ def recover_view(model_admin: OperationAdmin, request: HttpRequest) -> HttpRespo
         counts = recover_runtime(now=timezone.now()).counts()
         model_admin.message_user(
             request,
-            "Recovery sweep ran: settled {settled}, resumed {resumed}, unacked outbox {unacked_outbox}.".format(
-                **counts
-            ),
-            messages.SUCCESS,
+            "Recovery sweep ran: settled {settled}, failed {failed}, flagged {flagged}, resumed {resumed}, "
+            "unacked outbox {unacked_outbox}.".format(**counts),
+            messages.ERROR if counts["failed"] else messages.SUCCESS,
         )
         return redirect("admin:runtime_operation_changelist")
     preview = recover_runtime(now=timezone.now(), dry_run=True)

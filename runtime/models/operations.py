@@ -85,6 +85,18 @@ class Operation(models.Model):
     settled_at = models.DateTimeField(
         null=True, blank=True, help_text="When the Runtime decided the terminal state (for lag metrics)."
     )
+    # Poison isolation (decision 0011): a settlement that raised is rolled back alone and counted
+    # here, in a transaction of its own. Kept after the operation settles, as its history.
+    settle_failures = models.PositiveIntegerField(default=0, help_text="Settlements of it that raised.")
+    next_settle_attempt_at = models.DateTimeField(
+        null=True, blank=True, help_text="The sweep does not retry a failed settlement before this."
+    )
+    last_settle_error = models.TextField(blank=True, default="", help_text="The last failed settlement's exception.")
+    settle_flagged_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When it reached LINEUP_SETTLE_MAX_FAILURES: the sweep leaves it to an operator's explicit retry.",
+    )
 
     class Meta:
         ordering = ["started_at"]
@@ -92,7 +104,17 @@ class Operation(models.Model):
         # not enough; "change" can not be it, the admin refuses every hand edit of an operation.
         permissions = [("settle_operations", "Can settle due operations and run the recovery sweep")]
         indexes = [
-            models.Index(fields=["ends_at"], condition=Q(state=OperationState.FOCUSING), name="focusing_by_ends_at")
+            # (ends_at, id): the sweep's keyset pages read it in order, with no sort (decision 0011).
+            models.Index(
+                fields=["ends_at", "id"], condition=Q(state=OperationState.FOCUSING), name="focusing_by_ends_at"
+            ),
+            # The few focusing operations whose settlement failed: retries by next attempt, and the
+            # flagged ones (the admin's "needs an operator", recovery's report) without a scan.
+            models.Index(
+                fields=["next_settle_attempt_at"],
+                condition=Q(state=OperationState.FOCUSING, settle_failures__gt=0),
+                name="focusing_settle_retries",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -111,6 +133,18 @@ class Operation(models.Model):
                 condition=Q(state=OperationState.INTERRUPTED, interruption_reason__isnull=False)
                 | (~Q(state=OperationState.INTERRUPTED) & Q(interruption_reason__isnull=True)),
                 name="operation_interrupted_iff_reason",
+            ),
+            # A failure always leaves its count, its error and when to try again; nothing else
+            # (in particular no flag) exists without one.
+            models.CheckConstraint(
+                condition=Q(
+                    settle_failures=0,
+                    next_settle_attempt_at__isnull=True,
+                    last_settle_error="",
+                    settle_flagged_at__isnull=True,
+                )
+                | (Q(settle_failures__gte=1, next_settle_attempt_at__isnull=False) & ~Q(last_settle_error="")),
+                name="operation_settle_failure_recorded",
             ),
         ]
 

@@ -295,6 +295,8 @@ def test_the_recovery_sweep_settles_a_due_focus_once_and_reports_the_counts(
         "dry_run": True,
         "due": 1,
         "settled": 0,
+        "failed": 0,
+        "flagged": 0,
         "resumed": 1,
         "unacked_outbox": 0,
     }
@@ -302,14 +304,14 @@ def test_the_recovery_sweep_settles_a_due_focus_once_and_reports_the_counts(
 
     response = admin_client.post(recover_url, follow=True)
     assert response.redirect_chain[-1][0] == admin_url(Operation, "changelist")
-    assert "Recovery sweep ran: settled 1, resumed 1, unacked outbox 1." in message_texts(response)
+    assert "Recovery sweep ran: settled 1, failed 0, flagged 0, resumed 1, unacked outbox 1." in message_texts(response)
     operation = Operation.objects.get(pk=due.operation_id)
     assert operation.state == OperationState.COMPLETED and operation.ended_at == operation.ends_at
     assert OutboxEntry.objects.filter(operation=operation).count() == 1
     assert Operation.objects.get(pk=running.operation_id).state == OperationState.FOCUSING
 
     again = admin_client.post(recover_url, follow=True)  # repeating it settles nothing twice
-    assert "Recovery sweep ran: settled 0, resumed 1, unacked outbox 1." in message_texts(again)
+    assert "Recovery sweep ran: settled 0, failed 0, flagged 0, resumed 1, unacked outbox 1." in message_texts(again)
     assert OutboxEntry.objects.count() == 1
     assert LifecycleEvent.objects.filter(kind="recovery.ran").count() == 2
 
@@ -393,4 +395,4 @@ def test_the_recovery_commands_need_the_settle_permission_not_only_view(
     assert "Settled 1 due operation(s); 0 not due yet; 0 already final." in message_texts(response)
     assert Operation.objects.get(pk=due.operation_id).state == OperationState.COMPLETED
     response = client.post(recover_url, follow=True)
-    assert "Recovery sweep ran: settled 0, resumed 0, unacked outbox 1." in message_texts(response)
+    assert "Recovery sweep ran: settled 0, failed 0, flagged 0, resumed 0, unacked outbox 1." in message_texts(response)

@@ -240,7 +240,15 @@ def test_every_decision_is_one_json_log_line_with_its_ids():
 
     recovery = one(logged, "recovery.ran")
     assert {k: recovery[k] for k in out["recovery"]} == out["recovery"]
-    assert out["recovery"] == {"dry_run": False, "due": 1, "settled": 1, "resumed": 0, "unacked_outbox": 2}
+    assert out["recovery"] == {
+        "dry_run": False,
+        "due": 1,
+        "settled": 1,
+        "failed": 0,
+        "flagged": 0,
+        "resumed": 0,
+        "unacked_outbox": 2,
+    }
 
 
 @pytest.mark.spec("R-3.12", "R-2.2.5")

@@ -13,8 +13,10 @@ from runtime.services.recovery import recover_runtime
 class Command(BaseCommand):
     help = (
         "Settle every focusing operation whose ends_at has passed (completed, exactly once), re-arm "
-        "the deadlines of the ones still running, and report unacked outbox entries. Safe to run "
-        "at any time, repeatedly and concurrently with workers."
+        "the deadlines of the ones still running, and report unacked outbox entries. An explicit "
+        "retry: operations whose settlement failed (backed off, or flagged for an operator) are tried "
+        "now too; those still failing are reported. Safe to run at any time, repeatedly and "
+        "concurrently with workers."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -39,6 +41,8 @@ class Command(BaseCommand):
                 "due_ids": [item["operation_id"] for item in summary.due],
                 "settled_ids": [str(i) for i in summary.settled],
                 "resumed": summary.resumed,
+                "failed_operations": summary.failed,
+                "flagged_operations": summary.flagged,
             }
             self.stdout.write(json.dumps(payload, sort_keys=True))
             return
@@ -46,6 +50,18 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{'DRY RUN: ' if dry_run else ''}{verb} {len(summary.due) if dry_run else len(summary.settled)} due operation(s)"
         )
+        for item in summary.failed:
+            self.stdout.write(f"  FAILED {item['operation_id']} attempt={item['attempt']}: {item['error']}")
+        if summary.flagged:
+            self.stdout.write(
+                f"{len(summary.flagged)} operation(s) flagged for an operator (settlement failed "
+                "LINEUP_SETTLE_MAX_FAILURES times; the sweep no longer retries them, this command does):"
+            )
+        for item in summary.flagged:
+            self.stdout.write(
+                f"  FLAGGED {item['operation_id']} conversation={item['conversation_id']} "
+                f"failures={item['settle_failures']} since={item['flagged_at']}: {item['last_error']}"
+            )
         for item in summary.resumed:
             self.stdout.write(
                 f"  running {item['operation_id']} ends_at={item['ends_at']} remaining={item['remaining_seconds']}s"
