@@ -1,13 +1,16 @@
 """One reference Agent client per user, for every active user or for named ones.
 
 ``ReferenceAgentSupervisor`` polls the users every few seconds: a user that appears (created
-with ``createsuperuser`` or the admin, or re-activated) gets a token for the Agent
-``reference`` and its own ``AgentClient``; a user that is deleted or deactivated loses it. A
-client whose token the server refuses (revoked in the admin) is not given a new one until this
-process restarts: revoking is how an operator stops it for that user.
+with ``createsuperuser`` or the admin, or re-activated) gets the token of its built-in Agent
+``reference`` (or ``llm``) and its own ``AgentClient``; a user that is deleted or deactivated
+loses it.
 
-Tokens are issued here and held only in memory (``create_agent_token``: only the digest is
-stored), so each start of the supervisor issues one new token per user.
+The token is the one ``runtime.services.agents.builtin_agent_token`` derives: the same at every
+start of this process, so restarts issue nothing and leave one active built-in token per user.
+An operator turns the built-in Agent off for a user by revoking that token (admin: Agent tokens
+→ Revoke); the live client is refused, and no round — in this process or after a restart —
+connects it again (``reference_agent.builtin_disabled`` says why) until the operator re-enables
+it (admin: Agents → Re-enable the built-in Agent), which the next round picks up.
 
 ``start_reference_agent_in_thread(url)`` runs a supervisor for every user in a daemon thread
 with its own asyncio loop: the embedded default runs it inside the Daphne process it talks to.
@@ -31,7 +34,7 @@ from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from interact.reference_agent.client import AgentClient, Unauthorized
-from runtime.services.agents import create_agent_token
+from runtime.services.agents import builtin_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
 
 logger = structlog.get_logger("lineup.reference_agent")
@@ -42,12 +45,15 @@ DEFAULT_POLL_SECONDS = 3.0
 T = TypeVar("T")
 
 
-def issue_reference_token(*, user_id: int, name: str = REFERENCE_AGENT_NAME) -> str:
-    """A new token for the Agent ``name`` of the user (its default conversation made sure of)."""
+def reference_token(*, user_id: int, name: str = REFERENCE_AGENT_NAME) -> tuple[str | None, str | None]:
+    """``(token, None)`` for the user's built-in Agent ``name`` (its default conversation made sure
+    of), or ``(None, disabled_at)`` while an operator has it off."""
     user = get_user_model().objects.get(pk=user_id)
     conversation_get_or_create_default(user=user)
-    _, token = create_agent_token(user=user, name=name, now=timezone.now())
-    return token
+    agent, token = builtin_agent_token(user=user, name=name, now=timezone.now())
+    if token is None:
+        return None, agent.builtin_disabled_at.isoformat() if agent.builtin_disabled_at else None
+    return token, None
 
 
 def active_users(usernames: Sequence[str] | None = None) -> dict[int, str]:
@@ -88,7 +94,10 @@ class ReferenceAgentSupervisor:
         self.client_options = client_options or {}
         self.clients: dict[int, AgentClient] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._refused: set[int] = set()
+        # user -> the token the server refused: not tried again; a re-enabled Agent has a new one.
+        self._refused: dict[int, str] = {}
+        # users whose built-in Agent an operator turned off, logged once per spell.
+        self.disabled: set[int] = set()
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """Keep one client per user until ``stop`` is set (or the task is cancelled)."""
@@ -111,19 +120,37 @@ class ReferenceAgentSupervisor:
         for user_id in [pk for pk in self._tasks if pk not in users]:
             logger.info("reference_agent.user_gone", user_id=user_id)
             await self._stop_client(user_id)
-        self._refused &= set(users)  # a user deactivated and back again is served again
+        for gone in set(self._refused) - set(users):  # a user deactivated and back again is served again
+            del self._refused[gone]
+        self.disabled &= set(users)
         for user_id, username in users.items():
-            if user_id in self._tasks or user_id in self._refused:
+            if user_id in self._tasks:
                 continue
-            token = await run_db(issue_reference_token, user_id=user_id, name=self.agent_name)
+            token, disabled_at = await run_db(reference_token, user_id=user_id, name=self.agent_name)
+            if token is None:
+                if user_id not in self.disabled:
+                    self.disabled.add(user_id)
+                    logger.warning(
+                        "reference_agent.builtin_disabled",
+                        user_id=user_id,
+                        username=username,
+                        agent=self.agent_name,
+                        disabled_at=disabled_at,
+                        detail="an operator revoked its token; re-enable it in the admin (Agents)",
+                    )
+                continue
+            self.disabled.discard(user_id)
+            if self._refused.get(user_id) == token:
+                continue
+            self._refused.pop(user_id, None)
             client = AgentClient(self.url, token, label=f"{self.agent_name}:{username}", **self.client_options)
             task = asyncio.create_task(client.run(), name=f"reference-agent-{username}")
-            task.add_done_callback(functools.partial(self._client_ended, user_id))
+            task.add_done_callback(functools.partial(self._client_ended, user_id, token))
             self.clients[user_id] = client
             self._tasks[user_id] = task
             logger.info("reference_agent.user_served", user_id=user_id, username=username)
 
-    def _client_ended(self, user_id: int, task: asyncio.Task[None]) -> None:
+    def _client_ended(self, user_id: int, token: str, task: asyncio.Task[None]) -> None:
         if self._tasks.get(user_id) is task:
             self._tasks.pop(user_id, None)
             self.clients.pop(user_id, None)
@@ -131,7 +158,7 @@ class ReferenceAgentSupervisor:
             return
         error = task.exception()
         if isinstance(error, Unauthorized):
-            self._refused.add(user_id)
+            self._refused[user_id] = token
             logger.warning("reference_agent.token_refused", user_id=user_id)
         elif error is not None:
             logger.error("reference_agent.client_crashed", user_id=user_id, exc_info=error)

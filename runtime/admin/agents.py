@@ -1,4 +1,8 @@
-"""Agents and their tokens: operators see who acts for whom and revoke tokens here."""
+"""Agents and their tokens: operators see who acts for whom and revoke tokens here.
+
+Revoking the built-in Agent's token turns the built-in Agent off for that user, across restarts;
+*Re-enable the built-in Agent* on the Agents page turns it back on (docs/agents.md).
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,12 @@ from django.utils import timezone
 
 from runtime.admin.common import ReadOnlyAdmin
 from runtime.models import Agent, AgentToken
-from runtime.services.agents import revoke_agent_token
+from runtime.services.agents import enable_builtin_agent, revoke_agent_token
 
 
 class AgentTokenInline(admin.TabularInline):
     model = AgentToken
-    fields = ("prefix", "created_at", "last_used_at", "revoked_at")
+    fields = ("prefix", "builtin", "created_at", "last_used_at", "revoked_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -25,19 +29,41 @@ class AgentTokenInline(admin.TabularInline):
 
 @admin.register(Agent)
 class AgentAdmin(ReadOnlyAdmin):
-    list_display = ("name", "user", "created_at", "active_tokens")
+    list_display = ("name", "user", "created_at", "active_tokens", "is_builtin", "builtin_disabled_at")
+    list_filter = ("is_builtin", ("builtin_disabled_at", admin.EmptyFieldListFilter))
     search_fields = ("name", "user__username", "id")
+    exclude = ("builtin_token_salt",)  # an input of the built-in token's derivation
     inlines = [AgentTokenInline]
+    actions = ["enable_builtin"]
 
     @admin.display(description="active tokens")
     def active_tokens(self, agent: Agent) -> int:
         return agent.tokens.filter(revoked_at__isnull=True).count()
 
+    def has_enable_builtin_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("runtime.change_agenttoken")  # the permission that revokes it
+
+    @admin.action(description="Re-enable the built-in Agent", permissions=["enable_builtin"])
+    def enable_builtin(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
+        now = timezone.now()
+        enabled = sum(enable_builtin_agent(agent_id=agent.pk, now=now) for agent in queryset)
+        skipped = queryset.count() - enabled
+        self.message_user(
+            request,
+            f"Re-enabled the built-in Agent for {enabled} user(s); it connects with a new token within seconds."
+            + (
+                f" {skipped} selected Agent(s) were not a built-in Agent turned off, and are unchanged."
+                if skipped
+                else ""
+            ),
+            messages.SUCCESS if enabled else messages.WARNING,
+        )
+
 
 @admin.register(AgentToken)
 class AgentTokenAdmin(ReadOnlyAdmin):
-    list_display = ("prefix", "agent", "created_at", "last_used_at", "revoked_at")
-    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
+    list_display = ("prefix", "agent", "builtin", "created_at", "last_used_at", "revoked_at")
+    list_filter = (("revoked_at", admin.EmptyFieldListFilter), "builtin")
     search_fields = ("prefix", "agent__name", "agent__user__username")
     actions = ["revoke"]
 
@@ -47,7 +73,16 @@ class AgentTokenAdmin(ReadOnlyAdmin):
     @admin.action(description="Revoke selected tokens", permissions=["revoke"])
     def revoke(self, request: HttpRequest, queryset: QuerySet[AgentToken]) -> None:
         now = timezone.now()
-        revoked = sum(revoke_agent_token(token_id=token.pk, now=now) for token in queryset)
+        revoked = [token for token in queryset if revoke_agent_token(token_id=token.pk, now=now)]
+        builtin = sum(token.builtin for token in revoked)
         self.message_user(
-            request, f"Revoked {revoked} token(s); new connections with them are refused.", messages.SUCCESS
+            request,
+            f"Revoked {len(revoked)} token(s); new connections with them are refused."
+            + (
+                f" {builtin} of them belonged to the built-in Agent: it stays off for that user, across"
+                " restarts, until you re-enable it (Agents → Re-enable the built-in Agent)."
+                if builtin
+                else ""
+            ),
+            messages.SUCCESS,
         )

@@ -4,7 +4,7 @@ Every Runtime model is read-only in the admin (no add, change or delete, even fo
 each row is one side of an invariant the services keep under the workspace lock — a hand-edited
 state, a deleted outbox entry or a forged tool call would break them. State changes go through
 ``runtime.services``; the only operator commands are the recovery sweep and the settle action
-(``runtime.admin.operations``, ``runtime.admin.recovery``) and token revocation (``runtime.admin.agents``).
+(``runtime.admin.operations``, ``runtime.admin.recovery``) and token revocation and re-enabling the built-in Agent (``runtime.admin.agents``).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.db import models
+from django.db.models import Q
 
 
 class Agent(models.Model):
@@ -14,6 +15,17 @@ class Agent(models.Model):
     name = models.CharField(max_length=100)
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="agents")
     created_at = models.DateTimeField(auto_now_add=True)
+    # The built-in Agent (reference or LLM) is run by the server itself; its one token is derived,
+    # never stored (runtime.services.agents.builtin_agent_token, docs/decisions/0011-builtin-agent-token.md).
+    is_builtin = models.BooleanField(default=False, editable=False)
+    builtin_token_salt = models.CharField(
+        max_length=64, blank=True, default="", editable=False, help_text="Mixed into the derived token; never shown."
+    )
+    builtin_disabled_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="An operator revoked the built-in Agent's token; it stays off until re-enabled.",
+    )
 
     class Meta:
         ordering = ["created_at"]
@@ -33,9 +45,21 @@ class AgentToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    builtin = models.BooleanField(
+        default=False, editable=False, help_text="Derived by the server for its built-in Agent."
+    )
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            # Restarts reuse the built-in token, and a replaced one is revoked first (one code path:
+            # builtin_agent_token), so a second active one can only be a bug.
+            models.UniqueConstraint(
+                fields=["agent"],
+                condition=Q(builtin=True, revoked_at__isnull=True),
+                name="one_active_builtin_token_per_agent",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({'revoked' if self.revoked_at else 'active'})"

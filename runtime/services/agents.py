@@ -6,16 +6,27 @@ same transaction, and Interact fails the Agent's pending interactions.
 Deactivating a user does the same for every Agent of that user (``end_agents_of_user``, called
 by ``runtime.receivers`` when an inactive user is saved); the tokens are kept, so reactivating the
 user lets the Agents connect again.
+
+The built-in Agent (the reference or LLM Agent the server runs for every user) is the exception to
+"shown once": its one token per user is derived, not drawn, so every start of the supervisor finds
+the same token without it being stored (``builtin_agent_token``). An operator's revocation of it
+turns the built-in Agent off for that user until ``enable_builtin_agent``
+(docs/decisions/0011-builtin-agent-token.md).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 from datetime import datetime
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
+from django.utils.crypto import salted_hmac
 
 from runtime.events import record_event
 from runtime.extensions import send_agent_ended
@@ -23,6 +34,11 @@ from runtime.models import Agent, AgentToken
 from runtime.projections import notify_agent_on_commit
 
 TOKEN_PREFIX = "lu_"
+BUILTIN_TOKEN_KEY_SALT = "lineup.runtime.builtin_agent_token"
+
+
+class BuiltinAgentError(ValueError):
+    """The Agent is the server's built-in Agent: its token is derived, never issued by hand."""
 
 
 def token_digest(token: str) -> str:
@@ -31,8 +47,14 @@ def token_digest(token: str) -> str:
 
 @transaction.atomic
 def create_agent_token(*, user: AbstractBaseUser, name: str, now: datetime) -> tuple[Agent, str]:
-    """Create (or reuse) the Agent ``name`` of ``user`` and issue it a new token; return the token."""
+    """Create (or reuse) the Agent ``name`` of ``user`` and issue it a new token; return the token.
+
+    Refuses the built-in Agent (``BuiltinAgentError``): a hand-issued token would be a second way in
+    for it that the operator's off switch (revoking its token) does not cover.
+    """
     agent, _ = Agent.objects.get_or_create(user=user, name=name)
+    if agent.is_builtin:
+        raise BuiltinAgentError(f"{name!r} is the built-in Agent of {user.get_username()}; the server runs it")
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     AgentToken.objects.create(agent=agent, digest=token_digest(token), prefix=token[:10])
     record_event("agent.token_created", at=now, agent_id=str(agent.id), agent=name, user=user.get_username())
@@ -69,19 +91,112 @@ def token_refusal(digest: str) -> str | None:
     return None
 
 
+def _revoke_row(row: AgentToken, *, now: datetime, reason: str) -> None:
+    row.revoked_at = now
+    row.save(update_fields=["revoked_at"])
+    record_event("agent.token_revoked", at=now, agent_id=str(row.agent_id), token_prefix=row.prefix, reason=reason)
+    # Live connections authenticated with it are closed (they checked the token only at hello).
+    notify_agent_on_commit(row.agent_id, "agent.revoked", {"digest": row.digest})
+
+
 @transaction.atomic
 def revoke_agent_token(*, token_id: int, now: datetime) -> bool:
-    """Revoke a token; returns False if it was already revoked."""
+    """Revoke a token; returns False if it was already revoked.
+
+    Revoking the built-in Agent's token also turns the built-in Agent off for its user: the
+    supervisor no longer derives a token for it, across restarts, until ``enable_builtin_agent``.
+    """
     row = AgentToken.objects.select_for_update().select_related("agent").get(pk=token_id)
     if row.revoked_at is not None:
         return False
-    row.revoked_at = now
-    row.save(update_fields=["revoked_at"])
-    record_event("agent.token_revoked", at=now, agent_id=str(row.agent_id), token_prefix=row.prefix)
-    # Live connections authenticated with it are closed (they checked the token only at hello).
-    notify_agent_on_commit(row.agent_id, "agent.revoked", {"digest": row.digest})
+    _revoke_row(row, now=now, reason="operator")
+    if row.builtin:
+        Agent.objects.filter(pk=row.agent_id, builtin_disabled_at__isnull=True).update(builtin_disabled_at=now)
+        record_event("agent.builtin_disabled", at=now, agent_id=str(row.agent_id), agent=row.agent.name)
     if not AgentToken.objects.filter(agent=row.agent, revoked_at__isnull=True).exists():
         send_agent_ended(agent=row.agent, reason="agent_revoked", now=now)
+    return True
+
+
+def derive_builtin_token(agent: Agent) -> str:
+    """The built-in Agent's token: HMAC of SECRET_KEY over its id and salt. Same inputs, same token."""
+    mac = salted_hmac(
+        BUILTIN_TOKEN_KEY_SALT,
+        f"{agent.id}:{agent.builtin_token_salt}",
+        secret=settings.SECRET_KEY,
+        algorithm="sha256",
+    )
+    return TOKEN_PREFIX + base64.urlsafe_b64encode(mac.digest()).decode("ascii").rstrip("=")
+
+
+def _new_salt() -> str:
+    return secrets.token_hex(32)
+
+
+@transaction.atomic
+def builtin_agent_token(*, user: AbstractBaseUser, name: str, now: datetime) -> tuple[Agent, str | None]:
+    """The token of ``user``'s built-in Agent ``name``, the same at every call; ``None`` while an
+    operator has it off (``agent.builtin_disabled_at``).
+
+    At most one built-in token per user is active afterwards: any other (issued under another
+    SECRET_KEY, for the other built-in Agent, or by a version that issued one per start) is
+    revoked as replaced, which closes its connections but does not turn anything off.
+    """
+    # One caller per user at a time: two supervisors starting together derive the same token, and
+    # the second finds the first one's row.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    agent, _ = Agent.objects.get_or_create(user=user, name=name)
+    if not agent.is_builtin or not agent.builtin_token_salt:
+        agent.is_builtin = True
+        agent.builtin_token_salt = agent.builtin_token_salt or _new_salt()
+        agent.save(update_fields=["is_builtin", "builtin_token_salt"])
+    if agent.builtin_disabled_at is not None:
+        return agent, None
+    token = derive_builtin_token(agent)
+    row = AgentToken.objects.filter(digest=token_digest(token)).first()
+    if row is not None and row.revoked_at is not None:
+        # Revoked as replaced by a process under another SECRET_KEY (an operator's revocation would
+        # have turned the Agent off): its digest stays for audit, so draw a new salt.
+        agent.builtin_token_salt = _new_salt()
+        agent.save(update_fields=["builtin_token_salt"])
+        token, row = derive_builtin_token(agent), None
+    digest = token_digest(token)
+    stale = (
+        AgentToken.objects.select_for_update()
+        .filter(Q(agent=agent) | Q(agent__user=user, builtin=True), revoked_at__isnull=True)
+        .exclude(digest=digest)
+        .select_related("agent")
+    )
+    replaced_agents = set()
+    for old in stale:
+        _revoke_row(old, now=now, reason="replaced_by_builtin_token")
+        if old.agent_id != agent.id:
+            replaced_agents.add(old.agent)
+    for other in replaced_agents:
+        if not AgentToken.objects.filter(agent=other, revoked_at__isnull=True).exists():
+            send_agent_ended(agent=other, reason="agent_revoked", now=now)
+    if row is None:
+        AgentToken.objects.create(agent=agent, digest=digest, prefix=token[:10], builtin=True)
+        record_event(
+            "agent.token_created", at=now, agent_id=str(agent.id), agent=name, user=user.get_username(), builtin=True
+        )
+    return agent, token
+
+
+@transaction.atomic
+def enable_builtin_agent(*, agent_id: object, now: datetime) -> bool:
+    """Turn the built-in Agent back on after an operator revoked its token; False if it was not off.
+
+    A new salt gives it a new token (the revoked one's digest stays for audit); the supervisor's
+    next round derives it and connects.
+    """
+    agent = Agent.objects.select_for_update().get(pk=agent_id)
+    if not agent.is_builtin or agent.builtin_disabled_at is None:
+        return False
+    agent.builtin_disabled_at = None
+    agent.builtin_token_salt = _new_salt()
+    agent.save(update_fields=["builtin_disabled_at", "builtin_token_salt"])
+    record_event("agent.builtin_enabled", at=now, agent_id=str(agent.id), agent=agent.name)
     return True
 
 

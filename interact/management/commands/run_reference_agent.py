@@ -3,8 +3,9 @@
 Runs the built-in Agent as a separate process, an ordinary client of ``/ws/agent/``: the LLM Agent
 (interact.llm_agent) when ``LINEUP_LLM_BASE_URL`` and ``LINEUP_LLM_MODEL`` are set, the reference
 Agent (interact.reference_agent) otherwise. With ``--token`` it uses an existing token; with
-``--user`` / ``--all-users`` it issues its own tokens (Agent ``llm`` or ``reference``), and
-``--all-users`` also picks up users created later. It reconnects forever; SIGINT / SIGTERM stop it.
+``--user`` / ``--all-users`` it uses each user's built-in token (Agent ``llm`` or ``reference``),
+the same at every start and none while an operator has it off, and ``--all-users`` also picks up
+users created later. It reconnects forever; SIGINT / SIGTERM stop it.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from runtime.services.agents import create_agent_token
+from runtime.services.agents import BuiltinAgentError, create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
 
 
@@ -14,7 +14,7 @@ class Command(BaseCommand):
     help = "Issue a token for the Agent NAME acting for USERNAME. Shown once; only its digest is stored."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("name", help="the Agent's name, e.g. 'claude' or 'reference'")
+        parser.add_argument("name", help="the Agent's name, e.g. 'claude' or 'my-agent'")
         parser.add_argument("--user", required=True, help="the username the Agent acts for")
 
     def handle(self, *args: object, name: str, user: str, **options: object) -> None:
@@ -24,6 +24,9 @@ class Command(BaseCommand):
         if not name.strip() or len(name) > 100:
             raise CommandError("NAME must be 1 to 100 characters")
         conversation_get_or_create_default(user=account)
-        agent, token = create_agent_token(user=account, name=name.strip(), now=timezone.now())
+        try:
+            agent, token = create_agent_token(user=account, name=name.strip(), now=timezone.now())
+        except BuiltinAgentError as error:
+            raise CommandError(f"{error}: pick another NAME") from None
         self.stderr.write(f"Agent {agent.name!r} ({agent.id}) acts for {account.get_username()}. Token:")
         self.stdout.write(token)
