@@ -16,7 +16,7 @@ class Agent(models.Model):
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="agents")
     created_at = models.DateTimeField(auto_now_add=True)
     # The built-in Agent (reference or LLM) is run by the server itself; its one token is derived,
-    # never stored (runtime.services.agents.builtin_agent_token, docs/decisions/0011-builtin-agent-token.md).
+    # never stored (runtime.services.agents.builtin_agent_token, docs/decisions/0012-builtin-agent-token.md).
     is_builtin = models.BooleanField(default=False, editable=False)
     builtin_token_salt = models.CharField(
         max_length=64, blank=True, default="", editable=False, help_text="Mixed into the derived token; never shown."

@@ -11,7 +11,7 @@ The built-in Agent (the reference or LLM Agent the server runs for every user) i
 "shown once": its one token per user is derived, not drawn, so every start of the supervisor finds
 the same token without it being stored (``builtin_agent_token``). An operator's revocation of it
 turns the built-in Agent off for that user until ``enable_builtin_agent``
-(docs/decisions/0011-builtin-agent-token.md).
+(docs/decisions/0012-builtin-agent-token.md).
 """
 
 from __future__ import annotations

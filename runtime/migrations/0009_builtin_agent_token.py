@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('runtime', '0006_conversation_table'),
+        ('runtime', '0008_operation_settle_failures'),
     ]
 
     operations = [
