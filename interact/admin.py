@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from interact.models import Interaction, Message
+from interact.models import Interaction, Message, MessageDelivery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin
 
 
@@ -38,3 +38,14 @@ class InteractionAdmin(ReadOnlyAdmin):
     search_fields = ("id__exact", "interaction_id", "prompt")
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
+
+
+@admin.register(MessageDelivery)
+class MessageDeliveryAdmin(ReadOnlyAdmin):
+    """Each person's message on its way to each Agent of the user, until that Agent acks it."""
+
+    list_display = ("message", "agent", "attempts", "next_attempt_at", "acked_at")
+    list_select_related = ("message", "agent")
+    list_filter = (("acked_at", admin.EmptyFieldListFilter), "agent")
+    search_fields = ("message__id__exact", "agent__name")
+    ordering = ("-next_attempt_at",)

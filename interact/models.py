@@ -43,7 +43,7 @@ class Message(models.Model):
     data = models.JSONField(default=dict, blank=True, help_text="Structured content, e.g. a sub-session result.")
     created_at = models.DateTimeField()
     delivered_to_agent_at = models.DateTimeField(
-        null=True, blank=True, help_text="Human messages: when an Agent connection received it."
+        null=True, blank=True, help_text="Human messages: when an Agent first acked it."
     )
 
     class Meta:
@@ -64,6 +64,33 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.author_kind}: {self.text[:40]}"
+
+
+class MessageDelivery(models.Model):
+    """One person's message on its way to one Agent of the conversation's user: at least once, until acked.
+
+    Every Agent of the user when the message is written gets its own record (docs/decisions/0013), so
+    two Agents each get every message and one Agent's backlog or missing ack never affects another's.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="deliveries")
+    agent = models.ForeignKey("runtime.Agent", on_delete=models.CASCADE, related_name="message_deliveries")
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(help_text="Not sent again before this (backoff per delivery).")
+    acked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "message deliveries"
+        constraints = [models.UniqueConstraint(fields=["message", "agent"], name="one_delivery_per_message_and_agent")]
+        indexes = [
+            models.Index(
+                fields=["agent", "next_attempt_at"], condition=Q(acked_at__isnull=True), name="message_due_by_agent"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"message {self.message_id} to {self.agent_id} ({'acked' if self.acked_at else 'pending'})"
 
 
 class InteractionKind(models.TextChoices):

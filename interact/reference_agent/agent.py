@@ -192,6 +192,17 @@ class ReferenceAgent:
             self._log("frame_ignored", frame_type=frame.get("type"))
             return
         await handler(frame)
+        # Acked once handled, duplicates too: the server sends each again until it has seen the ack.
+        if frame.get("type") == "user.message":
+            await self._send({"type": "message.ack", "message_id": frame["message_id"]})
+        elif frame.get("type") == "interaction.resolved":
+            await self._send(
+                {
+                    "type": "interaction.ack",
+                    "conversation_id": frame["conversation_id"],
+                    "interaction_id": frame["interaction_id"],
+                }
+            )
 
     async def _on_welcome(self, frame: dict[str, Any]) -> None:
         self.agent_id = frame["agent_id"]

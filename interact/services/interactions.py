@@ -250,7 +250,16 @@ def fail_pending_interactions_of_agent(*, agent: Agent, reason: str, now: dateti
     return failed
 
 
-def mark_resolution_delivered(*, interaction_pks: list[uuid.UUID], now: datetime) -> None:
-    Interaction.objects.filter(pk__in=interaction_pks, resolution_delivered_at__isnull=True).update(
-        resolution_delivered_at=now
-    )
+def ack_resolution(*, agent: Agent, conversation_id: uuid.UUID | str, interaction_id: str, now: datetime) -> bool:
+    """The Agent has the resolution of its interaction: it is not sent again. False if already acked.
+
+    An interaction that is not this Agent's, or not resolved yet, is refused ``forbidden``.
+    """
+    resolved = Interaction.objects.filter(
+        agent=agent, conversation_id=conversation_id, interaction_id=interaction_id
+    ).exclude(status=InteractionStatus.PENDING)
+    if resolved.filter(resolution_delivered_at__isnull=True).update(resolution_delivered_at=now):
+        return True
+    if not resolved.exists():
+        raise Rejection(RejectionCode.FORBIDDEN, "no such resolved interaction for this Agent")
+    return False

@@ -11,13 +11,15 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Case, DateTimeField, F, Value, When
 
-from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message
+from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message, MessageDelivery
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.models import Agent, AppSession, AppSessionState, Conversation
 from runtime.projections import project_on_commit
+from runtime.services.outbox import redelivery_delay
 
 
 def clean_text(text: object) -> str:
@@ -90,6 +92,11 @@ def post_human_message(*, conversation: Conversation, user_id: int, text: object
         text=clean_text(text),
         created_at=now,
     )
+    # One delivery per Agent of the user, in the same transaction: each Agent gets every message.
+    agents = Agent.objects.filter(user_id=conversation.owner_id).values_list("pk", flat=True)
+    MessageDelivery.objects.bulk_create(
+        MessageDelivery(message=message, agent_id=agent_id, next_attempt_at=now) for agent_id in agents
+    )
     _announce(message, now)
     return message
 
@@ -112,5 +119,31 @@ def post_agent_message(
     return message
 
 
-def mark_delivered_to_agent(*, message_ids: list[uuid.UUID], now: datetime) -> None:
-    Message.objects.filter(pk__in=message_ids, delivered_to_agent_at__isnull=True).update(delivered_to_agent_at=now)
+def mark_messages_sent(*, deliveries: list[MessageDelivery], now: datetime) -> None:
+    """Count one (re)delivery of each and back each off (as the outbox does), in one UPDATE."""
+    if not deliveries:
+        return
+    backoff = Case(
+        *(When(attempts=n, then=Value(now + redelivery_delay(n + 1))) for n in {d.attempts for d in deliveries}),
+        output_field=DateTimeField(),
+    )
+    MessageDelivery.objects.filter(pk__in=[d.pk for d in deliveries], acked_at__isnull=True).update(
+        attempts=F("attempts") + 1, next_attempt_at=backoff
+    )
+
+
+@transaction.atomic
+def ack_message(*, agent: Agent, message_id: uuid.UUID | str, now: datetime) -> bool:
+    """The Agent has the person's message: it is not sent to that Agent again. False if already acked.
+
+    A message that is not on its way to this Agent is refused ``forbidden``, like an unknown one.
+    """
+    delivery = MessageDelivery.objects.select_for_update().filter(agent=agent, message_id=message_id).first()
+    if delivery is None:
+        raise Rejection(RejectionCode.FORBIDDEN, "no such message for this Agent")
+    if delivery.acked_at is not None:
+        return False
+    delivery.acked_at = now
+    delivery.save(update_fields=["acked_at"])
+    Message.objects.filter(pk=message_id, delivered_to_agent_at__isnull=True).update(delivered_to_agent_at=now)
+    return True

@@ -218,6 +218,14 @@ class AgentConsumer(AsyncWebsocketConsumer):
         await database_sync_to_async(delivery.ack)(self.agent, body["outbox_id"], now=timezone.now())
         self._log("outbox.ack_received", outbox_id=body["outbox_id"])
 
+    async def on_message_ack(self, body: dict[str, Any]) -> None:
+        await database_sync_to_async(delivery.ack_user_message)(self.agent, body["message_id"], now=timezone.now())
+        self._log("user_message.ack_received", message_id=body["message_id"])
+
+    async def on_interaction_ack(self, body: dict[str, Any]) -> None:
+        await database_sync_to_async(delivery.ack_interaction)(self.agent, self.caller, body, now=timezone.now())
+        self._log("interaction_resolution.ack_received", interaction_id=body["interaction_id"])
+
     # --- hints from the channel layer -----------------------------------------------------
 
     async def conversation_event(self, event: dict[str, Any]) -> None:
@@ -256,7 +264,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
 
     async def _deliver_everything(self, *, welcome: bool = False) -> None:
         await self._deliver_results(everything=welcome)
-        await self._deliver_user_messages()
+        await self._deliver_user_messages(everything=welcome)
         await self._deliver_resolutions()
 
     async def _deliver_results(self, *, everything: bool = False) -> None:
@@ -272,14 +280,16 @@ class AgentConsumer(AsyncWebsocketConsumer):
                 conversation_id=entry["conversation_id"],
             )
 
-    async def _deliver_user_messages(self) -> None:
-        for payload in await database_sync_to_async(delivery.take_user_messages)(self.conversation_ids, timezone.now()):
+    async def _deliver_user_messages(self, *, everything: bool = False) -> None:
+        messages = await database_sync_to_async(delivery.user_messages_to_send)(
+            self.agent, now=timezone.now(), everything=everything
+        )
+        for payload in messages:
             await self._send("user.message", **payload)
             self._log("user_message.delivered", message_id=payload["message_id"])
 
     async def _deliver_resolutions(self) -> None:
-        resolutions = await database_sync_to_async(delivery.take_resolutions)(self.agent, timezone.now())
-        for payload in resolutions:
+        for payload in await database_sync_to_async(delivery.resolutions_to_send)(self.agent):
             await self._send("interaction.resolved", **payload)
             self._log("interaction_resolution.delivered", interaction_id=payload["interaction_id"])
 

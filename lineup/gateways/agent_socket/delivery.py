@@ -9,9 +9,9 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from interact.models import Interaction, InteractionStatus, Message
-from interact.services.interactions import mark_resolution_delivered, request_interaction
-from interact.services.messages import mark_delivered_to_agent, post_agent_message
+from interact.models import Interaction, InteractionStatus, Message, MessageDelivery
+from interact.services.interactions import ack_resolution, request_interaction
+from interact.services.messages import ack_message, mark_messages_sent, post_agent_message
 from runtime.errors import Rejection, RejectionCode
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import Agent, Conversation, DeliveryChannel
@@ -95,33 +95,44 @@ def ack(agent: Agent, outbox_id: str, *, now: datetime) -> bool:
     return ack_outbox_entry(outbox_id=outbox_id, agent_id=agent.id, now=now)
 
 
-def take_user_messages(conversation_ids: list[str], now: datetime) -> list[dict[str, Any]]:
-    """The person's messages no Agent connection has received yet; marks them delivered."""
-    messages = list(
-        Message.objects.filter(
-            conversation_id__in=conversation_ids, author_kind="human", delivered_to_agent_at__isnull=True
-        ).order_by("created_at", "id")[:DELIVERY_BATCH]
-    )
-    mark_delivered_to_agent(message_ids=[m.id for m in messages], now=now)
+def user_messages_to_send(agent: Agent, *, now: datetime, everything: bool) -> list[dict[str, Any]]:
+    """One page of the person's messages on their way to this Agent and not acked yet, oldest first.
+
+    Like results: those whose backoff is over, or on ``welcome`` (``everything``) the oldest page
+    whatever their backoff; each is counted and backed off before it is sent, and comes again until
+    the Agent sends ``message.ack``.
+    """
+    deliveries = MessageDelivery.objects.filter(agent=agent, acked_at__isnull=True).select_related("message")
+    if not everything:
+        deliveries = deliveries.filter(next_attempt_at__lte=now)
+    page = list(deliveries.order_by("next_attempt_at", "id")[:DELIVERY_BATCH])
+    mark_messages_sent(deliveries=page, now=now)
     return [
         {
-            "conversation_id": str(m.conversation_id),
-            "message_id": str(m.id),
-            "text": m.text,
-            "created_at": m.created_at.isoformat(),
+            "conversation_id": str(d.message.conversation_id),
+            "message_id": str(d.message_id),
+            "text": d.message.text,
+            "created_at": d.message.created_at.isoformat(),
         }
-        for m in messages
+        for d in page
     ]
 
 
-def take_resolutions(agent: Agent, now: datetime) -> list[dict[str, Any]]:
-    """Resolutions of this Agent's interactions it has not received yet; marks them delivered."""
-    interactions = list(
+def ack_user_message(agent: Agent, message_id: str, *, now: datetime) -> bool:
+    try:
+        uuid.UUID(message_id)
+    except ValueError:
+        raise Rejection(RejectionCode.FORBIDDEN, "no such message for this Agent") from None
+    return ack_message(agent=agent, message_id=message_id, now=now)
+
+
+def resolutions_to_send(agent: Agent) -> list[dict[str, Any]]:
+    """Resolutions of this Agent's interactions it has not acked yet (``interaction.ack``), oldest first."""
+    interactions = (
         Interaction.objects.filter(agent=agent, resolution_delivered_at__isnull=True)
         .exclude(status=InteractionStatus.PENDING)
         .order_by("resolved_at")[:DELIVERY_BATCH]
     )
-    mark_resolution_delivered(interaction_pks=[i.pk for i in interactions], now=now)
     return [
         {
             "conversation_id": str(i.conversation_id),
@@ -131,3 +142,8 @@ def take_resolutions(agent: Agent, now: datetime) -> list[dict[str, Any]]:
         }
         for i in interactions
     ]
+
+
+def ack_interaction(agent: Agent, caller: Caller, body: dict[str, Any], *, now: datetime) -> bool:
+    conversation = access_conversation(caller, body["conversation_id"])
+    return ack_resolution(agent=agent, conversation_id=conversation.id, interaction_id=body["interaction_id"], now=now)

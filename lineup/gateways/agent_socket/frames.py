@@ -38,6 +38,8 @@ CLIENT_FRAMES: dict[str, dict[str, Any]] = {
         },
     ),
     "outbox.ack": frame_schema({"outbox_id": ID_SCHEMA}),
+    "message.ack": frame_schema({"message_id": ID_SCHEMA}),
+    "interaction.ack": frame_schema({"conversation_id": ID_SCHEMA, "interaction_id": ID_SCHEMA}),
 }
 
 _VALIDATORS = compile_schemas(CLIENT_FRAMES)

@@ -29,14 +29,18 @@ OUTBOX = "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f"
 T_START = "2026-01-05T09:00:00.000Z"
 
 
+ACK_TYPES = ("message.ack", "interaction.ack")
+
+
 class Wire:
-    """The fake transport: collects what the Agent sends."""
+    """The fake transport: collects what the Agent sends (its acks of messages and resolutions apart)."""
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
+        self.acks: list[dict[str, Any]] = []
 
     async def send(self, frame: dict[str, Any]) -> None:
-        self.sent.append(frame)
+        (self.acks if frame["type"] in ACK_TYPES else self.sent).append(frame)
 
     def take(self) -> list[dict[str, Any]]:
         sent, self.sent = self.sent, []
@@ -496,3 +500,25 @@ def test_a_tool_missing_from_the_inventory_is_not_called():
         ]
 
     run(scenario())
+
+
+@pytest.mark.spec("R-2.2.8")
+def test_person_messages_and_resolutions_are_acked_after_handling_duplicates_too():
+    """The server resends a user.message / interaction.resolved until acked: the Agent acks each once
+    it handled it, and acks a redelivered one again (without acting twice)."""
+    wire = Wire()
+    agent = ReferenceAgent(wire.send)
+
+    async def scenario() -> None:
+        await agent.handle(welcome())
+        await agent.handle(user_message("hello", "m-7"))
+        await agent.handle(user_message("hello", "m-7"))  # redelivered
+        await agent.handle(resolved("i-unknown", status="dismissed", value=None))
+
+    run(scenario())
+    assert wire.acks == [
+        {"type": "message.ack", "message_id": "m-7"},
+        {"type": "message.ack", "message_id": "m-7"},
+        {"type": "interaction.ack", "conversation_id": CONV, "interaction_id": "i-unknown"},
+    ]
+    assert len([f for f in wire.sent if f["type"] == "message.send"]) == 1  # answered once

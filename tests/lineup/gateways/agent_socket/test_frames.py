@@ -5,6 +5,7 @@ while no Agent was connected."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 
 import pytest
@@ -296,15 +297,31 @@ def test_interactions_resolve_and_person_messages_arrive_also_after_a_reconnect(
     _answer(conversation, "q-away", True)
     assert Message.objects.filter(pk__in=[m.id for m in away], delivered_to_agent_at__isnull=True).count() == 2
 
+    # Nothing was acked, so the reconnected Agent is sent every message again (the one it had been
+    # sent too: a socket that dropped after the send may never have passed it on) and every resolution.
     back = connect()
     back.hello(token)
-    first = back.push("user.message")
-    second = back.push("user.message")
-    assert [first["message_id"], second["message_id"]] == [str(m.id) for m in away]
+    messages = {back.push("user.message")["message_id"] for _ in range(3)}
+    assert messages == {str(said.id), *(str(m.id) for m in away)}
     assert back.push("interaction.resolved", interaction_id="q-away")["value"] is True
+    resolved = {"q-away"} | {f["interaction_id"] for f in back.pushed if f["type"] == "interaction.resolved"}
+    for message_id in messages:
+        back.send({"type": "message.ack", "message_id": message_id})
+    for interaction_id in resolved:
+        back.send({"type": "interaction.ack", "conversation_id": conversation_id, "interaction_id": interaction_id})
+    assert back.answer_to_barrier(conversation_id)["type"] == "inventory"  # the acks were handled
     assert not Message.objects.filter(
         conversation=conversation, author_kind="human", delivered_to_agent_at__isnull=True
     ).exists()
-    # Delivered once: nothing of it comes again, not even after redelivery rounds.
+    # Acked: nothing of it comes again, not even after redelivery rounds (one already reading when the
+    # acks were handled may still land in the first interval) nor on a new connection.
+    back.frames_within(1.2)
     later = back.frames_within(2.5)
     assert [f for f in later if f["type"] in {"user.message", "interaction.resolved"}] == [], later
+    fresh = connect()
+    fresh.hello(token)
+    assert [f for f in fresh.frames_within(1.5) if f["type"] in {"user.message", "interaction.resolved"}] == []
+    # A wrong ack is refused and names what it was about.
+    fresh.send({"type": "message.ack", "message_id": str(uuid.uuid4())})
+    refused = fresh.answer()
+    assert (refused["type"], refused["code"], "message_id" in refused) == ("error", "forbidden", True), refused
