@@ -1,36 +1,14 @@
 """Results belong to the Agent that asked (issue 15): the caller's Agent and channel on every tool
 call and outbox entry, and a per-entry redelivery time.
 
-Existing rows keep their results: a tool call's Agent is read from its stored caller
-(``agent:<uuid>``), an outbox entry takes its tool call's, and an unacked entry is due at once
-(its next attempt is its last attempt, or its creation).
+The schema; 0007_outbox_owner_backfill fills it in for existing rows (apart, because PostgreSQL
+refuses the deferred index and constraint statements of this migration after row updates).
 """
 
-import uuid
-
 import django.db.models.deletion
+import django.utils.timezone
 from django.db import migrations, models
-from django.db.models import F, Q
-from django.db.models.functions import Coalesce
-
-
-def backfill(apps, schema_editor):
-    db = schema_editor.connection.alias
-    agent_model = apps.get_model("runtime", "Agent")
-    tool_call_model = apps.get_model("runtime", "ToolCall")
-    outbox_model = apps.get_model("runtime", "OutboxEntry")
-    known = {str(pk) for pk in agent_model.objects.using(db).values_list("pk", flat=True)}
-    for pk, caller in tool_call_model.objects.using(db).filter(caller__startswith="agent:").values_list("pk", "caller"):
-        agent_id = caller.removeprefix("agent:")
-        try:
-            uuid.UUID(agent_id)
-        except ValueError:
-            continue
-        if agent_id in known:
-            tool_call_model.objects.using(db).filter(pk=pk).update(agent_id=agent_id)
-    for entry in outbox_model.objects.using(db).select_related("tool_call").only("pk", "tool_call__agent_id"):
-        outbox_model.objects.using(db).filter(pk=entry.pk).update(agent_id=entry.tool_call.agent_id)
-    outbox_model.objects.using(db).update(next_attempt_at=Coalesce(F("last_attempt_at"), F("created_at")))
+from django.db.models import Q
 
 
 class Migration(migrations.Migration):
@@ -79,13 +57,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="outboxentry",
             name="next_attempt_at",
-            field=models.DateTimeField(null=True, help_text="Not sent again before this (backoff per entry)."),
-        ),
-        migrations.RunPython(backfill, migrations.RunPython.noop),
-        migrations.AlterField(
-            model_name="outboxentry",
-            name="next_attempt_at",
-            field=models.DateTimeField(help_text="Not sent again before this (backoff per entry)."),
+            # Existing rows get the migration's time, then the backfill below sets the unacked ones.
+            field=models.DateTimeField(
+                default=django.utils.timezone.now,
+                help_text="Not sent again before this (backoff per entry); due when written.",
+            ),
         ),
         migrations.AddIndex(
             model_name="outboxentry",

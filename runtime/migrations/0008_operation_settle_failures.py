@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("runtime", "0007_outbox_owner"),
+        ("runtime", "0007_outbox_owner_backfill"),
     ]
 
     operations = [

@@ -6,6 +6,7 @@ import uuid
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 from runtime.models.instances import AppInstance, AppSession
 from runtime.transitions import InterruptionReason, OperationState
@@ -169,7 +170,9 @@ class OutboxEntry(models.Model):
     created_at = models.DateTimeField()
     attempts = models.PositiveIntegerField(default=0)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
-    next_attempt_at = models.DateTimeField(help_text="Not sent again before this (backoff per entry).")
+    next_attempt_at = models.DateTimeField(
+        default=timezone.now, help_text="Not sent again before this (backoff per entry); due when written."
+    )
     acked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
