@@ -465,15 +465,15 @@ def test_a_hello_refused_by_a_full_redis_can_be_sent_again(crash_rig, django_use
     hello is welcomed and the result waiting in the outbox arrives."""
     user = django_user_model.objects.create_user(username="full", password="pw-full-123")
     conversation_id = str(conversation_get_or_create_default(user=user).id)
-    token = create_agent_token(user=user, name="full-redis", now=timezone.now())[1]
+    agent, token = create_agent_token(user=user, name="full-redis", now=timezone.now())
     hello = {"type": "hello", "token": token, "protocol": PROTOCOL}
 
     # A result that became final while no Agent was connected (started through the Tool Router here,
     # settled by the rig's beat sweep): no channel-layer message is waiting for anyone.
     conversation = Conversation.objects.get(pk=conversation_id)
-    started = AgentDriver(caller=Caller(label="agent:test", user_id=user.id), conversation=conversation).start(
-        1, now=timezone.now(), call_id="full-1"
-    )
+    # Started for the Agent that connects below: the result is its own (the outbox entry's owner).
+    caller = Caller(label=f"agent:{agent.id}", user_id=user.id, agent_id=agent.id)
+    started = AgentDriver(caller=caller, conversation=conversation).start(1, now=timezone.now(), call_id="full-1")
     entry = wait_for(
         lambda: OutboxEntry.objects.filter(operation_id=started.operation_id).first(),
         timeout=15,
