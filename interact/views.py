@@ -21,9 +21,11 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views import i18n as i18n_views
 from django.views.decorators.clickjacking import xframe_options_sameorigin
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
+from interact.services.preferences import language_preference_set
 from runtime.manifests import get_manifest, registry
 
 SDK_DIR = Path(settings.BASE_DIR) / "miniapps" / "sdk"
@@ -165,3 +167,11 @@ def surface(request: HttpRequest, app_id: str, asset: str = "") -> HttpResponse:
     # Bundles change with the code; a stale cached Surface talking to a newer host is worse than a refetch.
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's ``set_language`` (the cookie, the redirect back), and the choice saved for a signed-in person."""
+    if request.user.is_authenticated:
+        language_preference_set(user=request.user, language=request.POST.get("language", ""))
+    return i18n_views.set_language(request)
