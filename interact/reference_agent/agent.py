@@ -50,9 +50,10 @@ CONFIRM_PREFIX = "again"
 # uuid5 namespace for call ids derived from a message or an interaction (any fixed uuid works).
 _IDS = uuid.UUID("6f1c2b54-9d7e-4f0a-8c37-2f7f6b0c9e11")
 REMEMBER = 4096  # per kind; far more than one person's rounds between restarts
-# "Start another round?" is a question about now: left unanswered it times out rather than
-# offering a stale round hours later next to newer ones.
-CONFIRM_TIMEOUT_SECONDS = 30 * 60
+# "Start another round?" is a question about now: left unanswered it times out within minutes
+# rather than offering a stale round later, and the next one supersedes it (the "again." topic of
+# its id, interact.services.interactions).
+CONFIRM_TIMEOUT_SECONDS = 5 * 60
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -319,7 +320,7 @@ class ReferenceAgent:
             await self._start(conversation_id, round_, cause=f"interaction:{interaction_id}")
         elif frame["status"] == "answered":
             await self._say(conversation_id, replies.another_round_declined(round_.language))
-        # dismissed / timed_out / failed: the person moved on; nothing to add.
+        # dismissed / timed_out / failed / superseded: the person moved on; nothing to add.
 
     async def _on_message_sent(self, frame: dict[str, Any]) -> None:
         pass
