@@ -236,7 +236,8 @@ class ReferenceAgent:
         else:
             assert isinstance(intent, Help)
             await self._say(
-                conversation_id, replies.help_text(intent.language, missing_duration=intent.missing_duration)
+                conversation_id,
+                replies.help_text(intent.language, missing_duration=intent.missing_duration, topic=intent.topic),
             )
 
     async def _on_tool_accepted(self, frame: dict[str, Any]) -> None:
