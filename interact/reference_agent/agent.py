@@ -56,6 +56,9 @@ REMEMBER = 4096  # per kind; far more than one person's rounds between restarts
 CONFIRM_TIMEOUT_SECONDS = 5 * 60
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+# (conversation_id, operation_id) -> the operation's activity: how a result of a call made before a
+# restart still names what the person focused on (the result frame itself carries no activity).
+RecallActivity = Callable[[str, str], Awaitable[str | None]]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -150,9 +153,10 @@ class ReferenceAgent:
     result_prefixes: tuple[str, ...] = (CALL_PREFIX,)
     log_prefix = "reference_agent"
 
-    def __init__(self, send: Send, *, label: str = "reference") -> None:
+    def __init__(self, send: Send, *, label: str = "reference", recall_activity: RecallActivity | None = None) -> None:
         self._send = send
         self.label = label
+        self._recall_activity = recall_activity
         self.agent_id: str | None = None
         self.conversations: set[str] = set()
         self._revisions: dict[str, str] = {}  # conversation -> Inventory revision
@@ -405,6 +409,7 @@ class ReferenceAgent:
     async def _report(self, frame: dict[str, Any], language: Language) -> None:
         """Tell the person how the focus ended (main IM: its block is read-only now) and offer another."""
         result, outbox_id, conversation_id = frame["result"], frame["outbox_id"], frame["conversation_id"]
+        await self._recall_round(frame, language)
         text, round_ = self._result_text(frame, language)
         planned = round_.duration_seconds
         await self._say(conversation_id, text)
@@ -421,6 +426,20 @@ class ReferenceAgent:
             }
         )
         self._log("result_reported", outbox_id=outbox_id, state=result["state"], interaction_id=interaction_id)
+
+    async def _recall_round(self, frame: dict[str, Any], language: Language) -> None:
+        """A result of a call this process does not remember (made before a restart): read its
+        activity from the operation, so the report still says what the focus was for."""
+        source_id, result = frame["source_tool_call_id"], frame["result"]
+        if self._recall_activity is None or self._rounds.get(source_id) is not None:
+            return
+        try:
+            activity = await self._recall_activity(frame["conversation_id"], result["operation_id"])
+        except Exception:  # a report without the activity beats no report
+            self._log("activity_recall_failed", source_tool_call_id=source_id, level="warning")
+            return
+        planned = _seconds_between(result["started_at"], result["ends_at"])
+        self._rounds.put(source_id, Round(planned, activity, language))
 
     async def _say(self, conversation_id: str, text: str, *, app_session_id: str | None = None) -> None:
         frame: dict[str, Any] = {"type": "message.send", "conversation_id": conversation_id, "text": text}

@@ -529,3 +529,29 @@ def test_a_tool_missing_from_the_inventory_is_not_called():
         ]
 
     run(scenario())
+
+
+@pytest.mark.spec("R-4.4.1", "R-2.2.8")
+def test_a_result_of_a_call_made_before_a_restart_still_names_its_activity():
+    """A fresh Agent (nothing remembered) reads the activity from the operation behind the result;
+    without a way to read it, or when reading fails, it reports the result without one."""
+    asked: list[tuple[str, str]] = []
+
+    async def recall(conversation_id: str, operation_id: str) -> str | None:
+        asked.append((conversation_id, operation_id))
+        return "数学" if operation_id == "op-1" else None
+
+    async def broken(conversation_id: str, operation_id: str) -> str | None:
+        raise ConnectionError("database away")
+
+    async def report(**options: Any) -> str:
+        wire = Wire()
+        agent = ReferenceAgent(wire.send, **options)
+        await agent.handle(welcome())
+        await agent.handle(result_frame("ref.zh.0123456789abcdef0123456789abcdef"))
+        return next(f["text"] for f in wire.take() if f["type"] == "message.send")
+
+    assert run(report(recall_activity=recall)) == "专注完成：数学，25分钟。"
+    assert asked == [(CONV, "op-1")]
+    assert run(report()) == "专注完成：25分钟。"
+    assert run(report(recall_activity=broken)) == "专注完成：25分钟。"
