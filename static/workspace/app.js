@@ -14,7 +14,7 @@
 
 import * as actions from "./actions.js";
 import { RequestError, WorkspaceConnection } from "./connection.js";
-import { format, gettext } from "./i18n.js";
+import { format, gettext, language } from "./i18n.js";
 import { attachSurfaces, el, handlers, render, renderLaunchers, setComposersEnabled, showConnection, toast } from "./render.js";
 import { applyEvent, frontInstance, instanceById, instances, openInstances, runningFocus, takeSnapshot, ui } from "./state.js";
 import { SurfaceHost } from "./surfaces.js";
@@ -105,6 +105,8 @@ function projectionFor(instance) {
     snapshot: { revision: held.revision, state: held.state },
     clock: { offset_ms: ui.clockOffsetMs },
     visible: document.visibilityState === "visible",
+    // A Surface has no network, so no catalog: it words itself from its own table in this language.
+    language,
   };
 }
 
