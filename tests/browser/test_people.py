@@ -10,16 +10,23 @@ override can not reorder the page's own words.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from interact.models import Interaction, InteractionStatus
+from interact.services.messages import post_agent_message
+from runtime.services.agents import create_agent_token
 from tests.browser.axe import blocking
 from tests.browser.conftest import UI_TIMEOUT_MS, session_cookie
 from tests.browser.workspace_page import (
     WorkspacePage,
     focusing_operation,
+    off_the_loop,
+    pending_interactions,
     settled,
 )
 
@@ -90,6 +97,11 @@ def start_reading(ws: WorkspacePage, server, conversation, language: str, second
     ws.expect_app_in_front("pomodoro")
     ws.expect_countdown(str(operation.instance_id), activity=activity)
     return operation
+
+
+@pytest.fixture
+def ws(workspace, server) -> WorkspacePage:
+    return WorkspacePage(workspace, server.url)
 
 
 # --- phones ----------------------------------------------------------------------------------------
@@ -185,3 +197,170 @@ def test_no_serious_or_critical_accessibility_violation_on_any_screen(
     ws.expect_app_in_front("notes")
     no_blocking_violations(page, "Scratch notes")
     assert not errors, errors
+
+
+# --- keyboard ------------------------------------------------------------------------------------
+
+
+@pytest.mark.spec("R-4.1.1", "R-2.1.1")
+def test_the_keyboard_starts_in_the_message_box_and_stays_there(ws, server, conversation):
+    """On load the composer has the focus; the first Tab from the top is a visible skip link to it;
+    after sending, the focus is back in the (empty) composer; focus is always drawn."""
+    page = ws.page
+    expect(page.locator("#composer-input")).to_be_focused()
+    # Backwards from the composer by keyboard, the skip link is the first stop of the page.
+    skip = page.locator("#skip-link")
+    for _ in range(30):
+        if skip.evaluate("(link) => document.activeElement === link"):
+            break
+        page.keyboard.press("Shift+Tab")
+    expect(skip).to_be_focused()
+    assert page.evaluate(
+        "() => document.querySelector('a[href], button, input, textarea, summary') === document.getElementById('skip-link')"
+    )
+    box = skip.bounding_box()
+    assert box and box["y"] >= 0 and box["height"] > 10, box  # on screen once focused
+    assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") != "none"
+    page.keyboard.press("Enter")
+    expect(page.locator("#composer-input")).to_be_focused()
+
+    page.keyboard.type("hello")
+    page.keyboard.press("Enter")
+    expect(page.locator("#composer-input")).to_have_value("")
+    expect(page.locator("#timeline .message.from-agent").last).to_contain_text("Hello!")
+    expect(page.locator("#composer-input")).to_be_focused()
+    # Screen readers hear the Agent's answer once, from the live region (the log itself is redrawn).
+    expect(page.locator("#announcer")).to_contain_text("Agent: Hello!")
+
+
+# --- the chat follows the newest entry -------------------------------------------------------------
+
+
+def newest_in_view(page: Page) -> bool:
+    """The last entry of the IM is inside the visible part of the timeline."""
+    return page.evaluate(
+        """() => {
+            const timeline = document.getElementById("timeline");
+            const last = timeline.lastElementChild;
+            if (!last) return false;
+            const view = timeline.getBoundingClientRect(), box = last.getBoundingClientRect();
+            return box.top >= view.top - 1 && box.bottom <= view.bottom + 1 && box.height > 0;
+        }"""
+    )
+
+
+@pytest.mark.spec("R-4.3.5", "R-4.2.4", "R-4.1.5")
+def test_ten_unanswered_focuses_leave_one_question_a_one_row_app_bar_and_the_result_in_view(
+    browser, server, web_user, conversation
+):
+    """After ten completed focuses with no answers: one "another round?" pending (each newer one
+    superseded the older exactly once), the app bar on one row at 1280 px with the closed apps
+    folded into one menu, and the newest result in view without scrolling — after a reload too.
+    Scrolled up, a new entry shows "New messages" instead of pulling the view down."""
+    errors: list[str] = []
+    page = new_page(browser, server, web_user, locale="en-GB", viewport=DESKTOP, watch=errors)
+    ws = WorkspacePage(page, server.url)
+    ws.open()
+    for n in range(10):
+        ws.say("focus 1 second on reading")
+        operation = server.wait(lambda: focusing_operation(conversation), f"focus {n + 1} to start")
+        server.wait(lambda op=operation: settled(op), f"focus {n + 1} to complete")
+        ws.expect_interact_in_front()
+        confirm = ws.interaction(kind="confirm")
+        expect(confirm).to_have_count(1)
+        expect(confirm).to_contain_text("Start another 1-second round?")
+        server.wait(lambda n=n: Interaction.objects.filter(conversation=conversation).count() == n + 1, "its question")
+        server.wait(lambda: newest_in_view(page), "the newest result to be in view")
+
+    pending = pending_interactions(conversation)
+    assert len(pending) == 1, [p.interaction_id for p in pending]
+    superseded = Interaction.objects.filter(conversation=conversation, status=InteractionStatus.SUPERSEDED)
+    assert superseded.count() == 9
+    expect(page.locator("#timeline section.interaction[data-status='superseded']")).to_have_count(9)
+
+    bar = page.locator(".appbar").bounding_box()
+    assert bar and bar["height"] < 64, bar  # one row of 2.25rem controls plus padding
+    expect(page.locator("#open-chips li.chip")).to_have_count(1)  # Interact only: the closed ones are folded
+    expect(page.locator("#closed-summary")).to_have_text("10 closed")
+    assert newest_in_view(page)
+
+    ws.reload()
+    server.wait(lambda: newest_in_view(page), "the reloaded chat to open at the newest entry")
+    expect(page.locator("#composer-input")).to_be_focused()
+
+    # A closed app's chip opens its block in Interact, where its result is.
+    page.locator("#closed-summary").click()
+    page.locator("#closed-chips li.chip").first.locator("button").click()
+    newest_block = page.locator("#timeline details.block").last
+    expect(newest_block).to_have_attribute("open", "")
+    expect(newest_block.locator(".block-result")).to_contain_text("Completed: 1 s of reading")
+
+    # Reading older history: a new entry does not pull the view down; "New messages" does.
+    page.locator("#timeline").evaluate("(t) => t.scrollTo(0, 0)")
+    server.wait(lambda: not newest_in_view(page), "the view to be scrolled up")
+    helper, _ = create_agent_token(user=web_user, name="helper", now=timezone.now())
+    off_the_loop(
+        post_agent_message, conversation=conversation, agent=helper, text="A note for later.", now=timezone.now()
+    )
+    expect(page.locator("#new-messages")).to_be_visible()
+    expect(page.locator("#timeline > .message.from-agent").last).to_have_text(re.compile("A note for later."))
+    assert not newest_in_view(page)
+    page.locator("#new-messages").click()
+    server.wait(lambda: newest_in_view(page), "the newest entry to be in view")
+    expect(page.locator("#new-messages")).to_be_hidden()
+    assert not errors, errors
+
+
+# --- bidi safety -----------------------------------------------------------------------------------
+
+RLO = "\u202e"
+# Where, in the rendered line, the page's own words start and end after the isolated activity.
+WORD_POSITIONS = """([selector, first, last]) => {
+    const el = document.querySelector(selector);
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let node = null;
+    while (walker.nextNode()) if (walker.currentNode.textContent.includes(first)) node = walker.currentNode;
+    if (node === null) {
+        const texts = [];
+        const all = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        while (all.nextNode()) texts.push(JSON.stringify(all.currentNode.textContent));
+        return [texts.join(" | "), null];
+    }
+    const range = document.createRange();
+    const x = (index) => { range.setStart(node, index); range.setEnd(node, index + 1); return range.getBoundingClientRect().left; };
+    const at = [x(node.textContent.indexOf(first)), x(node.textContent.lastIndexOf(last))];
+    return at[0] === at[1] ? [el.textContent, "not laid out"] : at;
+}"""
+
+
+@pytest.mark.spec("R-4.1.1", "R-2.3.2")
+def test_a_right_to_left_override_in_an_activity_leaves_the_pages_labels_in_order(ws, server, conversation):
+    """The activity "<U+202E>gnidaer" is shown isolated: the toolbar still reads "Focus running: …
+    Leaving this screen ends it." left to right, and so do the leave dialog and the block title."""
+    ws.say(f"focus 30 seconds on {RLO}gnidaer")
+    operation = server.wait(lambda: focusing_operation(conversation), "the focus to start")
+    assert operation.activity == f"{RLO}gnidaer"
+    ws.expect_app_in_front("pomodoro")
+    hint = ws.page.locator("#focus-hint")
+    expect(hint).to_have_text(f"Focus running: {RLO}gnidaer. Leaving this screen ends it.")
+    toolbar = ws.page.locator("#app-toolbar").inner_text()
+    assert toolbar.index("Reload") < toolbar.index("Close Pomodoro") < toolbar.index("Focus running"), toolbar
+    leaving, it = ws.page.evaluate(WORD_POSITIONS, ["#focus-hint", "Leaving", "it."])
+    assert leaving < it, "the page's words after the activity were reversed"
+    title, close = ws.page.locator("#reload-app").bounding_box(), ws.page.locator("#close-app").bounding_box()
+    assert title and close and title["x"] < close["x"]
+
+    ws.page.locator("#back-to-interact").click()
+    expect(ws.leave_dialog()).to_be_visible()
+    now, interrupted = ws.page.evaluate(WORD_POSITIONS, ["#leave-text", "now.", "interrupted"])
+    assert now < interrupted, "the dialog's words after the activity were reversed"
+    ws.page.locator("#leave-confirm").click()
+    server.wait(lambda: settled(operation), "leaving to settle the focus")
+    ws.expect_interact_in_front()
+    title = ws.block(str(operation.app_session_id)).locator(".block-title")
+    expect(title).to_have_text(f"Pomodoro · {RLO}gnidaer · 30 s")
+    dot, seconds = ws.page.evaluate(
+        WORD_POSITIONS,
+        [f"#timeline details[data-app-session-id='{operation.app_session_id}'] .block-title", "30", "s"],
+    )
+    assert dot < seconds, "the block title's words after the activity were reversed"
