@@ -147,8 +147,19 @@ function renderAppBar() {
   };
   reconcile(el.openChips, open, chips);
   reconcile(el.closedChips, closed, chips);
+  revealFrontChip();
   el.closedMenu.hidden = closed.length === 0;
   el.closedSummary.textContent = format(ngettext("%(count)s closed", "%(count)s closed", allClosed.length), { count: allClosed.length });
+}
+
+/** On a narrow screen the open apps scroll sideways in their row: keep the one in front visible. */
+function revealFrontChip() {
+  const chip = el.openChips.querySelector("li.chip.is-front");
+  if (!chip) return;
+  const row = el.openChips;
+  const left = chip.offsetLeft - row.offsetLeft;
+  if (left < row.scrollLeft) row.scrollLeft = left;
+  else if (left + chip.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + chip.offsetWidth - row.clientWidth;
 }
 
 export function renderLaunchers(apps) {
@@ -195,7 +206,10 @@ function renderStage() {
       : [],
   );
   el.back.title = focusing ? gettext("Going back to Interact ends the running focus") : gettext("Back to Interact");
-  el.close.textContent = format(gettext("Close %(name)s"), { name });
+  // On a phone the button says only "Close" (its accessible name stays the full "Close Pomodoro").
+  const closeName = format(gettext("Close %(name)s"), { name });
+  el.close.setAttribute("aria-label", closeName);
+  replaceChildren(el.close, h("span", { class: "label-long" }, closeName), h("span", { class: "label-short", aria: { hidden: "true" } }, gettext("Close")));
   const failed = ui.failed.has(front.instance_id);
   el.appFailed.hidden = !failed;
   if (failed) {
@@ -223,6 +237,11 @@ export function scrollToNewest() {
 el.timeline.addEventListener("scroll", () => {
   view.stick = atBottom();
   if (view.stick) el.newMessages.hidden = true;
+});
+// Turning a phone or resizing the window keeps the newest entry in view if it was.
+window.addEventListener("resize", () => {
+  if (view.stick && !el.interactView.hidden) el.timeline.scrollTop = el.timeline.scrollHeight;
+  revealFrontChip();
 });
 el.newMessages.addEventListener("click", () => {
   scrollToNewest();
