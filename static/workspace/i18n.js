@@ -45,13 +45,11 @@ export function tx(template, values = {}) {
   return out;
 }
 
-// MiniApp names come from their manifests in English; the bundled apps have names in each language.
-const APP_NAMES = {
-  interact: () => gettext("Interact"),
-  pomodoro: () => gettext("Pomodoro"),
-  notes: () => gettext("Scratch notes"),
-};
+// MiniApp names come from their manifests; the server translates them (interact.views.app_names)
+// into the page's boot data, since the snapshot over the socket carries the manifest's own.
+const boot = document.getElementById("lineup-boot");
+const APP_NAMES = (boot && JSON.parse(boot.textContent).app_names) || {};
 
 export function appName(appId, fallback) {
-  return APP_NAMES[appId] ? APP_NAMES[appId]() : fallback || appId;
+  return APP_NAMES[appId] || fallback || appId;
 }
