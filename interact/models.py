@@ -106,6 +106,8 @@ class InteractionStatus(models.TextChoices):
     DISMISSED = "dismissed"
     TIMED_OUT = "timed_out"
     FAILED = "failed"
+    # A newer question of the same topic from the same Agent took its place (interact.services.interactions).
+    SUPERSEDED = "superseded"
 
 
 class Interaction(models.Model):
@@ -149,3 +151,17 @@ class Interaction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.interaction_id} ({self.status})"
+
+
+class LanguagePreference(models.Model):
+    """The language a person chose for LineUp's pages, kept across devices and sessions.
+
+    Without one, Django's ``LocaleMiddleware`` decides from the language cookie or ``Accept-Language``.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_preference")
+    language = models.CharField(max_length=16, choices=settings.LANGUAGES)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language}"

@@ -21,9 +21,12 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_noop
+from django.views import i18n as i18n_views
 from django.views.decorators.clickjacking import xframe_options_sameorigin
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
+from interact.services.preferences import language_preference_set
 from runtime.manifests import get_manifest, registry
 
 SDK_DIR = Path(settings.BASE_DIR) / "miniapps" / "sdk"
@@ -110,10 +113,20 @@ WORKSPACE_CSP = "; ".join(
 )
 
 
+# The bundled apps' manifest names, marked for the catalog (makemessages): ``gettext(manifest.name)``
+# then shows them in the page's language; another app's name is shown as its manifest says.
+BUNDLED_APP_NAMES = (gettext_noop("Interact"), gettext_noop("Pomodoro"), gettext_noop("Scratch notes"))
+
+
+def app_names() -> dict[str, str]:
+    """Every registered app's name in the active language, for the page to label chips and blocks."""
+    return {m.app_id: gettext(m.name) for m in registry().values()}
+
+
 def launchable_apps() -> list[dict[str, str]]:
     """The MiniApps a person may open by hand (the others are started by the Agent)."""
     return [
-        {"app_id": m.app_id, "name": m.name}
+        {"app_id": m.app_id, "name": gettext(m.name)}
         for m in sorted(registry().values(), key=lambda m: m.name)
         if m.user_launchable and not m.is_system and m.surface_entry
     ]
@@ -125,7 +138,13 @@ def workspace(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "workspace/workspace.html",
-        {"boot": {"user": request.user.get_username(), "launchable_apps": launchable_apps()}},
+        {
+            "boot": {
+                "user": request.user.get_username(),
+                "launchable_apps": launchable_apps(),
+                "app_names": app_names(),
+            }
+        },
     )
     response["Content-Security-Policy"] = WORKSPACE_CSP
     response["Referrer-Policy"] = "same-origin"
@@ -165,3 +184,11 @@ def surface(request: HttpRequest, app_id: str, asset: str = "") -> HttpResponse:
     # Bundles change with the code; a stale cached Surface talking to a newer host is worse than a refetch.
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's ``set_language`` (the cookie, the redirect back), and the choice saved for a signed-in person."""
+    if request.user.is_authenticated:
+        language_preference_set(user=request.user, language=request.POST.get("language", ""))
+    return i18n_views.set_language(request)

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import path
 from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
 
 from interact import views
 
@@ -19,4 +20,7 @@ urlpatterns = [
     path("surfaces/<slug:app_id>/", views.surface, name="surface"),
     path("surfaces/<slug:app_id>/<path:asset>", views.surface, name="surface-asset"),
     path("admin/", admin.site.urls),
+    # The page's strings for static/workspace/*.js (django.gettext), in the request's language.
+    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
+    path("i18n/setlang/", views.set_language, name="set_language"),
 ]

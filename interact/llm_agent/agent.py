@@ -42,7 +42,7 @@ from interact.llm_agent.history import History
 from interact.llm_agent.model import ChatModel, ModelError, ToolCallRequest
 from interact.llm_agent.tools import MalformedArguments, ToolSet, parse_arguments, tool_set
 from interact.reference_agent import replies
-from interact.reference_agent.agent import CALL_PREFIX, START_TOOL, ReferenceAgent, Round, Send, call_id
+from interact.reference_agent.agent import CALL_PREFIX, START_TOOL, RecallActivity, ReferenceAgent, Round, Send, call_id
 from interact.reference_agent.intents import MAX_ACTIVITY_LENGTH, MAX_FOCUS_SECONDS, Language, detect_language
 
 LLM_CALL_PREFIX = "llm"
@@ -84,8 +84,9 @@ class LLMAgent(ReferenceAgent):
         label: str = "llm",
         max_steps: int = MAX_STEPS,
         answer_timeout: float = ANSWER_TIMEOUT_SECONDS,
+        recall_activity: RecallActivity | None = None,
     ) -> None:
-        super().__init__(send, label=label)
+        super().__init__(send, label=label, recall_activity=recall_activity)
         self.model = ChatModel(config)
         self.max_steps = max_steps
         self.answer_timeout = answer_timeout

@@ -16,6 +16,7 @@ from django.conf import settings
 from interact.llm_agent.config import llm_config
 from interact.reference_agent.agent import ReferenceAgent
 from interact.reference_agent.client import AgentFactory
+from interact.reference_agent.recall import activity_of_operation
 from interact.reference_agent.supervisor import REFERENCE_AGENT_NAME
 
 logger = structlog.get_logger("lineup.reference_agent")
@@ -36,7 +37,9 @@ def builtin_agent() -> BuiltinAgent:
         if settings.LINEUP_LLM_BASE_URL or settings.LINEUP_LLM_MODEL:
             logger.warning("builtin_agent.llm_incomplete", detail="set both LINEUP_LLM_BASE_URL and LINEUP_LLM_MODEL")
         logger.info("builtin_agent.selected", kind="reference", reason="LINEUP_LLM_BASE_URL / LINEUP_LLM_MODEL not set")
-        return BuiltinAgent(REFERENCE_AGENT_NAME, ReferenceAgent)
+        return BuiltinAgent(
+            REFERENCE_AGENT_NAME, functools.partial(ReferenceAgent, recall_activity=activity_of_operation)
+        )
     from interact.llm_agent.agent import LLMAgent  # imports the openai SDK: only when it is used
 
     logger.info(
@@ -46,4 +49,6 @@ def builtin_agent() -> BuiltinAgent:
         model=config.model,
         api_key="set" if config.api_key else "none",
     )
-    return BuiltinAgent(LLM_AGENT_NAME, functools.partial(LLMAgent, config=config))
+    return BuiltinAgent(
+        LLM_AGENT_NAME, functools.partial(LLMAgent, config=config, recall_activity=activity_of_operation)
+    )

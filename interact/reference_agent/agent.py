@@ -54,11 +54,15 @@ CONFIRM_PREFIX = "again"
 # uuid5 namespace for call ids derived from a message or an interaction (any fixed uuid works).
 _IDS = uuid.UUID("6f1c2b54-9d7e-4f0a-8c37-2f7f6b0c9e11")
 REMEMBER = 4096  # per kind; far more than one person's rounds between restarts
-# "Start another round?" is a question about now: left unanswered it times out rather than
-# offering a stale round hours later next to newer ones.
-CONFIRM_TIMEOUT_SECONDS = 30 * 60
+# "Start another round?" is a question about now: left unanswered it times out within minutes
+# rather than offering a stale round later, and the next one supersedes it (the "again." topic of
+# its id, interact.services.interactions).
+CONFIRM_TIMEOUT_SECONDS = 5 * 60
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+# (conversation_id, operation_id) -> the operation's activity: how a result of a call made before a
+# restart still names what the person focused on (the result frame itself carries no activity).
+RecallActivity = Callable[[str, str], Awaitable[str | None]]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -153,9 +157,10 @@ class ReferenceAgent:
     result_prefixes: tuple[str, ...] = (CALL_PREFIX,)
     log_prefix = "reference_agent"
 
-    def __init__(self, send: Send, *, label: str = "reference") -> None:
+    def __init__(self, send: Send, *, label: str = "reference", recall_activity: RecallActivity | None = None) -> None:
         self._send = send
         self.label = label
+        self._recall_activity = recall_activity
         self.agent_id: str | None = None
         self.conversations: set[str] = set()
         self._revisions: dict[str, str] = {}  # conversation -> Inventory revision
@@ -250,7 +255,8 @@ class ReferenceAgent:
         else:
             assert isinstance(intent, Help)
             await self._say(
-                conversation_id, replies.help_text(intent.language, missing_duration=intent.missing_duration)
+                conversation_id,
+                replies.help_text(intent.language, missing_duration=intent.missing_duration, topic=intent.topic),
             )
 
     async def _on_tool_accepted(self, frame: dict[str, Any]) -> None:
@@ -334,7 +340,7 @@ class ReferenceAgent:
             await self._start(conversation_id, round_, cause=f"interaction:{interaction_id}")
         elif frame["status"] == "answered":
             await self._say(conversation_id, replies.another_round_declined(round_.language))
-        # dismissed / timed_out / failed: the person moved on; nothing to add.
+        # dismissed / timed_out / failed / superseded: the person moved on; nothing to add.
 
     async def _on_message_sent(self, frame: dict[str, Any]) -> None:
         pass
@@ -418,6 +424,7 @@ class ReferenceAgent:
     async def _report(self, frame: dict[str, Any], language: Language) -> None:
         """Tell the person how the focus ended (main IM: its block is read-only now) and offer another."""
         result, outbox_id, conversation_id = frame["result"], frame["outbox_id"], frame["conversation_id"]
+        await self._recall_round(frame, language)
         text, round_ = self._result_text(frame, language)
         planned = round_.duration_seconds
         await self._say(conversation_id, text)
@@ -434,6 +441,20 @@ class ReferenceAgent:
             }
         )
         self._log("result_reported", outbox_id=outbox_id, state=result["state"], interaction_id=interaction_id)
+
+    async def _recall_round(self, frame: dict[str, Any], language: Language) -> None:
+        """A result of a call this process does not remember (made before a restart): read its
+        activity from the operation, so the report still says what the focus was for."""
+        source_id, result = frame["source_tool_call_id"], frame["result"]
+        if self._recall_activity is None or self._rounds.get(source_id) is not None:
+            return
+        try:
+            activity = await self._recall_activity(frame["conversation_id"], result["operation_id"])
+        except Exception:  # a report without the activity beats no report
+            self._log("activity_recall_failed", source_tool_call_id=source_id, level="warning")
+            return
+        planned = _seconds_between(result["started_at"], result["ends_at"])
+        self._rounds.put(source_id, Round(planned, activity, language))
 
     async def _say(self, conversation_id: str, text: str, *, app_session_id: str | None = None) -> None:
         frame: dict[str, Any] = {"type": "message.send", "conversation_id": conversation_id, "text": text}

@@ -7,8 +7,9 @@
   "focus 90 seconds on homework", "专注 25 分钟写作业", "开始专注一个半小时";
 * ``StopFocus(language)`` — "stop", "stop the focus", "cancel", "停止专注", "结束";
 * ``DurationOutOfRange(requested_seconds, language)`` — a start whose duration is not 1 s to 24 h;
-* ``Help(language, missing_duration)`` — anything else (questions, chatter, a start without a
-  duration), answered with what the Agent can do.
+* ``Help(language, missing_duration, topic)`` — anything else, answered with what the Agent can
+  do: ``topic`` is ``"help"`` for "help" / "what can you do?" / "你能做什么", ``"greeting"`` for
+  "hello" / "你好", ``"thanks"`` for "thanks" / "谢谢", and ``"unknown"`` for everything else.
 
 A start needs both a duration and a sign that a focus is meant (a focus word such as "focus",
 "pomodoro", "timer", 专注, 番茄, or a leading "start" / 开始); questions ("what is a pomodoro?",
@@ -54,10 +55,14 @@ class DurationOutOfRange:
     language: Language
 
 
+HelpTopic = Literal["help", "greeting", "thanks", "unknown"]
+
+
 @dataclass(frozen=True)
 class Help:
     language: Language
     missing_duration: bool = False  # it looked like a start, but said no duration
+    topic: HelpTopic = "unknown"
 
 
 Intent = StartFocus | StopFocus | DurationOutOfRange | Help
@@ -277,9 +282,32 @@ def _english_activity(text: str, span: _Span) -> str | None:
     return None
 
 
+_EN_HELP = re.compile(
+    r"^(?:help|\?+|commands|menu|usage|what\s+can\s+(?:you|i)\s+do|what\s+do\s+you\s+do|how\s+does\s+(?:this|it)\s+work"
+    r"|how\s+do\s+i\s+(?:use\s+(?:this|you|it)|start)|what\s+are\s+you)\b",
+    re.IGNORECASE,
+)
+_EN_GREETING = re.compile(
+    r"^(?:hi|hello|hey|hiya|yo|good\s+(?:morning|afternoon|evening))\b[\s!.,]*(?:there)?[\s!.,]*$", re.IGNORECASE
+)
+_EN_THANKS = re.compile(r"^(?:thanks|thank\s+you|thx|ty|cheers)\b", re.IGNORECASE)
+
+
+def _small_talk(
+    text: str, language: Language, help_: re.Pattern[str], greeting: re.Pattern[str], thanks: re.Pattern[str]
+) -> Help | None:
+    for pattern, topic in ((help_, "help"), (greeting, "greeting"), (thanks, "thanks")):
+        if pattern.search(text):
+            return Help(language=language, topic=topic)  # type: ignore[arg-type]
+    return None
+
+
 def _parse_english(text: str) -> Intent:
     if _EN_STOP.match(text) or _EN_STOP_LEADING.match(text):
         return StopFocus(language="en")
+    talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
+    if talk is not None:
+        return talk
     if _EN_QUESTION.match(text) or _EN_NOT_A_FOCUS.search(text):
         return Help(language="en")
     meant = bool(_EN_FOCUS_WORD.search(text) or _EN_START_VERB.match(text))
@@ -374,16 +402,46 @@ def _strip_zh(segment: str) -> str:
     return segment
 
 
+# English request words in a Chinese message ("Focus 25 min on 数学", "start 25分钟 for 写作业").
+_ZH_ENGLISH_FILLER = re.compile(
+    r"^(?:(?:please|pls|start|begin|let'?s|a|an|the|focus(?:ing)?|pomodoro|timer|session|round|on|for|of|doing|about|to|now)\b[\s,:]*)+",
+    re.IGNORECASE,
+)
+_ZH_ENGLISH_TRAILING = re.compile(
+    r"(?:[\s,:]*\b(?:please|pls|now|focus(?:ing)?|session|timer|pomodoro|on|for|of))+\s*$", re.IGNORECASE
+)
+
+
+def _strip_mixed(segment: str) -> str:
+    previous = None
+    while previous != segment:
+        previous = segment
+        segment = _strip_zh(segment)
+        segment = _ZH_ENGLISH_TRAILING.sub("", _ZH_ENGLISH_FILLER.sub("", segment)).strip()
+    return segment
+
+
 def _chinese_activity(text: str, span: _Span) -> str | None:
     # What is left around the duration once the request words are gone is the activity:
-    # "专注 25 分钟写作业" -> "写作业", "写作业专注25分钟" -> "写作业". After wins over before.
-    after, before = _strip_zh(text[span.end :]), _strip_zh(text[: span.start])
+    # "专注 25 分钟写作业" -> "写作业", "写作业专注25分钟" -> "写作业", "Focus 25 min on 数学" -> "数学".
+    # After wins over before.
+    after, before = _strip_mixed(text[span.end :]), _strip_mixed(text[: span.start])
     return _clip(after or before)
+
+
+_ZH_HELP = re.compile(
+    r"^(?:帮助|帮忙|求助|help)$|你能做什么|你可以做什么|能做些?什么|可以做些?什么|怎么用|如何使用|有什么功能|你会什么|使用说明"
+)
+_ZH_GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|早上好|下午好|晚上好|早|在吗)[呀啊！!。~～\s]*$")
+_ZH_THANKS = re.compile(r"^(?:谢谢|多谢|感谢|谢啦|谢了)")
 
 
 def _parse_chinese(text: str) -> Intent:
     if _ZH_STOP.match(text):
         return StopFocus(language="zh")
+    talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
+    if talk is not None:
+        return talk
     if _ZH_QUESTION.search(text) or _ZH_NOT_A_FOCUS.search(text):
         return Help(language="zh")
     meant = bool(_ZH_FOCUS_WORD.search(text) or _ZH_START_VERB.match(text))

@@ -15,7 +15,7 @@ _ZH_NAMES = {"h": "小时", "min": "分钟", "s": "秒"}
 
 _REASONS = {
     "agent_interrupt": ("you asked me to stop it", "按你的要求停止"),
-    "returned_to_interact": ("you returned to Interact", "你回到了 Interact"),
+    "returned_to_interact": ("you returned to Interact", "你回到了对话"),
     "switched_app": ("you switched to another app", "你切换到了其他应用"),
     "app_closed": ("you closed Pomodoro", "你关闭了番茄钟"),
     "host_interruption": ("the device interrupted it", "被设备中断"),
@@ -128,14 +128,44 @@ def out_of_range(language: Language) -> str:
     return 'I can do 1 second to 24 hours. Try "start a 25 minute focus".'
 
 
-def help_text(language: Language, *, missing_duration: bool = False) -> str:
+_EN_CAPABILITIES = (
+    "Here is what I can do:\n"
+    '• Start a focus of 1 second to 24 hours: "start a 25 minute reading focus", "focus 90 seconds on homework", '
+    '"Focus 25 min on 数学".\n'
+    '• Stop the running focus: "stop".\n'
+    "• Tell you how it went when it ends, and offer another round.\n"
+    "Leaving the focus screen (back to Interact, another app, closing it) ends the focus too."
+)
+_ZH_CAPABILITIES = (
+    "我可以帮你：\n"
+    "• 开始一段 1 秒到 24 小时的专注：“专注 25 分钟写作业”、“开始专注 1 小时阅读”、“focus 25 min on 数学”。\n"
+    "• 停止正在进行的专注：“停止专注”。\n"
+    "• 专注结束时告诉你结果，并问你要不要再来一轮。\n"
+    "离开专注画面（返回对话、切换或关闭应用）也会结束专注。"
+)
+
+
+def help_text(language: Language, *, missing_duration: bool = False, topic: str = "unknown") -> str:
+    """The answer to anything that is not a start or a stop, by what the person seemed to want."""
     if language == "zh":
         if missing_duration:
             return "要专注多久？比如“专注 25 分钟”或“开始专注 1 小时阅读”。"
-        return "我可以帮你计时专注。试试“专注 25 分钟写作业”、“开始专注 1 小时”，或者说“停止专注”。"
+        if topic == "help":
+            return _ZH_CAPABILITIES
+        if topic == "greeting":
+            return "你好！我可以为你计时专注。说“专注 25 分钟写作业”就开始，说“帮助”看看我还能做什么。"
+        if topic == "thanks":
+            return "不客气！需要时说“专注 25 分钟”就行。"
+        return "抱歉，我没听懂。我能为你计时专注：试试“专注 25 分钟写作业”或“停止专注”，说“帮助”查看全部。"
     if missing_duration:
         return 'How long should the focus be? For example "start a 25 minute focus" or "focus for 1 hour on reading".'
+    if topic == "help":
+        return _EN_CAPABILITIES
+    if topic == "greeting":
+        return 'Hello! I run focus timers. Say "start a 25 minute reading focus" to begin, or "help" to see what else I can do.'
+    if topic == "thanks":
+        return "You're welcome! Say \"start a 25 minute focus\" whenever you're ready."
     return (
-        'I can run a focus timer for you. Try "start a 25 minute reading focus", '
-        '"focus 90 seconds on homework", or "stop".'
+        "Sorry, I didn't understand that. I run focus timers: try "
+        '"start a 25 minute reading focus", "focus 90 seconds on homework" or "stop"; "help" lists everything.'
     )

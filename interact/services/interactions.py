@@ -1,9 +1,14 @@
 """Standard interactions: notice / choice / confirm / input (SPEC R-2.1.1, R-4.3.4, R-4.3.5).
 
 They belong to Interact and their conversation whatever app is in the foreground. Life cycle:
-``pending`` -> ``answered`` | ``dismissed`` | ``timed_out`` | ``failed`` (exactly once, by a
-compare-and-set on ``status``). One still pending when its sub-session ends stays answerable in the
-main IM and is never appended to the ended block.
+``pending`` -> ``answered`` | ``dismissed`` | ``timed_out`` | ``failed`` | ``superseded`` (exactly
+once, by a compare-and-set on ``status``). One still pending when its sub-session ends stays
+answerable in the main IM and is never appended to the ended block.
+
+Questions stay few and current: an ``interaction_id`` with a topic (``<topic>.<rest>``, e.g. the
+reference Agent's ``again.en.1500.<outbox_id>``) supersedes the same Agent's still-pending
+interactions of that topic in the conversation, so a person who never answers "another round?"
+has one such question waiting, the newest, never a pile of stale ones.
 """
 
 from __future__ import annotations
@@ -135,7 +140,36 @@ def request_interaction(
         interaction_kind=kind,
     )
     project_on_commit(conversation.id, "interaction.created", interaction_payload(interaction))
+    _supersede_older(interaction, now)
     return interaction
+
+
+def interaction_topic(interaction_id: str) -> str | None:
+    """``again`` for ``again.en.1500.<outbox_id>``; None for an id without a topic (no dot)."""
+    topic, dot, _ = interaction_id.partition(".")
+    return topic if dot and topic else None
+
+
+def _supersede_older(newer: Interaction, now: datetime) -> int:
+    """Resolve the same Agent's older pending interactions of ``newer``'s topic as ``superseded``."""
+    topic = interaction_topic(newer.interaction_id)
+    if topic is None or newer.agent_id is None:
+        return 0
+    older = (
+        Interaction.objects.select_for_update()
+        .filter(
+            conversation_id=newer.conversation_id,
+            agent_id=newer.agent_id,
+            status=InteractionStatus.PENDING,
+            interaction_id__startswith=f"{topic}.",
+            created_at__lte=newer.created_at,
+        )
+        .exclude(pk=newer.pk)
+    )
+    return sum(
+        _resolve(interaction, InteractionStatus.SUPERSEDED, None, now, superseded_by=newer.interaction_id)
+        for interaction in older
+    )
 
 
 def _replay(
@@ -209,6 +243,10 @@ def _pending_for(conversation_ids: list[uuid.UUID], interaction_pk: object) -> I
         interaction = None
     if interaction is None:
         raise Rejection(RejectionCode.UNKNOWN_INTERACTION, "no such interaction")
+    if interaction.status == InteractionStatus.SUPERSEDED:
+        raise Rejection(
+            RejectionCode.INTERACTION_RESOLVED, "this interaction is already superseded: a newer question replaced it"
+        )
     if interaction.status != InteractionStatus.PENDING:
         raise Rejection(RejectionCode.INTERACTION_RESOLVED, f"this interaction is already {interaction.status}")
     return interaction

@@ -1,6 +1,8 @@
 // Tiny DOM helpers. Text is always set with textContent, never parsed as HTML: everything the
 // page shows comes from the server or from people (OWASP: no innerHTML with message data).
 
+import { format, gettext, locale } from "./i18n.js";
+
 /**
  * h("button", {class: "chip", onclick: fn, dataset: {id}}, "label", childNode, ...)
  * Attributes starting with "on" become listeners; `dataset` and `aria` objects expand;
@@ -42,8 +44,11 @@ export function replaceChildren(el, ...children) {
   append(el, children);
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-const timeSecondsFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+// English pages keep the browser's own English (24-hour in en-GB, 12-hour in en-US); other
+// languages use the page's language, whatever the browser's.
+const timeLocale = locale === "en" && /^en\b/i.test(navigator.language || "") ? navigator.language : locale;
+const timeFormat = new Intl.DateTimeFormat(timeLocale, { hour: "2-digit", minute: "2-digit" });
+const timeSecondsFormat = new Intl.DateTimeFormat(timeLocale, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 export function clockTime(iso, { seconds = false } = {}) {
   if (!iso) return "";
@@ -51,16 +56,16 @@ export function clockTime(iso, { seconds = false } = {}) {
   return Number.isNaN(date.getTime()) ? "" : (seconds ? timeSecondsFormat : timeFormat).format(date);
 }
 
-/** 1500 -> "25 min", 90 -> "1 min 30 s", 3 -> "3 s" */
+/** 1500 -> "25 min" / "25 分钟", 90 -> "1 min 30 s" / "1 分钟 30 秒", 3 -> "3 s" / "3 秒" */
 export function durationText(totalSeconds) {
   const seconds = Math.max(0, Math.round(totalSeconds));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
   const parts = [];
-  if (h) parts.push(`${h} h`);
-  if (m) parts.push(`${m} min`);
-  if (s || !parts.length) parts.push(`${s} s`);
+  if (hours) parts.push(format(gettext("%(n)s h"), { n: hours }));
+  if (minutes) parts.push(format(gettext("%(n)s min"), { n: minutes }));
+  if (rest || !parts.length) parts.push(format(gettext("%(n)s s"), { n: rest }));
   return parts.join(" ");
 }
 

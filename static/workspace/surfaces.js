@@ -11,6 +11,8 @@
 // requestCapability (-> capability.request). The instance a request acts on is the frame's own,
 // fixed by the host; a Surface can not name another. Anything else is refused and counted.
 
+import { appName } from "./i18n.js";
+
 const PROTOCOL = 1;
 const MAX_MESSAGE_BYTES = 16 * 1024; // generous over the 4 KiB state quota the Runtime enforces
 const MAX_DEPTH = 16;
@@ -87,7 +89,7 @@ class SurfaceFrame {
     this.iframe.setAttribute("sandbox", "allow-scripts");
     this.iframe.setAttribute("allow", "");
     this.iframe.setAttribute("referrerpolicy", "no-referrer");
-    this.iframe.setAttribute("title", instance.name);
+    this.iframe.setAttribute("title", appName(instance.app_id, instance.name));
     this.iframe.className = "surface-frame";
     this.iframe.dataset.instanceId = this.instanceId;
     this.iframe.dataset.appId = this.appId;

@@ -1,18 +1,27 @@
 // Interact's IM: messages, App sub-session blocks (collapsible, read-only once ended) and the
 // standard interactions (notice / choice / confirm / input). Pure rendering from the workspace
 // snapshot's timeline; what a person does goes out through the `actions` given.
+//
+// Everything a person or the Agent wrote is shown isolated (`dir="auto"` + <bdi>), so its text
+// direction can never reorder the page's own labels around it.
 
 import { clockTime, durationText, h, secondsBetween } from "./dom.js";
+import { appName, format, gettext, tx } from "./i18n.js";
 
 export const REASONS = {
-  returned_to_interact: "you went back to Interact",
-  switched_app: "you switched to another app",
-  app_closed: "the app was closed",
-  agent_interrupt: "stopped at your request",
-  host_interruption: "the device interrupted it",
+  returned_to_interact: () => gettext("you went back to Interact"),
+  switched_app: () => gettext("you switched to another app"),
+  app_closed: () => gettext("the app was closed"),
+  agent_interrupt: () => gettext("stopped at your request"),
+  host_interruption: () => gettext("the device interrupted it"),
 };
 
-const STATUS_TEXT = { dismissed: "Dismissed", timed_out: "Timed out", failed: "No longer available" };
+const STATUS_TEXT = {
+  dismissed: () => gettext("Dismissed"),
+  timed_out: () => gettext("Timed out"),
+  failed: () => gettext("No longer available"),
+  superseded: () => gettext("Replaced by a newer question"),
+};
 
 /**
  * Keyed rendering: reuse the element of an item whose content did not change, so typing in an
@@ -39,8 +48,8 @@ export function reconcile(container, items, { key, signature, build }) {
 }
 
 function author(entry) {
-  if (entry.author_kind === "human") return "You";
-  if (entry.author_kind === "agent") return "Agent";
+  if (entry.author_kind === "human") return gettext("You");
+  if (entry.author_kind === "agent") return gettext("Agent");
   return "LineUp";
 }
 
@@ -49,32 +58,40 @@ export function messageView(entry) {
     "article",
     { class: ["message", `from-${entry.author_kind}`], dataset: { messageId: entry.message_id } },
     h("header", { class: "message-meta" }, h("span", { class: "author" }, author(entry)), h("time", { datetime: entry.created_at }, clockTime(entry.created_at))),
-    h("p", { class: "message-text" }, entry.text),
+    h("p", { class: "message-text", dir: "auto" }, entry.text),
   );
 }
 
 function answerText(interaction) {
-  if (interaction.status !== "answered") return STATUS_TEXT[interaction.status] || interaction.status;
-  if (interaction.kind === "notice") return "Acknowledged";
-  if (interaction.kind === "confirm") return interaction.value === true ? "You answered: Yes" : "You answered: No";
+  if (interaction.status !== "answered") return [STATUS_TEXT[interaction.status] ? STATUS_TEXT[interaction.status]() : interaction.status];
+  if (interaction.kind === "notice") return [gettext("Acknowledged")];
+  if (interaction.kind === "confirm") return [interaction.value === true ? gettext("You answered: Yes") : gettext("You answered: No")];
   if (interaction.kind === "choice") {
     const option = (interaction.options || []).find((o) => o.id === interaction.value);
-    return `You chose: ${option ? option.label : interaction.value}`;
+    return tx(gettext("You chose: %(option)s"), { option: option ? option.label : String(interaction.value) });
   }
-  return `You answered: ${interaction.value}`;
+  return tx(gettext("You answered: %(answer)s"), { answer: String(interaction.value) });
 }
+
+const KIND_LABEL = {
+  notice: () => gettext("Notice"),
+  choice: () => gettext("Choose one"),
+  confirm: () => gettext("Please confirm"),
+  input: () => gettext("Your answer"),
+};
 
 /** One standard interaction; actionable while pending (and `live`), a read-only record after. */
 export function interactionView(interaction, actions, { live = true, drafts } = {}) {
   const pending = interaction.status === "pending" && live;
-  const kindLabel = { notice: "Notice", choice: "Choose one", confirm: "Please confirm", input: "Your answer" }[interaction.kind];
+  const kindLabel = KIND_LABEL[interaction.kind] ? KIND_LABEL[interaction.kind]() : interaction.kind;
+  const promptId = `prompt-${interaction.id}`;
   const card = h("section", {
     class: ["interaction", `kind-${interaction.kind}`, pending ? "pending" : "resolved"],
     dataset: { interactionId: interaction.id, kind: interaction.kind, status: interaction.status },
-    aria: { label: `${kindLabel}: ${interaction.prompt}` },
+    aria: { label: kindLabel, describedby: promptId },
   });
   card.append(h("header", { class: "interaction-head" }, h("span", { class: "interaction-kind" }, kindLabel), h("time", { datetime: interaction.created_at }, clockTime(interaction.created_at))));
-  card.append(h("p", { class: "interaction-prompt" }, interaction.prompt));
+  card.append(h("p", { class: "interaction-prompt", id: promptId, dir: "auto" }, interaction.prompt));
   if (!pending) {
     card.append(h("p", { class: "interaction-outcome" }, answerText(interaction)));
     return card;
@@ -82,18 +99,18 @@ export function interactionView(interaction, actions, { live = true, drafts } = 
   const answer = (value) => actions.answer(interaction, value);
   const row = h("div", { class: "interaction-actions" });
   if (interaction.kind === "notice") {
-    row.append(h("button", { type: "button", class: "primary", onclick: () => answer(null) }, "OK"));
+    row.append(h("button", { type: "button", class: "primary", onclick: () => answer(null) }, gettext("OK")));
   } else if (interaction.kind === "confirm") {
     row.append(
-      h("button", { type: "button", class: "primary", onclick: () => answer(true) }, "Yes"),
-      h("button", { type: "button", onclick: () => answer(false) }, "No"),
+      h("button", { type: "button", class: "primary", onclick: () => answer(true) }, gettext("Yes")),
+      h("button", { type: "button", onclick: () => answer(false) }, gettext("No")),
     );
   } else if (interaction.kind === "choice") {
     for (const option of interaction.options || []) {
-      row.append(h("button", { type: "button", dataset: { optionId: option.id }, onclick: () => answer(option.id) }, option.label));
+      row.append(h("button", { type: "button", dir: "auto", dataset: { optionId: option.id }, onclick: () => answer(option.id) }, option.label));
     }
   } else {
-    const input = h("input", { type: "text", maxlength: "2000", aria: { label: interaction.prompt }, placeholder: "Type your answer" });
+    const input = h("input", { type: "text", maxlength: "2000", dir: "auto", aria: { labelledby: promptId }, placeholder: gettext("Type your answer") });
     input.value = drafts?.get(interaction.id) || "";
     input.addEventListener("input", () => drafts?.set(interaction.id, input.value));
     const form = h(
@@ -106,11 +123,11 @@ export function interactionView(interaction, actions, { live = true, drafts } = 
         },
       },
       input,
-      h("button", { type: "submit", class: "primary" }, "Send"),
+      h("button", { type: "submit", class: "primary" }, gettext("Send")),
     );
     row.append(form);
   }
-  row.append(h("button", { type: "button", class: "quiet dismiss", aria: { label: "Dismiss" }, onclick: () => actions.dismiss(interaction) }, "Dismiss"));
+  row.append(h("button", { type: "button", class: "quiet dismiss", onclick: () => actions.dismiss(interaction) }, gettext("Dismiss")));
   card.append(row);
   return card;
 }
@@ -122,35 +139,54 @@ function plannedSeconds(block, operation) {
 }
 
 function blockStatus(block) {
-  if (block.state === "open") return { label: block.app_id === "pomodoro" ? "Focusing" : "Open", tone: "live" };
+  if (block.state === "open") return { label: block.app_id === "pomodoro" ? gettext("Focusing") : gettext("Open"), tone: "live" };
   const result = block.result;
-  if (!result) return { label: "Closed", tone: "ended" };
-  if (result.state === "completed") return { label: "Completed", tone: "completed" };
-  return { label: "Interrupted", tone: "interrupted" };
+  if (!result) return { label: gettext("Closed"), tone: "ended" };
+  if (result.state === "completed") return { label: gettext("Completed"), tone: "completed" };
+  return { label: gettext("Interrupted"), tone: "interrupted" };
 }
 
-function resultLine(block) {
+/** The result line of an ended block, as nodes; the activity comes from the operation, so it survives restarts. */
+export function resultLine(block) {
   const result = block.result;
-  if (!result) return block.ended_at ? `Closed at ${clockTime(block.ended_at, { seconds: true })}.` : null;
+  if (!result) return block.ended_at ? [format(gettext("Closed at %(time)s."), { time: clockTime(block.ended_at, { seconds: true }) })] : null;
   const planned = durationText(secondsBetween(result.started_at, result.ends_at));
-  const what = block.activity ? `${planned} of ${block.activity}` : planned;
-  if (result.state === "completed") return `Completed: ${what}, ended ${clockTime(result.ended_at, { seconds: true })}.`;
-  const done = durationText(secondsBetween(result.started_at, result.ended_at));
-  const why = REASONS[result.interruption_reason] || result.interruption_reason || "interrupted";
-  return `Interrupted after ${done} of ${what}: ${why}.`;
+  const ended = clockTime(result.ended_at, { seconds: true });
+  if (result.state === "completed") {
+    return block.activity
+      ? tx(gettext("Completed: %(planned)s of %(activity)s, ended %(time)s."), { planned: text(planned), activity: block.activity, time: text(ended) })
+      : tx(gettext("Completed: %(planned)s, ended %(time)s."), { planned: text(planned), time: text(ended) });
+  }
+  const done = text(durationText(secondsBetween(result.started_at, result.ended_at)));
+  const why = text(REASONS[result.interruption_reason] ? REASONS[result.interruption_reason]() : result.interruption_reason || gettext("interrupted"));
+  return block.activity
+    ? tx(gettext("Interrupted after %(done)s of %(planned)s of %(activity)s: %(why)s."), { done, planned: text(planned), activity: block.activity, why })
+    : tx(gettext("Interrupted after %(done)s of %(planned)s: %(why)s."), { done, planned: text(planned), why });
+}
+
+/** The page's own words as a text node (tx isolates strings, which is for other people's words). */
+function text(words) {
+  return document.createTextNode(words);
+}
+
+/** "Pomodoro · reading · 25 min" with the activity isolated. */
+export function blockTitle(block, seconds) {
+  const parts = [appName(block.app_id, block.app_name)];
+  if (block.activity) parts.push(h("bdi", {}, block.activity));
+  if (seconds !== null) parts.push(durationText(seconds));
+  return parts.flatMap((part, index) => (index ? [" · ", part] : [part]));
 }
 
 /** An App sub-session as a collapsible block; folded by default once it has ended. */
 export function blockView(block, { operation, openBlocks, actions, drafts }) {
   const status = blockStatus(block);
   const seconds = plannedSeconds(block, operation);
-  const title = [block.app_name, block.activity, seconds !== null ? durationText(seconds) : null].filter(Boolean).join(" · ");
   // Open while the sub-session runs, folded once it has ended — unless the person chose otherwise.
   const byDefault = block.state === "open";
   const remembered = openBlocks.get(block.app_session_id);
   const details = h("details", {
     class: ["block", `block-${status.tone}`, block.read_only ? "read-only" : "live"],
-    dataset: { appSessionId: block.app_session_id, appId: block.app_id, state: block.state },
+    dataset: { appSessionId: block.app_session_id, appId: block.app_id, state: block.state, instanceId: block.instance_id },
     open: remembered ?? byDefault,
   });
   details.addEventListener("toggle", () => {
@@ -162,9 +198,9 @@ export function blockView(block, { operation, openBlocks, actions, drafts }) {
     h(
       "summary",
       { class: "block-summary" },
-      h("span", { class: "block-title" }, title),
+      h("span", { class: "block-title" }, blockTitle(block, seconds)),
       h("span", { class: ["pill", `pill-${status.tone}`] }, status.label),
-      block.read_only ? h("span", { class: "read-only-mark", title: "This sub-session has ended; nothing can be added to it." }, "Read-only") : null,
+      block.read_only ? h("span", { class: "read-only-mark", title: gettext("This sub-session has ended; nothing can be added to it.") }, gettext("Read-only")) : null,
       h("time", { datetime: block.opened_at }, clockTime(block.opened_at)),
     ),
   );
@@ -175,7 +211,7 @@ export function blockView(block, { operation, openBlocks, actions, drafts }) {
   }
   const line = resultLine(block);
   if (line) body.append(h("p", { class: ["block-result", `result-${status.tone}`] }, line));
-  if (!block.entries.length && !line) body.append(h("p", { class: "block-empty" }, "Nothing here yet."));
+  if (!block.entries.length && !line) body.append(h("p", { class: "block-empty" }, gettext("Nothing here yet.")));
   details.append(body);
   return details;
 }

@@ -43,7 +43,7 @@ def test_back_to_interact_says_it_ends_the_focus_then_interrupts_it_once(ws, ser
     expect(dialog).to_be_hidden()
     ws.expect_app_in_front("pomodoro")
 
-    ws.page.get_by_role("button", name="← Back to Interact").click()
+    ws.page.get_by_role("button", name="Back to Interact").click()
     expect(dialog).to_be_visible()
     expect(dialog.locator("#leave-text")).to_contain_text("Going back to Interact ends your 1 min reading focus now")
     expect(dialog.locator("#leave-text")).to_contain_text("recorded as interrupted")
@@ -54,7 +54,7 @@ def test_back_to_interact_says_it_ends_the_focus_then_interrupts_it_once(ws, ser
     assert focusing_operation(conversation) == operation
     assert not LifecycleEvent.objects.filter(kind="lifecycle.return_to_interact").exists()
 
-    ws.page.get_by_role("button", name="← Back to Interact").click()
+    ws.page.get_by_role("button", name="Back to Interact").click()
     ws.confirm_leaving("Going back to Interact")
     server.wait(lambda: settled(operation), "the return to settle the focus")
     ws.expect_interact_in_front()
@@ -80,7 +80,7 @@ def test_switching_to_scratch_notes_interrupts_the_focus_once_and_shows_the_note
     editor.fill("chapter 3: the harbour")
     expect(ws.page.frame_locator(f"iframe[data-instance-id='{notes_id}']").locator("#status")).to_have_text("Saved")
     # No focus is running, so going back just goes back: no question asked.
-    ws.page.get_by_role("button", name="← Back to Interact").click()
+    ws.page.get_by_role("button", name="Back to Interact").click()
     ws.expect_interact_in_front()
     ws.expect_chip_state(notes_id, "background")
 

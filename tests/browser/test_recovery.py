@@ -18,6 +18,7 @@ from runtime.models import AppInstance
 from tests.browser.conftest import screenshot
 from tests.browser.workspace_page import (
     WorkspacePage,
+    agent_said,
     assert_ended_once,
     focusing_operation,
     settled,
@@ -73,3 +74,6 @@ def test_the_page_reconnects_by_itself_and_restarts_resume_or_settle_the_focus(w
     assert_ended_once(second, state="completed", reason=None)
     assert second.ended_at == second.ends_at
     expect(ws.block(str(second.app_session_id)).locator(".pill")).to_have_text("Completed")
+    # The Agent of the restarted server never saw the start, yet its report names the activity:
+    # it reads it from the operation.
+    server.wait(lambda: agent_said(conversation, r"^Focus complete: 2 seconds of reading\.$"), "the report")

@@ -86,6 +86,12 @@ class WorkspacePage:
 
     def expect_chip_state(self, instance_id: str, state: str) -> None:
         expect(self.chip(instance_id)).to_have_attribute("data-state", state)
+        if state == "closed":
+            # Closed apps leave the bar: they are listed, with their state, in its folded "closed" menu.
+            closed = self.page.locator(f"#closed-chips li.chip[data-instance-id='{instance_id}']")
+            expect(closed.locator(".state-closed")).to_have_count(1)
+            expect(self.page.locator(f"#open-chips li.chip[data-instance-id='{instance_id}']")).to_have_count(0)
+            return
         expect(self.chip(instance_id).locator(f".state-{state}")).to_be_visible()
 
     def interact_chip(self) -> Locator:

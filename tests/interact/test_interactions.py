@@ -318,6 +318,46 @@ def test_interaction_ids_are_scoped_to_their_conversation(conversation, agent_ro
     assert Interaction.objects.count() == 2
 
 
+# --- questions stay few and current: a newer one of the same topic supersedes ---------------------
+
+
+@pytest.mark.spec("R-4.3.5", "R-2.1.1")
+def test_a_newer_question_of_the_same_topic_supersedes_the_pending_one_exactly_once(conversation, agent_row):
+    """Ten "another round?" asked with none answered leave one pending, the newest; each older one
+    is resolved ``superseded`` once (one event each), and answering one is refused with a clear
+    detail and changes nothing."""
+    asked = [ask(conversation, agent_row, interaction_id=f"again.en.60.{n}", now=at(n)) for n in range(10)]
+    assert [row(i)[0] for i in asked] == [InteractionStatus.SUPERSEDED] * 9 + [InteractionStatus.PENDING]
+    assert [row(i)[2] for i in asked[:9]] == [at(n + 1) for n in range(9)]
+    assert LifecycleEvent.objects.filter(kind="interaction.superseded").count() == 9
+    snapshot = workspace_snapshot(user=conversation.owner, conversation_id=conversation.id, now=at(10))
+    assert [i["interaction_id"] for i in snapshot["pending_interactions"]] == ["again.en.60.9"]
+
+    with pytest.raises(Rejection) as excinfo:
+        answer_interaction(conversation_ids=[conversation.id], interaction_pk=asked[0].pk, value=True, now=at(11))
+    assert excinfo.value.code == RejectionCode.INTERACTION_RESOLVED
+    assert "superseded" in excinfo.value.detail and "newer question" in excinfo.value.detail
+    assert row(asked[0]) == (InteractionStatus.SUPERSEDED, None, at(1))
+    # A retry of the newest is the same row and supersedes nothing more.
+    assert ask(conversation, agent_row, interaction_id="again.en.60.9", now=at(12)).pk == asked[-1].pk
+    assert LifecycleEvent.objects.filter(kind="interaction.superseded").count() == 9
+
+
+@pytest.mark.spec("R-4.3.5")
+def test_only_the_same_agents_pending_questions_of_that_topic_are_superseded(conversation, agent_row, user):
+    """Another topic, an id without a topic, another Agent's question and an answered one stay as they were."""
+    other_agent, _ = create_agent_token(user=user, name="helper", now=T0)
+    answered = ask(conversation, agent_row, interaction_id="again.en.60.a", now=at(0))
+    answer_interaction(conversation_ids=[conversation.id], interaction_pk=answered.pk, value=False, now=at(0.5))
+    other_topic = ask(conversation, agent_row, interaction_id="note.1", now=at(1))
+    no_topic = ask(conversation, agent_row, interaction_id="again", now=at(2))
+    theirs = ask(conversation, other_agent, interaction_id="again.en.60.b", now=at(3))
+    ask(conversation, agent_row, interaction_id="again.en.60.c", now=at(4))
+    assert row(answered)[0] == InteractionStatus.ANSWERED
+    assert row(other_topic)[0] == row(no_topic)[0] == row(theirs)[0] == InteractionStatus.PENDING
+    assert LifecycleEvent.objects.filter(kind="interaction.superseded").count() == 0
+
+
 # --- Runtime resolutions: timeout and failure --------------------------------------------------------
 
 

@@ -11,6 +11,12 @@
   "use strict";
 
   var RING = 339.292; // circumference of the r=54 ring
+  // The host says the page's language in each projection; a Surface has no network for a catalog.
+  var WORDS = {
+    en: { title: "Pomodoro", timer: "Time left in this focus", waiting: "Getting your focus ready…", focus: "focus", stay: "Stay with it.", time: "Time." },
+    "zh-hans": { title: "番茄钟", timer: "本次专注的剩余时间", waiting: "正在准备你的专注…", focus: "专注", stay: "保持专注。", time: "时间到。" },
+  };
+  var words = WORDS.en;
   var els = {
     focus: document.getElementById("focus"),
     activity: document.getElementById("activity"),
@@ -42,14 +48,14 @@
     var ends = Date.parse(display.ends_at);
     var starts = Date.parse(display.started_at);
     var remaining = ends - now;
-    els.activity.textContent = display.activity || "focus";
+    els.activity.textContent = display.activity || words.focus;
     els.countdown.textContent = formatRemaining(remaining);
     var fraction = ends > starts ? Math.min(1, Math.max(0, (now - starts) / (ends - starts))) : 1;
     els.ring.style.strokeDashoffset = String(RING * fraction);
     var state = display.display_state !== "focusing" ? "ended" : remaining > 0 ? "focusing" : "due";
     els.focus.dataset.state = state;
     // Quiet words only; the result is Interact's to tell (no completion prompt here).
-    els.caption.textContent = state === "focusing" ? "Stay with it." : state === "due" ? "Time." : "";
+    els.caption.textContent = state === "focusing" ? words.stay : state === "due" ? words.time : "";
   }
 
   function show(next) {
@@ -113,7 +119,18 @@
   );
 
   // 2. The Runtime's projection is the truth; keep the snapshot in step with it.
+  function speak(language) {
+    if (!WORDS[language] || words === WORDS[language]) return;
+    words = WORDS[language];
+    document.documentElement.lang = language;
+    document.title = words.title;
+    els.countdown.setAttribute("aria-label", words.timer);
+    if (!display) els.caption.textContent = words.waiting;
+    draw();
+  }
+
   LineUp.onProjection(function (projection) {
+    speak(projection.language);
     if (projection.clock && typeof projection.clock.offset_ms === "number") offsetMs = projection.clock.offset_ms;
     var snapshot = projection.snapshot || { revision: 0, state: null };
     if (snapshot.revision > revision) revision = snapshot.revision;

@@ -237,7 +237,7 @@ def test_a_redelivered_result_is_acked_again_but_reported_once():
     ("reason", "english", "chinese"),
     [
         ("agent_interrupt", "you asked me to stop it", "按你的要求停止"),
-        ("returned_to_interact", "you returned to Interact", "你回到了 Interact"),
+        ("returned_to_interact", "you returned to Interact", "你回到了对话"),
         ("switched_app", "you switched to another app", "你切换到了其他应用"),
         ("app_closed", "you closed Pomodoro", "你关闭了番茄钟"),
     ],
@@ -464,10 +464,13 @@ def test_results_of_another_agents_calls_are_left_alone():
     [
         (
             "what is a pomodoro?",
-            'I can run a focus timer for you. Try "start a 25 minute reading focus", '
-            '"focus 90 seconds on homework", or "stop".',
+            "Sorry, I didn't understand that. I run focus timers: try "
+            '"start a 25 minute reading focus", "focus 90 seconds on homework" or "stop"; "help" lists everything.',
         ),
-        ("番茄钟是什么？", "我可以帮你计时专注。试试“专注 25 分钟写作业”、“开始专注 1 小时”，或者说“停止专注”。"),
+        (
+            "番茄钟是什么？",
+            "抱歉，我没听懂。我能为你计时专注：试试“专注 25 分钟写作业”或“停止专注”，说“帮助”查看全部。",
+        ),
         (
             "start a focus",
             'How long should the focus be? For example "start a 25 minute focus" or "focus for 1 hour on reading".',
@@ -483,6 +486,36 @@ def test_what_it_can_not_do_is_explained_without_a_tool_call(text, expected):
         agent, wire = await connected_agent()
         await agent.handle(user_message(text))
         assert wire.take() == [{"type": "message.send", "conversation_id": CONV, "text": expected}]
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+@pytest.mark.parametrize(
+    ("text", "starts", "contains"),
+    [
+        ("help", "Here is what I can do:", ['"stop"', "Focus 25 min on 数学", "another round"]),
+        ("What can you do?", "Here is what I can do:", ["1 second to 24 hours"]),
+        ("你能做什么？", "我可以帮你：", ["停止专注", "再来一轮"]),
+        ("帮助", "我可以帮你：", ["专注 25 分钟写作业"]),
+        ("hello", "Hello! I run focus timers.", ['"help"']),
+        ("你好", "你好！我可以为你计时专注。", ["帮助"]),
+        ("thanks!", "You're welcome!", []),
+        ("qwertyuiop", "Sorry, I didn't understand that.", ['"help"']),
+        ("啊啊啊", "抱歉，我没听懂。", ["帮助"]),
+    ],
+)
+def test_help_greetings_and_garbage_get_different_answers_in_the_persons_language(text, starts, contains):
+    """ "help" lists what the Agent can do with examples; a greeting and gibberish are answered as such."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(user_message(text))
+        [frame] = wire.take()
+        assert frame["type"] == "message.send"
+        assert frame["text"].startswith(starts), frame["text"]
+        for words in contains:
+            assert words in frame["text"]
 
     run(scenario())
 
@@ -522,3 +555,29 @@ def test_person_messages_and_resolutions_are_acked_after_handling_duplicates_too
         {"type": "interaction.ack", "conversation_id": CONV, "interaction_id": "i-unknown"},
     ]
     assert len([f for f in wire.sent if f["type"] == "message.send"]) == 1  # answered once
+
+
+@pytest.mark.spec("R-4.4.1", "R-2.2.8")
+def test_a_result_of_a_call_made_before_a_restart_still_names_its_activity():
+    """A fresh Agent (nothing remembered) reads the activity from the operation behind the result;
+    without a way to read it, or when reading fails, it reports the result without one."""
+    asked: list[tuple[str, str]] = []
+
+    async def recall(conversation_id: str, operation_id: str) -> str | None:
+        asked.append((conversation_id, operation_id))
+        return "数学" if operation_id == "op-1" else None
+
+    async def broken(conversation_id: str, operation_id: str) -> str | None:
+        raise ConnectionError("database away")
+
+    async def report(**options: Any) -> str:
+        wire = Wire()
+        agent = ReferenceAgent(wire.send, **options)
+        await agent.handle(welcome())
+        await agent.handle(result_frame("ref.zh.0123456789abcdef0123456789abcdef"))
+        return next(f["text"] for f in wire.take() if f["type"] == "message.send")
+
+    assert run(report(recall_activity=recall)) == "专注完成：数学，25分钟。"
+    assert asked == [(CONV, "op-1")]
+    assert run(report()) == "专注完成：25分钟。"
+    assert run(report(recall_activity=broken)) == "专注完成：25分钟。"

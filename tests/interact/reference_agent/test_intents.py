@@ -123,6 +123,38 @@ def test_things_that_are_not_a_start(text):
 
 
 @pytest.mark.parametrize(
+    ("text", "activity"),
+    [
+        ("Focus 25 min on 数学", "数学"),
+        ("focus 25 minutes on 数学 please", "数学"),
+        ("start 25分钟 for 写作业", "写作业"),
+        ("focus 25 min 写作业", "写作业"),
+        ("25 min focus on 数学 now", "数学"),
+    ],
+)
+def test_a_mixed_language_request_takes_the_activity_without_the_english_words(text, activity):
+    """English request words around a Chinese activity ("on", "for", "please") are not part of it."""
+    intent = parse_intent(text)
+    assert intent == StartFocus(duration_seconds=1500, activity=activity, language="zh")
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("help", "help"),
+        ("what can you do?", "help"),
+        ("你能做什么", "help"),
+        ("hello", "greeting"),
+        ("你好", "greeting"),
+        ("thanks", "thanks"),
+        ("zzzz", "unknown"),
+    ],
+)
+def test_what_a_non_start_was_about(text, topic):
+    assert parse_intent(text).topic == topic
+
+
+@pytest.mark.parametrize(
     ("text", "language"), [("start a focus", "en"), ("focus on reading", "en"), ("开始专注", "zh")]
 )
 def test_a_start_without_a_duration_asks_how_long(text, language):

@@ -1,0 +1,201 @@
+// What the person does, as workspace frames: messages, answers, switching, opening and closing
+// apps. Leaving the app that runs a focus ends it (interrupted), so that is said out loud in a
+// dialog before anything is sent.
+
+import { RequestError } from "./connection.js";
+import { durationText, secondsBetween } from "./dom.js";
+import { appName, format, gettext } from "./i18n.js";
+import { el, render, scrollToNewest, showBlockOf, toast } from "./render.js";
+import { frontInstance, openInstances, runningFocus, ui } from "./state.js";
+
+/** Filled in by app.js: the connection and "fetch the snapshot again". */
+export const wiring = { conn: null, refresh: () => {} };
+
+// The server's refusals worded for people; anything else is shown with its own detail.
+function refusalText(error) {
+  if (error.code === "interaction_resolved" && /superseded/.test(error.detail)) {
+    return gettext("A newer question replaced this one; answer that one instead.");
+  }
+  if (error.code === "interaction_resolved") return gettext("This question has already been answered or has expired.");
+  if (error.code === "offline") return gettext("You are offline; try again once LineUp is reconnected.");
+  if (error.code === "timeout") return gettext("LineUp did not answer in time; try again.");
+  return error instanceof RequestError ? error.detail || error.code : String(error);
+}
+
+async function send(type, body, failure) {
+  try {
+    return await wiring.conn.request(type, { conversation_id: ui.conversationId, ...body });
+  } catch (error) {
+    toast(format(gettext("%(failure)s: %(detail)s"), { failure, detail: refusalText(error) }), "error");
+    return null;
+  } finally {
+    wiring.refresh();
+  }
+}
+
+export function answer(interaction, value) {
+  return wiring.conn.request("interaction.answer", { interaction_id: interaction.id, value }).then(
+    () => {
+      ui.drafts.delete(interaction.id);
+      wiring.refresh();
+    },
+    (error) => {
+      toast(format(gettext("Could not send your answer: %(detail)s"), { detail: refusalText(error) }), "error");
+      wiring.refresh();
+    },
+  );
+}
+
+export function dismiss(interaction) {
+  return wiring.conn.request("interaction.dismiss", { interaction_id: interaction.id }).then(
+    () => wiring.refresh(),
+    (error) => {
+      toast(format(gettext("Could not dismiss: %(detail)s"), { detail: refusalText(error) }), "error");
+      wiring.refresh();
+    },
+  );
+}
+
+function focusWords(op) {
+  const planned = durationText(secondsBetween(op.started_at, op.ends_at));
+  return op.activity ? format(gettext("your %(planned)s %(activity)s focus"), { planned, activity: op.activity }) : format(gettext("your %(planned)s focus"), { planned });
+}
+
+/**
+ * Leaving the app that runs a focus ends it (interrupted): say so and let the person choose
+ * before anything is sent. Without a running focus the action happens at once.
+ */
+function confirmLeaving({ focusInstanceId, title, text, confirmLabel, perform }) {
+  const op = runningFocus();
+  if (!op || op.instance_id !== focusInstanceId) {
+    perform();
+    return;
+  }
+  ui.pendingLeave = perform;
+  el.dialogTitle.textContent = title;
+  // The activity is the person's words: isolated, so its direction can not reorder the sentence.
+  el.dialogText.replaceChildren(...splitAround(text, "{focus}", focusWords(op)));
+  el.dialogConfirm.textContent = confirmLabel;
+  el.dialog.returnValue = "";
+  el.dialog.showModal();
+  el.dialogCancel.focus();
+}
+
+function splitAround(text, marker, value) {
+  const at = text.indexOf(marker);
+  if (at < 0) return [text];
+  const bdi = document.createElement("bdi");
+  bdi.textContent = value;
+  return [text.slice(0, at), bdi, text.slice(at + marker.length)];
+}
+
+el.dialog.addEventListener("close", () => {
+  const perform = ui.pendingLeave;
+  ui.pendingLeave = null;
+  if (el.dialog.returnValue === "leave" && perform) perform();
+});
+
+export function returnToInteract() {
+  const front = frontInstance();
+  confirmLeaving({
+    focusInstanceId: front && front.instance_id,
+    title: gettext("End the focus and go back to Interact?"),
+    text: gettext("Going back to Interact ends {focus} now. It is recorded as interrupted, and the Agent tells you how it went."),
+    confirmLabel: gettext("End focus and go back"),
+    perform: () => send("return_to_interact", {}, gettext("Could not go back to Interact")),
+  });
+}
+
+export function goTo(instance) {
+  if (instance.is_system) {
+    returnToInteract();
+    return;
+  }
+  const front = frontInstance();
+  const name = appName(instance.app_id, instance.name);
+  confirmLeaving({
+    focusInstanceId: front && front.instance_id,
+    title: format(gettext("End the focus and switch to %(name)s?"), { name }),
+    text: format(gettext("Switching to %(name)s ends {focus} now. It is recorded as interrupted."), { name }),
+    confirmLabel: gettext("End focus and switch"),
+    perform: () => send("app.switch", { instance_id: instance.instance_id }, format(gettext("Could not switch to %(name)s"), { name })),
+  });
+}
+
+export function openApp(app) {
+  // One scratch pad is enough: an open instance of the app is switched to, not opened again.
+  const open = openInstances().find((i) => i.app_id === app.app_id);
+  if (open) {
+    if (open !== frontInstance()) goTo(open);
+    return;
+  }
+  const front = frontInstance();
+  const name = appName(app.app_id, app.name);
+  confirmLeaving({
+    focusInstanceId: front && front.instance_id,
+    title: format(gettext("End the focus and open %(name)s?"), { name }),
+    text: format(gettext("Opening %(name)s ends {focus} now. It is recorded as interrupted."), { name }),
+    confirmLabel: format(gettext("End focus and open %(name)s"), { name }),
+    // A refused launch changed nothing on the server: Interact (or whatever was in front) stays.
+    perform: () => send("app.open", { app_id: app.app_id }, format(gettext("%(name)s could not be opened, so Interact stays in front"), { name })),
+  });
+}
+
+export function closeApp(instance) {
+  const name = appName(instance.app_id, instance.name);
+  confirmLeaving({
+    focusInstanceId: instance.instance_id,
+    title: format(gettext("End the focus and close %(name)s?"), { name }),
+    text: format(gettext("Closing %(name)s ends {focus} now. It is recorded as interrupted."), { name }),
+    confirmLabel: gettext("End focus and close"),
+    perform: () => send("app.close", { instance_id: instance.instance_id }, format(gettext("Could not close %(name)s"), { name })),
+  });
+}
+
+/** A closed app's chip: its history is its block in Interact (going there first if need be). */
+export function revealBlock(instance) {
+  el.closedMenu.open = false;
+  const front = frontInstance();
+  if (front && !front.is_system) {
+    returnToInteract();
+    return;
+  }
+  render();
+  if (!showBlockOf(instance.instance_id)) toast(gettext("That app's history is older than what this page shows."));
+}
+
+export function reloadFront() {
+  const front = frontInstance();
+  if (front) wiring.surfaces?.get(front.instance_id)?.reload();
+}
+
+export function failedLaunch(instance) {
+  // A failed launch puts Interact back in front; nothing is lost by leaving.
+  toast(format(gettext("%(name)s did not start, so you are back in Interact."), { name: appName(instance.app_id, instance.name) }), "error");
+  send("return_to_interact", {}, gettext("Could not go back to Interact"));
+}
+
+/** Enter sends (Shift+Enter is a new line); the box keeps the keyboard for the next message. */
+export function wireComposer(form, input) {
+  const submit = async () => {
+    const text = input.value.trim();
+    if (!text || !ui.conversationId) return;
+    const reply = await send("message.send", { text }, gettext("Your message was not sent"));
+    if (reply !== null) {
+      input.value = "";
+      scrollToNewest();
+    }
+    // Sending disables nothing, but a redraw may have moved the focus: give it back.
+    if (!input.disabled && input.offsetParent !== null) input.focus({ preventScroll: true });
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    submit();
+  });
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  });
+}

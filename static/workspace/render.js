@@ -1,0 +1,352 @@
+// Drawing the page from `state.ui`: the app bar, the foreground app's frame and toolbar,
+// Interact's IM, the question over a MiniApp, the dock, the banner, toasts and the announcer.
+//
+// What the person does is handed to `handlers` (filled in by app.js from actions.js), so this
+// module draws and never sends.
+
+import { h, replaceChildren } from "./dom.js";
+import { appName, format, gettext, ngettext, tx } from "./i18n.js";
+import { frontInstance, instances, latestAgentMessage, openInstances, runningFocus, ui } from "./state.js";
+import { blockView, interactionView, messageView, reconcile } from "./timeline.js";
+
+const $ = (id) => document.getElementById(id);
+
+export const el = {
+  skipLink: $("skip-link"),
+  banner: $("banner"),
+  bannerText: $("banner-text"),
+  bannerRetry: $("banner-retry"),
+  openChips: $("open-chips"),
+  closedMenu: $("closed-menu"),
+  closedSummary: $("closed-summary"),
+  closedChips: $("closed-chips"),
+  launchers: $("launchers"),
+  interactView: $("interact-view"),
+  timeline: $("timeline"),
+  timelineEmpty: $("timeline-empty"),
+  newMessages: $("new-messages"),
+  composer: $("composer"),
+  composerInput: $("composer-input"),
+  appView: $("app-view"),
+  appTitle: $("app-title"),
+  focusHint: $("focus-hint"),
+  back: $("back-to-interact"),
+  reload: $("reload-app"),
+  close: $("close-app"),
+  frames: $("frames"),
+  appFailed: $("app-failed"),
+  appFailedText: $("app-failed-text"),
+  appFailedReload: $("app-failed-reload"),
+  appFailedBack: $("app-failed-back"),
+  overlay: $("overlay"),
+  overlayCard: $("overlay-card"),
+  overlayMore: $("overlay-more"),
+  dock: $("dock"),
+  dockInput: $("dock-input"),
+  dockLast: $("dock-last"),
+  dialog: $("leave-dialog"),
+  dialogTitle: $("leave-title"),
+  dialogText: $("leave-text"),
+  dialogConfirm: $("leave-confirm"),
+  dialogCancel: $("leave-cancel"),
+  announcer: $("announcer"),
+  toasts: $("toasts"),
+};
+
+/** What the drawn controls call: goTo, closeApp, openApp, revealBlock, answer, dismiss. */
+export const handlers = {};
+
+const CLOSED_IN_MENU = 8;
+// Within this many pixels of the end counts as "at the newest entry" (a rounding-safe margin).
+const STICK_PX = 48;
+
+const view = {
+  surfaces: null,
+  stick: true, // follow new entries; false once the person scrolled up to read
+  seenKeys: null, // timeline keys drawn so far (null before the first draw)
+  lastAnnounced: null,
+  interactWasHidden: null,
+};
+
+export function attachSurfaces(surfaces) {
+  view.surfaces = surfaces;
+}
+
+const STATE_LABEL = {
+  foreground: () => gettext("foreground"),
+  background: () => gettext("background"),
+  suspended: () => gettext("suspended"),
+  closed: () => gettext("closed"),
+  launching: () => gettext("launching"),
+};
+
+function stateLabel(state) {
+  return STATE_LABEL[state] ? STATE_LABEL[state]() : state;
+}
+
+export function render() {
+  if (!ui.snapshot) return;
+  renderAppBar();
+  renderStage();
+  renderTimeline();
+  renderOverlay();
+  renderDock();
+  announce();
+}
+
+// Before the Runtime first touches a new conversation's workspace there is no Interact
+// instance yet; Interact is in front all the same.
+const INTERACT_PLACEHOLDER = { instance_id: "", app_id: "interact", name: "Interact", is_system: true, lifecycle_state: "foreground", restored: false };
+
+function renderAppBar() {
+  const open = openInstances().sort((a, b) => (a.is_system ? -1 : b.is_system ? 1 : a.opened_at.localeCompare(b.opened_at)));
+  if (!open.some((i) => i.is_system)) open.unshift(INTERACT_PLACEHOLDER);
+  const allClosed = instances().filter((i) => i.lifecycle_state === "closed");
+  const closed = allClosed.sort((a, b) => (b.closed_at || "").localeCompare(a.closed_at || "")).slice(0, CLOSED_IN_MENU);
+  const focus = runningFocus();
+  const front = frontInstance();
+  const chip = (instance) => {
+    const isOpen = instance.lifecycle_state !== "closed";
+    const isFront = front ? front.instance_id === instance.instance_id : instance === INTERACT_PLACEHOLDER;
+    const focusing = focus && focus.instance_id === instance.instance_id;
+    const name = appName(instance.app_id, instance.name);
+    const label = h(
+      "span",
+      { class: "chip-label" },
+      h("span", { class: "chip-name" }, name),
+      h("span", { class: ["state", `state-${instance.lifecycle_state}`] }, stateLabel(instance.lifecycle_state)),
+      instance.restored ? h("span", { class: "state state-restored", title: gettext("Recovered after a restart or reconnect") }, gettext("restored")) : null,
+      focusing ? h("span", { class: "state state-focusing" }, gettext("focusing")) : null,
+    );
+    let main;
+    if (isOpen && !isFront) {
+      main = h("button", { type: "button", class: "chip-main", onclick: () => handlers.goTo(instance), aria: { label: format(gettext("Switch to %(name)s (%(state)s)"), { name, state: stateLabel(instance.lifecycle_state) }) } }, label);
+    } else if (!isOpen) {
+      // A closed app is history: it opens its folded block in Interact, where its result is.
+      main = h("button", { type: "button", class: "chip-main", onclick: () => handlers.revealBlock(instance), aria: { label: format(gettext("Show %(name)s (closed) in Interact"), { name }) } }, label);
+    } else {
+      main = h("span", { class: "chip-main", aria: { current: "true" } }, label);
+    }
+    const closeName = format(gettext("Close %(name)s"), { name });
+    const close = isOpen && !instance.is_system ? h("button", { type: "button", class: "chip-close", aria: { label: closeName }, title: closeName, onclick: () => handlers.closeApp(instance) }, "×") : null;
+    return h(
+      "li",
+      { class: ["chip", isFront ? "is-front" : null, isOpen ? null : "is-closed"], dataset: { instanceId: instance.instance_id, appId: instance.app_id, state: instance.lifecycle_state } },
+      main,
+      close,
+    );
+  };
+  // Keyed, so a chip that did not change keeps its element (and the keyboard focus on it).
+  const chips = {
+    key: (instance) => `c:${instance.instance_id}`,
+    signature: (instance) => {
+      const { instance_id, name, lifecycle_state, restored, is_system } = instance;
+      return JSON.stringify([instance_id, name, lifecycle_state, restored, is_system, front && front.instance_id, focus && focus.instance_id]);
+    },
+    build: chip,
+  };
+  reconcile(el.openChips, open, chips);
+  reconcile(el.closedChips, closed, chips);
+  revealFrontChip();
+  el.closedMenu.hidden = closed.length === 0;
+  el.closedSummary.textContent = format(ngettext("%(count)s closed", "%(count)s closed", allClosed.length), { count: allClosed.length });
+}
+
+/** On a narrow screen the open apps scroll sideways in their row: keep the one in front visible. */
+function revealFrontChip() {
+  const chip = el.openChips.querySelector("li.chip.is-front");
+  if (!chip) return;
+  const row = el.openChips;
+  const left = chip.offsetLeft - row.offsetLeft;
+  if (left < row.scrollLeft) row.scrollLeft = left;
+  else if (left + chip.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + chip.offsetWidth - row.clientWidth;
+}
+
+export function renderLaunchers(apps) {
+  replaceChildren(
+    el.launchers,
+    apps.map((app) => h("button", { type: "button", class: "launch", dataset: { appId: app.app_id }, onclick: () => handlers.openApp(app) }, `+ ${appName(app.app_id, app.name)}`)),
+  );
+}
+
+function renderStage() {
+  const front = frontInstance();
+  const showApp = front && !front.is_system && view.surfaces.get(front.instance_id);
+  document.body.dataset.front = front ? front.app_id : "";
+  const returning = view.interactWasHidden === true && !showApp;
+  el.interactView.hidden = Boolean(showApp);
+  el.appView.hidden = !showApp;
+  view.interactWasHidden = Boolean(showApp);
+  // The skip link goes to the message box that is on screen.
+  el.skipLink.setAttribute("href", showApp ? "#dock-input" : "#composer-input");
+  if (returning) {
+    // Back from a MiniApp: its result is the newest thing in the IM, so show the end of it and
+    // give the keyboard back to the composer if it was left in the app that is gone now.
+    view.stick = true;
+    if (!document.activeElement || document.activeElement === document.body || el.appView.contains(document.activeElement)) {
+      queueMicrotask(() => el.composerInput.focus({ preventScroll: true }));
+    }
+  }
+  if (!showApp) {
+    view.surfaces.show(null);
+    return;
+  }
+  view.surfaces.show(front.instance_id);
+  const name = appName(front.app_id, front.name);
+  el.appTitle.textContent = name;
+  const focus = runningFocus();
+  const focusing = focus && focus.instance_id === front.instance_id;
+  el.focusHint.hidden = !focusing;
+  replaceChildren(
+    el.focusHint,
+    focusing
+      ? focus.activity
+        ? tx(gettext("Focus running: %(activity)s. Leaving this screen ends it."), { activity: focus.activity })
+        : gettext("Focus running. Leaving this screen ends it.")
+      : [],
+  );
+  el.back.title = focusing ? gettext("Going back to Interact ends the running focus") : gettext("Back to Interact");
+  // On a phone the button says only "Close" (its accessible name stays the full "Close Pomodoro").
+  const closeName = format(gettext("Close %(name)s"), { name });
+  el.close.setAttribute("aria-label", closeName);
+  replaceChildren(el.close, h("span", { class: "label-long" }, closeName), h("span", { class: "label-short", aria: { hidden: "true" } }, gettext("Close")));
+  const failed = ui.failed.has(front.instance_id);
+  el.appFailed.hidden = !failed;
+  if (failed) {
+    el.appFailedText.textContent = focusing
+      ? format(gettext("%(name)s did not start. Your focus keeps running on the server; try loading it again."), { name })
+      : format(gettext("%(name)s did not start."), { name });
+  }
+}
+
+function itemKey(item) {
+  return item.type === "block" ? `b:${item.app_session_id}` : item.type === "message" ? `m:${item.message_id}` : `i:${item.id}`;
+}
+
+function atBottom() {
+  const t = el.timeline;
+  return t.scrollHeight - t.scrollTop - t.clientHeight < STICK_PX;
+}
+
+export function scrollToNewest() {
+  view.stick = true;
+  el.timeline.scrollTop = el.timeline.scrollHeight;
+  el.newMessages.hidden = true;
+}
+
+el.timeline.addEventListener("scroll", () => {
+  view.stick = atBottom();
+  if (view.stick) el.newMessages.hidden = true;
+});
+// Turning a phone or resizing the window keeps the newest entry in view if it was.
+window.addEventListener("resize", () => {
+  if (view.stick && !el.interactView.hidden) el.timeline.scrollTop = el.timeline.scrollHeight;
+  revealFrontChip();
+});
+el.newMessages.addEventListener("click", () => {
+  scrollToNewest();
+  el.composerInput.focus({ preventScroll: true });
+});
+
+function renderTimeline() {
+  const op = runningFocus();
+  const items = ui.snapshot.timeline;
+  el.timelineEmpty.hidden = items.length > 0;
+  const keys = items.map(itemKey);
+  const arrived = view.seenKeys !== null && keys.some((k) => !view.seenKeys.has(k));
+  view.seenKeys = new Set(keys);
+  reconcile(el.timeline, items, {
+    key: itemKey,
+    signature: (item) => JSON.stringify(item.type === "block" ? [item, op && op.app_session_id === item.app_session_id ? op : null] : item),
+    build: (item) => {
+      if (item.type === "block") return blockView(item, { operation: op && op.app_session_id === item.app_session_id ? op : null, openBlocks: ui.openBlocks, actions: handlers, drafts: ui.drafts });
+      if (item.type === "message") return messageView(item);
+      return interactionView(item, handlers, { drafts: ui.drafts });
+    },
+  });
+  if (el.interactView.hidden) return; // measured when it is shown again (renderStage sets stick)
+  if (view.stick) scrollToNewest();
+  else if (arrived) el.newMessages.hidden = false;
+}
+
+/** Open the block of a closed app's sub-session and bring it into view. */
+export function showBlockOf(instanceId) {
+  const block = el.timeline.querySelector(`details.block[data-instance-id="${CSS.escape(instanceId)}"]`);
+  if (!block) return false;
+  block.open = true;
+  view.stick = false;
+  block.scrollIntoView({ block: "nearest" });
+  block.querySelector("summary").focus({ preventScroll: true });
+  return true;
+}
+
+/**
+ * Interact's interactions above a foreground MiniApp: still Interact's, wherever shown (R-4.3.4).
+ * One at a time, oldest first: a quiet card over the focus screen, and nothing shifting under
+ * the pointer when a newer one arrives. Older questions of the same topic are superseded on the
+ * server, so what waits here is current.
+ */
+function renderOverlay() {
+  const pending = el.appView.hidden ? [] : ui.snapshot.pending_interactions;
+  el.overlay.hidden = pending.length === 0;
+  reconcile(el.overlayCard, pending.slice(0, 1), {
+    key: (item) => `o:${item.id}`,
+    signature: (item) => JSON.stringify(item),
+    build: (item) => interactionView(item, handlers, { drafts: ui.drafts }),
+  });
+  const more = pending.length - 1;
+  el.overlayMore.hidden = more < 1;
+  el.overlayMore.textContent = format(ngettext("%(count)s more question after this one", "%(count)s more questions after this one", more), { count: more });
+}
+
+function renderDock() {
+  const latest = latestAgentMessage();
+  el.dockLast.textContent = latest ? latest.text : gettext("The Agent is here if you need it.");
+  el.dockInput.placeholder = runningFocus() ? gettext("Message the Agent — say “stop” to end the focus") : gettext("Message the Agent");
+}
+
+/** Screen readers hear each new Agent message once (the timeline itself is not live: it is redrawn). */
+function announce() {
+  const latest = latestAgentMessage();
+  const id = latest ? latest.message_id : null;
+  if (view.lastAnnounced === null) {
+    view.lastAnnounced = id || ""; // the history on load is not news
+    return;
+  }
+  if (id && id !== view.lastAnnounced) {
+    view.lastAnnounced = id;
+    el.announcer.textContent = format(gettext("Agent: %(text)s"), { text: latest.text });
+  }
+}
+
+export function showConnection({ status, retryInMs }) {
+  document.body.dataset.connection = status;
+  if (status !== "open") setComposersEnabled(false);
+  if (status === "open") {
+    el.banner.hidden = true;
+    return;
+  }
+  if (status === "reconnecting") {
+    el.bannerText.textContent =
+      ui.snapshot === null
+        ? gettext("Can't reach LineUp yet. Trying again…")
+        : retryInMs >= 1000
+          ? format(gettext("Connection lost. Reconnecting in %(seconds)s s… Your focus keeps running on the server."), { seconds: Math.round(retryInMs / 1000) })
+          : gettext("Connection lost. Reconnecting… Your focus keeps running on the server.");
+    el.bannerRetry.hidden = false;
+    el.banner.hidden = false;
+  }
+}
+
+/** Nothing can be sent before the page knows its conversation, or while it is offline. */
+export function setComposersEnabled(enabled) {
+  for (const form of [el.composer, el.dock]) {
+    for (const control of form.querySelectorAll("textarea, input, button")) control.disabled = !enabled;
+  }
+}
+
+export function toast(text, tone = "info") {
+  const node = h("div", { class: ["toast", `toast-${tone}`], role: tone === "error" ? "alert" : "status" }, text);
+  el.toasts.append(node);
+  setTimeout(() => node.remove(), tone === "error" ? 8000 : 4000);
+}
