@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, DateTimeField, F, Value, When
+from django.db.models import F
 
 from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message, MessageDelivery
 from runtime.clock import isoformat
@@ -19,7 +19,7 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.models import Agent, AppSession, AppSessionState, Conversation
 from runtime.projections import project_on_commit
-from runtime.services.outbox import redelivery_delay
+from runtime.services.outbox import next_attempt_after_send
 
 
 def clean_text(text: object) -> str:
@@ -123,10 +123,7 @@ def mark_messages_sent(*, deliveries: list[MessageDelivery], now: datetime) -> N
     """Count one (re)delivery of each and back each off (as the outbox does), in one UPDATE."""
     if not deliveries:
         return
-    backoff = Case(
-        *(When(attempts=n, then=Value(now + redelivery_delay(n + 1))) for n in {d.attempts for d in deliveries}),
-        output_field=DateTimeField(),
-    )
+    backoff = next_attempt_after_send(attempts_sent_before={d.attempts for d in deliveries}, now=now)
     MessageDelivery.objects.filter(pk__in=[d.pk for d in deliveries], acked_at__isnull=True).update(
         attempts=F("attempts") + 1, next_attempt_at=backoff
     )

@@ -25,6 +25,18 @@ def redelivery_delay(attempts: int) -> timedelta:
     return timedelta(seconds=min(base * 2 ** max(attempts - 1, 0), settings.LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS))
 
 
+def next_attempt_after_send(*, attempts_sent_before: set[int], now: datetime) -> Case:
+    """The ``next_attempt_at`` of a row sent once more at ``now``, as an SQL expression on its
+    ``attempts`` (before the increment): one UPDATE backs off a whole page, whatever each row's count.
+
+    Shared by every at-least-once queue to an Agent (outbox entries, person messages).
+    """
+    return Case(
+        *(When(attempts=n, then=Value(now + redelivery_delay(n + 1))) for n in attempts_sent_before),
+        output_field=DateTimeField(),
+    )
+
+
 def mark_sent(*, entries: list[OutboxEntry], now: datetime) -> None:
     """Count one (re)delivery of each of ``entries`` and back each off, in one UPDATE for the page.
 
@@ -33,10 +45,7 @@ def mark_sent(*, entries: list[OutboxEntry], now: datetime) -> None:
     """
     if not entries:
         return
-    backoff = Case(
-        *(When(attempts=n, then=Value(now + redelivery_delay(n + 1))) for n in {e.attempts for e in entries}),
-        output_field=DateTimeField(),
-    )
+    backoff = next_attempt_after_send(attempts_sent_before={e.attempts for e in entries}, now=now)
     OutboxEntry.objects.filter(pk__in=[e.pk for e in entries], acked_at__isnull=True).update(
         attempts=F("attempts") + 1, last_attempt_at=now, next_attempt_at=backoff
     )
