@@ -24,6 +24,13 @@ MAX_DEPTH = 32
 ID_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 128}
 
 
+def request_ids(body: object, fields: tuple[str, ...]) -> dict[str, str]:
+    """The request ids a frame carries, to echo in its answer: only well-formed ones (``ID_SCHEMA``)."""
+    if not isinstance(body, dict):
+        return {}
+    return {name: value for name in fields if _is_id(value := body.get(name))}
+
+
 def _is_id(value: object) -> bool:
     return isinstance(value, str) and 1 <= len(value) <= ID_SCHEMA["maxLength"] and not has_unstorable_string(value)
 
@@ -57,10 +64,8 @@ class FrameError(Exception):
         self.where = where  # the failing field's path (``a/b/0``) for invalid_frame, "" for the frame itself
 
     def correlation(self, fields: tuple[str, ...]) -> dict[str, str]:
-        """The request ids the refused frame carried, to echo: only well-formed ones (ID_SCHEMA)."""
-        if not isinstance(self.body, dict):
-            return {}
-        return {name: value for name in fields if _is_id(value := self.body.get(name))}
+        """The request ids the refused frame carried, to echo (``request_ids``)."""
+        return request_ids(self.body, fields)
 
 
 @dataclass(frozen=True)

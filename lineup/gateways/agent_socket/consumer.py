@@ -29,7 +29,7 @@ from runtime.projections import agent_group, conversation_group
 from runtime.services.agents import authenticate_agent, token_digest, token_refusal
 from runtime.tool_calls import Accepted, Receipt
 from runtime.tool_router import Caller, route_tool_call
-from runtime.wire import MAX_FRAME_BYTES, FrameError, encode
+from runtime.wire import MAX_FRAME_BYTES, FrameError, encode, request_ids
 
 logger = structlog.get_logger("lineup.agent")
 
@@ -46,7 +46,7 @@ CORRELATION_FIELDS = ("source_tool_call_id", "interaction_id", "outbox_id", "mes
 
 
 def correlation_ids(body: dict[str, Any]) -> dict[str, str]:
-    return {name: body[name] for name in CORRELATION_FIELDS if isinstance(body.get(name), str)}
+    return request_ids(body, CORRELATION_FIELDS)
 
 
 class AgentConsumer(AsyncWebsocketConsumer):

@@ -5,7 +5,6 @@ Each function runs in a worker thread (``database_sync_to_async``) and returns p
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +12,7 @@ from interact.models import Interaction, InteractionStatus, Message, MessageDeli
 from interact.services.interactions import ack_resolution, request_interaction
 from interact.services.messages import ack_message, mark_messages_sent, post_agent_message
 from runtime.errors import Rejection, RejectionCode
+from runtime.events import uuid_or_none
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import Agent, Conversation, DeliveryChannel
 from runtime.selectors import due_outbox_page
@@ -88,10 +88,8 @@ def results_to_send(agent: Agent, *, now: datetime, everything: bool) -> list[tu
 
 
 def ack(agent: Agent, outbox_id: str, *, now: datetime) -> bool:
-    try:
-        uuid.UUID(outbox_id)
-    except ValueError:
-        raise Rejection(RejectionCode.FORBIDDEN, "no such outbox entry for this Agent") from None
+    if uuid_or_none(outbox_id) is None:
+        raise Rejection(RejectionCode.FORBIDDEN, "no such outbox entry for this Agent")
     return ack_outbox_entry(outbox_id=outbox_id, agent_id=agent.id, now=now)
 
 
@@ -119,10 +117,8 @@ def user_messages_to_send(agent: Agent, *, now: datetime, everything: bool) -> l
 
 
 def ack_user_message(agent: Agent, message_id: str, *, now: datetime) -> bool:
-    try:
-        uuid.UUID(message_id)
-    except ValueError:
-        raise Rejection(RejectionCode.FORBIDDEN, "no such message for this Agent") from None
+    if uuid_or_none(message_id) is None:
+        raise Rejection(RejectionCode.FORBIDDEN, "no such message for this Agent")
     return ack_message(agent=agent, message_id=message_id, now=now)
 
 
