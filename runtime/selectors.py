@@ -87,8 +87,12 @@ def flagged_operation_count() -> int:
     ).count()
 
 
-def running_operations(*, now: datetime) -> list[Operation]:
-    return list(Operation.objects.filter(state=OperationState.FOCUSING, ends_at__gt=now).order_by("ends_at"))
+def running_operations(*, now: datetime, until: datetime | None = None) -> list[tuple[uuid.UUID, datetime]]:
+    """``(id, ends_at)`` of every focusing operation not yet due (due by ``until``, if given)."""
+    running = Operation.objects.filter(state=OperationState.FOCUSING, ends_at__gt=now)
+    if until is not None:
+        running = running.filter(ends_at__lte=until)
+    return list(running.order_by("ends_at", "id").values_list("id", "ends_at"))
 
 
 def open_instances(*, conversation_id: uuid.UUID | str) -> list[AppInstance]:

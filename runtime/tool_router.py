@@ -150,24 +150,15 @@ def _route(
     if not isinstance(arguments, dict):
         raise Rejection(RejectionCode.INVALID_ARGUMENTS, "arguments must be a JSON object")
 
-    # A retry is answered from what is stored, even if the Inventory moved on since.
-    existing = find_tool_call(conversation_id=conversation.id, source_tool_call_id=source_tool_call_id)
-    if existing is not None:
-        return replay(existing, caller=caller.label, tool=tool, arguments=arguments)
-
-    inventory = inventory_for_scope(conversation.scope)
-    descriptor = inventory.get(tool)
-    if descriptor is None:
-        raise Rejection(RejectionCode.UNKNOWN_TOOL, f"{tool!r} is not in this conversation's Inventory")
-    if inventory_revision != inventory.revision:
-        raise Rejection(
-            RejectionCode.STALE_INVENTORY,
-            f"the Inventory is at revision {inventory.revision}; fetch it again before calling",
-        )
-    error = first_error(descriptor.input_validator, arguments)
-    if error is not None:
-        where, message = error
-        raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"{where or '(arguments)'}: {message}")
+    try:
+        _validate(conversation, tool, arguments, inventory_revision)
+    except Rejection:
+        # A retry is answered from what is stored, even if the Inventory moved on since. (A valid
+        # call's service looks for its retry itself, once, under the workspace lock.)
+        existing = find_tool_call(conversation_id=conversation.id, source_tool_call_id=source_tool_call_id)
+        if existing is not None:
+            return replay(existing, caller=caller.label, tool=tool, arguments=arguments)
+        raise
 
     routed = RoutedCall(
         caller=caller,
@@ -193,6 +184,23 @@ def _route(
                 operation_id=str(running.id),
             ) from None
         raise
+
+
+def _validate(conversation: Conversation, tool: str, arguments: dict[str, Any], inventory_revision: object) -> None:
+    """The call names a tool published to the conversation, at its current revision, with valid arguments."""
+    inventory = inventory_for_scope(conversation.scope)
+    descriptor = inventory.get(tool)
+    if descriptor is None:
+        raise Rejection(RejectionCode.UNKNOWN_TOOL, f"{tool!r} is not in this conversation's Inventory")
+    if inventory_revision != inventory.revision:
+        raise Rejection(
+            RejectionCode.STALE_INVENTORY,
+            f"the Inventory is at revision {inventory.revision}; fetch it again before calling",
+        )
+    error = first_error(descriptor.input_validator, arguments)
+    if error is not None:
+        where, message = error
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"{where or '(arguments)'}: {message}")
 
 
 def _uuid_or_none(value: object) -> uuid.UUID | None:

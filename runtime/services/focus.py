@@ -1,9 +1,15 @@
 """Focus: starting, interrupting and settling Pomodoro deadline operations (SPEC §3).
 
-Every service here runs in one durable transaction that locks the conversation's workspace row
-first and the operation second, decides with ``runtime.transitions.decide_settlement`` and
-applies the decision with a compare-and-set on the operation's state. The outbox row is written
+Every service here runs in one durable transaction (``@decision``) that locks the conversation's
+workspace row first and the operation second, decides with ``runtime.transitions.decide_settlement``
+and applies the decision with a compare-and-set on the operation's state. The outbox row is written
 in the same transaction; projections and deadline wake-ups leave only after commit.
+
+Settlements are applied by ``settle_locked`` one statement per table, whether they are one (an
+interrupt, an eta task, a lifecycle event) or a batch of due deadlines (the sweep, recovery): one
+code path, so a batch settles each operation exactly as it would settle alone. Each reads what it
+needs in the statement that locks the operation (its instance, its start call, the previous valid
+foreground app), so a decision costs about ten statements whatever the conversation's history.
 """
 
 from __future__ import annotations
@@ -13,16 +19,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db.models import Q, Subquery
 
 from runtime.clock import isoformat, to_millis
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import record_event
+from runtime.events import decision, record_event
 from runtime.manifests import get_manifest
 from runtime.models import (
     AppInstance,
-    AppSession,
     DeliveryChannel,
     InstanceSnapshot,
     Operation,
@@ -32,12 +37,23 @@ from runtime.models import (
     Workspace,
 )
 from runtime.projections import project_on_commit
-from runtime.services.workspace import bring_to_foreground, close_instance_locked, lock_workspace
+from runtime.services.workspace import (
+    IN_FRONT,
+    Closing,
+    close_instances,
+    lock_workspace,
+    lock_workspace_of_operation,
+    lock_workspaces_of_operations,
+    open_in_front,
+    per_row,
+    previous_valid_instance_of,
+)
 from runtime.tool_calls import Accepted, Receipt, replay
 from runtime.transitions import (
     AlreadyFinal,
     NotDue,
     OperationState,
+    Settle,
     SettlementDecision,
     Trigger,
     decide_settlement,
@@ -79,7 +95,7 @@ def operation_projection(operation: Operation) -> dict[str, Any]:
     return projection
 
 
-@transaction.atomic(durable=True)
+@decision
 def start_focus(
     *,
     conversation_id: uuid.UUID | str,
@@ -103,23 +119,43 @@ def start_focus(
     arguments: dict[str, Any] = {"duration_seconds": duration_seconds}
     if activity is not None:
         arguments["activity"] = activity
-    existing = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id).first()
-    if existing is not None:
-        outcome = replay(existing, caller=caller, tool=START_TOOL, arguments=arguments)
+    # One read under the lock: a retry of this call, a focusing operation, the app in front.
+    seen = _under_lock(conversation_id, source_tool_call_id=source_tool_call_id, front=True)
+    if seen["retry_call_id"] is not None:
+        outcome = replay(
+            ToolCall.objects.get(pk=seen["retry_call_id"]), caller=caller, tool=START_TOOL, arguments=arguments
+        )
         assert isinstance(outcome, Accepted)
         return outcome
-    running = Operation.objects.filter(conversation_id=conversation_id, state=OperationState.FOCUSING).first()
-    if running is not None:
+    if seen["focusing_operation_id"] is not None:
         raise Rejection(
             RejectionCode.ACTIVE_FOCUSING_OPERATION,
             "this conversation already has a focusing operation; interrupt it or wait for its result",
-            operation_id=str(running.id),
+            operation_id=str(seen["focusing_operation_id"]),
         )
+    in_front = []
+    if seen["front_id"] is not None:
+        in_front = [
+            AppInstance(
+                id=seen["front_id"],
+                conversation_id=workspace.conversation_id,
+                app_id=seen["front_app_id"],
+                lifecycle_state=seen["front_lifecycle_state"],
+            )
+        ]
 
     started_at = to_millis(now)
     ends_at = started_at + timedelta(seconds=duration_seconds)
-    instance = AppInstance.objects.create(conversation_id=conversation_id, app_id=POMODORO_APP_ID, opened_at=started_at)
-    session = AppSession.objects.create(instance=instance, conversation_id=conversation_id, opened_at=started_at)
+    operation_id = uuid.uuid4()
+    instance, session = open_in_front(
+        workspace,
+        app_id=POMODORO_APP_ID,
+        in_front=in_front,
+        now=now,
+        opened_at=started_at,
+        operation_id=operation_id,
+        source_tool_call_id=source_tool_call_id,
+    )
     contract = get_manifest(POMODORO_APP_ID).instance_state
     InstanceSnapshot.objects.create(instance=instance, schema_version=contract.schema_version, updated_at=started_at)
     call = ToolCall.objects.create(
@@ -135,6 +171,7 @@ def start_focus(
         created_at=started_at,
     )
     operation = Operation.objects.create(
+        id=operation_id,
         conversation_id=conversation_id,
         instance=instance,
         app_session=session,
@@ -145,25 +182,19 @@ def start_focus(
         started_at=started_at,
         ends_at=ends_at,
     )
-    ids = {
-        "conversation_id": conversation_id,
-        "instance_id": instance.id,
-        "app_session_id": session.id,
-        "operation_id": operation.id,
-        "source_tool_call_id": source_tool_call_id,
-    }
-    record_event("instance.opened", at=now, app_id=POMODORO_APP_ID, **ids)
-    record_event("app_session.opened", at=now, **ids)
     record_event(
         "operation.started",
         at=now,
+        conversation_id=conversation_id,
+        instance_id=instance.id,
+        app_session_id=session.id,
+        operation_id=operation.id,
+        source_tool_call_id=source_tool_call_id,
         duration_seconds=duration_seconds,
         activity=activity,
         ends_at=isoformat(ends_at),
         caller=caller,
-        **ids,
     )
-    bring_to_foreground(workspace, instance, now=now)
     project_on_commit(conversation_id, "operation.started", operation_projection(operation))
     schedule_deadline_on_commit(operation.id, ends_at)
     return Accepted(
@@ -174,7 +205,32 @@ def start_focus(
     )
 
 
-@transaction.atomic(durable=True)
+def _under_lock(conversation_id: uuid.UUID | str, *, source_tool_call_id: str, front: bool) -> dict[str, Any]:
+    """What a decision reads about its conversation, in one statement after taking the lock.
+
+    After, not inside, the locking statement: a statement that waited for the lock still reads
+    with the snapshot it started with, and would miss what the previous holder committed.
+    """
+    reads: dict[str, Subquery] = {
+        "retry_call_id": Subquery(
+            ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id).values(
+                "id"
+            )[:1]
+        ),
+        "focusing_operation_id": Subquery(
+            Operation.objects.filter(conversation_id=conversation_id, state=OperationState.FOCUSING).values("id")[:1]
+        ),
+    }
+    if front:
+        in_front = AppInstance.objects.filter(conversation_id=conversation_id, lifecycle_state__in=IN_FRONT).order_by(
+            "-focus_seq"
+        )
+        for field in ("id", "app_id", "lifecycle_state"):
+            reads[f"front_{field}"] = Subquery(in_front.values(field)[:1])
+    return Workspace.objects.filter(pk=conversation_id).values(**reads).get()
+
+
+@decision
 def interrupt_focus(
     *, conversation_id: uuid.UUID | str, source_tool_call_id: str, caller: str, now: datetime
 ) -> Receipt:
@@ -186,24 +242,31 @@ def interrupt_focus(
     settles ``completed`` here); ``no_active_focusing_operation`` when it never had one (R-3.7).
     """
     workspace = lock_workspace(conversation_id, now=now)
-    existing = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id).first()
-    if existing is not None:
-        outcome = replay(existing, caller=caller, tool=INTERRUPT_TOOL, arguments={})
+    retry = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id)
+    # The focusing operation (whatever the clocks say: an earlier one started in the same
+    # millisecond, or on a clock that stepped back, must not shadow it), locked, with the retry check.
+    focusing = _lock_operations(
+        Q(conversation_id=conversation_id, state=OperationState.FOCUSING),
+        retry_call_id=Subquery(retry.values("id")[:1]),
+    )
+    operation = focusing[0] if focusing else None
+    retry_call_id = operation.retry_call_id if operation else retry.values_list("id", flat=True).first()
+    if retry_call_id is not None:
+        outcome = replay(ToolCall.objects.get(pk=retry_call_id), caller=caller, tool=INTERRUPT_TOOL, arguments={})
         assert isinstance(outcome, Receipt)
         return outcome
 
-    operations = Operation.objects.select_for_update().filter(conversation_id=conversation_id)
-    # The focusing operation, whatever the clocks say: an earlier one started in the same
-    # millisecond (or on a clock that stepped back) must not shadow it. Otherwise the latest.
-    operation = operations.filter(state=OperationState.FOCUSING).first() or operations.order_by("-started_at").first()
+    if operation is None:  # none focusing: the latest one, already final, if there is one
+        operation = Operation.objects.filter(conversation_id=conversation_id).order_by("-started_at").first()
     was_focusing = operation is not None and operation.state == OperationState.FOCUSING
     if operation is None:
         receipt: dict[str, Any] = {"status": "no_active_focusing_operation"}
     else:
-        decision = decide_settlement(operation.state, Trigger.AGENT_INTERRUPT, ends_at=operation.ends_at, now=now)
-        settled = _apply_settlement(workspace, operation, decision, trigger=Trigger.AGENT_INTERRUPT, now=now)
+        [outcome] = settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now)
         status = (
-            "interrupted" if settled and operation.state == OperationState.INTERRUPTED else "operation_already_final"
+            "interrupted"
+            if outcome.settled and operation.state == OperationState.INTERRUPTED
+            else "operation_already_final"
         )
         receipt = {"status": status, "operation_id": str(operation.id)}
 
@@ -240,19 +303,40 @@ class SettleOutcome:
     settled: bool  # this call won the compare-and-set and wrote the terminal state
 
 
-@transaction.atomic(durable=True)
+@decision
 def settle_operation(*, operation_id: uuid.UUID | str, trigger: Trigger, now: datetime) -> SettleOutcome:
     """Settle one operation if ``trigger`` ends it now; a no-op when it is final or not due.
 
-    The entry point of the eta task, the beat sweep and recovery (trigger ``deadline``); safe to
-    call any number of times, concurrently.
+    The entry point of the eta task and of a sweep's one-by-one retry (trigger ``deadline``); safe
+    to call any number of times, concurrently. ``Operation.DoesNotExist`` when there is no such row.
     """
-    conversation_id = Operation.objects.values_list("conversation_id", flat=True).get(pk=operation_id)
-    workspace = lock_workspace(conversation_id, now=now)
-    operation = Operation.objects.select_for_update().get(pk=operation_id)
-    decision = decide_settlement(operation.state, trigger, ends_at=operation.ends_at, now=now)
-    settled = _apply_settlement(workspace, operation, decision, trigger=trigger, now=now)
-    return SettleOutcome(operation_id=operation.id, decision=decision, settled=settled)
+    workspace = lock_workspace_of_operation(operation_id, now=now)
+    if workspace is None:
+        raise Operation.DoesNotExist(f"no operation {operation_id}")
+    [operation] = _lock_operations(Q(pk=operation_id))
+    [outcome] = settle_locked([(workspace, operation)], trigger=trigger, now=now)
+    return outcome
+
+
+@decision
+def settle_due_batch(*, operation_ids: list[uuid.UUID], now: datetime) -> list[SettleOutcome]:
+    """Settle a batch of due operations (trigger ``deadline``) in one transaction.
+
+    The sweep's and recovery's set-based path: the batch's workspaces are locked in one statement
+    (skipping any another decision holds: that one, or the next sweep, settles it), the operations
+    in a second, and ``settle_locked`` decides and writes each exactly as ``settle_operation``
+    would, one statement per table for the batch. Operations left out (locked elsewhere, settled
+    or deleted meanwhile) have no outcome.
+    """
+    workspaces = lock_workspaces_of_operations(operation_ids, now=now)
+    if not workspaces:
+        return []
+    operations = _lock_operations(Q(pk__in=operation_ids, conversation_id__in=list(workspaces)))
+    return settle_locked(
+        [(workspaces[operation.conversation_id], operation) for operation in operations],
+        trigger=Trigger.DEADLINE,
+        now=now,
+    )
 
 
 def settle_for_lifecycle(
@@ -268,88 +352,152 @@ def settle_for_lifecycle(
     For the lifecycle services, which already hold the workspace lock; no Agent tool call is
     faked: the start's result is the only result.
     """
-    operation = Operation.objects.select_for_update().get(pk=operation.pk)
-    decision = decide_settlement(operation.state, trigger, ends_at=operation.ends_at, now=now)
-    _apply_settlement(workspace, operation, decision, trigger=trigger, now=now, next_foreground=next_foreground)
-    return decision
+    [operation] = _lock_operations(Q(pk=operation.pk))
+    [outcome] = settle_locked([(workspace, operation)], trigger=trigger, now=now, next_foreground=next_foreground)
+    return outcome.decision
 
 
-def _apply_settlement(
-    workspace: Workspace,
-    operation: Operation,
-    decision: SettlementDecision,
+def _lock_operations(which: Q, **also: Subquery) -> list[Operation]:
+    """Lock the operations ``which`` selects, reading in the same statement their instance, their
+    start call (whose caller owns the result) and their conversation's previous valid foreground app."""
+    return list(
+        Operation.objects.select_for_update(of=("self",))
+        .select_related("instance", "tool_call")
+        .filter(which)
+        .annotate(**previous_valid_instance_of("instance_id"), **also)
+        .order_by("conversation_id")
+    )
+
+
+def settle_locked(
+    held: list[tuple[Workspace, Operation]],
     *,
     trigger: Trigger,
     now: datetime,
     next_foreground: AppInstance | None = None,
-) -> bool:
-    """Write a settlement: compare-and-set the state, write the single outbox entry, then close.
+) -> list[SettleOutcome]:
+    """Decide and write the settlement of operations read by ``_lock_operations``, whose
+    workspaces this transaction holds: one statement per table for all of them.
 
-    Order (R-4.2.4): the result and outbox first, then the instance closes, its sub-session ends
-    and the previous foreground app (Interact) returns — all in the caller's transaction.
-    Returns whether this call settled the operation.
+    Order (R-4.2.4): the results and outbox entries first, then the instances close, their
+    sub-sessions end and each workspace's previous foreground app (Interact) returns — all in the
+    caller's transaction.
     """
-    ids = {
+    outcomes: list[SettleOutcome] = []
+    settling: list[tuple[Workspace, Operation, Settle]] = []
+    for workspace, operation in held:
+        verdict = decide_settlement(operation.state, trigger, ends_at=operation.ends_at, now=now)
+        outcomes.append(SettleOutcome(operation_id=operation.id, decision=verdict, settled=isinstance(verdict, Settle)))
+        if isinstance(verdict, NotDue):
+            record_event(
+                "operation.not_due",
+                at=now,
+                trigger=trigger.value,
+                ends_at=isoformat(operation.ends_at),
+                **_ids(operation),
+            )
+        elif isinstance(verdict, AlreadyFinal):
+            record_event(
+                "operation.already_final",
+                at=now,
+                trigger=trigger.value,
+                state=verdict.state,
+                level="debug",
+                **_ids(operation),
+            )
+        else:
+            settling.append((workspace, operation, verdict))
+    if not settling:
+        return outcomes
+
+    by_id = {operation.pk: (operation, verdict) for _, operation, verdict in settling}
+    won = Operation.objects.filter(pk__in=list(by_id), state=OperationState.FOCUSING).update(
+        state=per_row(Operation, "state", {pk: v.state for pk, (_, v) in by_id.items()}),
+        ended_at=per_row(Operation, "ended_at", {pk: v.ended_at for pk, (_, v) in by_id.items()}),
+        interruption_reason=per_row(
+            Operation, "interruption_reason", {pk: v.interruption_reason for pk, (_, v) in by_id.items()}
+        ),
+        settled_at=now,
+    )
+    if won != len(by_id):  # unreachable under the locks; the compare-and-set keeps it true anyway
+        raise RuntimeError(f"compare-and-set settled {won} of {len(by_id)} locked focusing operations")
+    results = {}
+    for operation, verdict in by_id.values():
+        operation.state, operation.ended_at = verdict.state, verdict.ended_at
+        operation.interruption_reason, operation.settled_at = verdict.interruption_reason, now
+        results[operation.tool_call_id] = operation_result(operation)
+    ToolCall.objects.filter(pk__in=list(results)).update(
+        status=ToolCallStatus.SUCCEEDED, result=per_row(ToolCall, "result", results), finished_at=now
+    )
+    entries = OutboxEntry.objects.bulk_create(
+        [
+            OutboxEntry(
+                conversation_id=operation.conversation_id,
+                operation=operation,
+                tool_call_id=operation.tool_call_id,
+                # The result is the start call's caller's, whatever settled it (deadline, lifecycle, interrupt).
+                agent_id=operation.tool_call.agent_id,
+                channel=operation.tool_call.channel,
+                next_attempt_at=now,
+                payload={
+                    "source_tool_call_id": operation.source_tool_call_id,
+                    "tool": START_TOOL,
+                    "conversation_id": str(operation.conversation_id),
+                    "result": results[operation.tool_call_id],
+                },
+                created_at=now,
+            )
+            for operation, _ in by_id.values()
+        ]
+    )
+    for entry, (operation, verdict) in zip(entries, by_id.values(), strict=True):
+        record_event(
+            f"operation.{verdict.state}",
+            at=now,
+            trigger=trigger.value,
+            ended_at=isoformat(verdict.ended_at),
+            interruption_reason=verdict.interruption_reason,
+            lag_ms=round((now - operation.ends_at).total_seconds() * 1000)
+            if verdict.state == OperationState.COMPLETED
+            else None,
+            **_ids(operation),
+        )
+        record_event("outbox.written", at=now, outbox_id=entry.id, **_ids(operation))
+        project_on_commit(operation.conversation_id, "operation.settled", operation_projection(operation))
+
+    close_instances(
+        [
+            Closing(
+                workspace,
+                operation.instance,
+                verdict.interruption_reason or "completed",
+                next_foreground=next_foreground,
+                session_id=operation.app_session_id,
+                previous=_previous_valid(operation),
+            )
+            for workspace, operation, verdict in settling
+        ],
+        now=now,
+    )
+    return outcomes
+
+
+def _previous_valid(operation: Operation) -> AppInstance | None:
+    if getattr(operation, "previous_id", None) is None:
+        return None
+    return AppInstance(
+        id=operation.previous_id,
+        conversation_id=operation.conversation_id,
+        app_id=operation.previous_app_id,
+        lifecycle_state=operation.previous_lifecycle_state,
+    )
+
+
+def _ids(operation: Operation) -> dict[str, Any]:
+    return {
         "conversation_id": operation.conversation_id,
         "instance_id": operation.instance_id,
         "app_session_id": operation.app_session_id,
         "operation_id": operation.id,
         "source_tool_call_id": operation.source_tool_call_id,
     }
-    if isinstance(decision, NotDue):
-        record_event("operation.not_due", at=now, trigger=trigger.value, ends_at=isoformat(operation.ends_at), **ids)
-        return False
-    if isinstance(decision, AlreadyFinal):
-        record_event(
-            "operation.already_final", at=now, trigger=trigger.value, state=decision.state, level="debug", **ids
-        )
-        return False
-
-    won = Operation.objects.filter(pk=operation.pk, state=OperationState.FOCUSING).update(
-        state=decision.state,
-        ended_at=decision.ended_at,
-        interruption_reason=decision.interruption_reason,
-        settled_at=now,
-    )
-    if won != 1:  # unreachable under the workspace lock; the compare-and-set keeps it true anyway
-        return False
-    operation.refresh_from_db()
-    result = operation_result(operation)
-    ToolCall.objects.filter(pk=operation.tool_call_id).update(
-        status=ToolCallStatus.SUCCEEDED, result=result, finished_at=now
-    )
-    # The result is the start call's caller's, whatever settled it (deadline, lifecycle, interrupt).
-    owner_id, channel = ToolCall.objects.values_list("agent_id", "channel").get(pk=operation.tool_call_id)
-    entry = OutboxEntry.objects.create(
-        conversation_id=operation.conversation_id,
-        operation=operation,
-        tool_call_id=operation.tool_call_id,
-        agent_id=owner_id,
-        channel=channel,
-        next_attempt_at=now,
-        payload={
-            "source_tool_call_id": operation.source_tool_call_id,
-            "tool": START_TOOL,
-            "conversation_id": str(operation.conversation_id),
-            "result": result,
-        },
-        created_at=now,
-    )
-    record_event(
-        f"operation.{decision.state}",
-        at=now,
-        trigger=trigger.value,
-        ended_at=result["ended_at"],
-        interruption_reason=decision.interruption_reason,
-        lag_ms=round((now - operation.ends_at).total_seconds() * 1000)
-        if decision.state == OperationState.COMPLETED
-        else None,
-        **ids,
-    )
-    record_event("outbox.written", at=now, outbox_id=entry.id, **ids)
-    project_on_commit(operation.conversation_id, "operation.settled", operation_projection(operation))
-
-    instance = AppInstance.objects.get(pk=operation.instance_id)
-    close_reason = decision.interruption_reason or "completed"
-    close_instance_locked(workspace, instance, reason=close_reason, now=now, next_foreground=next_foreground)
-    return True

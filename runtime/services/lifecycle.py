@@ -11,10 +11,8 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from django.db import transaction
-
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import record_event, records_rejection
+from runtime.events import decision, record_event, records_rejection
 from runtime.manifests import get_manifest
 from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation, Workspace
 from runtime.services.focus import settle_for_lifecycle
@@ -62,7 +60,7 @@ def _leave(workspace: Workspace, leaving: AppInstance, *, trigger: Trigger, targ
 
 
 @records_rejection("lifecycle.rejected")
-@transaction.atomic(durable=True)
+@decision
 def return_to_interact(*, conversation_id: uuid.UUID | str, now: datetime) -> AppInstance:
     """The user goes back to Interact; a running focus ends ``interrupted(returned_to_interact)``."""
     workspace = lock_workspace(conversation_id, now=now)
@@ -82,7 +80,7 @@ def return_to_interact(*, conversation_id: uuid.UUID | str, now: datetime) -> Ap
 
 
 @records_rejection("lifecycle.rejected")
-@transaction.atomic(durable=True)
+@decision
 def switch_app(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str, now: datetime) -> AppInstance:
     """The user switches to another open app; a running focus ends ``interrupted(switched_app)``."""
     workspace = lock_workspace(conversation_id, now=now)
@@ -100,7 +98,7 @@ def switch_app(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str
 
 
 @records_rejection("lifecycle.rejected")
-@transaction.atomic(durable=True)
+@decision
 def open_app(*, conversation_id: uuid.UUID | str, app_id: str, now: datetime) -> AppInstance:
     """The user opens a user-launchable MiniApp: a new instance and sub-session, in front.
 
@@ -142,7 +140,7 @@ def open_app(*, conversation_id: uuid.UUID | str, app_id: str, now: datetime) ->
 
 
 @records_rejection("lifecycle.rejected")
-@transaction.atomic(durable=True)
+@decision
 def close_instance(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str, now: datetime) -> None:
     """The user closes an app. A running focus first ends ``interrupted(app_closed)`` with its
     result committed; the close never rewrites a final start (R-4.2.6). Closing a closed
@@ -165,7 +163,7 @@ def close_instance(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID |
 
 
 @records_rejection("lifecycle.rejected")
-@transaction.atomic(durable=True)
+@decision
 def close_workspace(*, conversation_id: uuid.UUID | str, now: datetime) -> int:
     """The host window closes: every open MiniApp of the conversation closes (Interact stays).
 
@@ -186,7 +184,7 @@ def close_workspace(*, conversation_id: uuid.UUID | str, now: datetime) -> int:
 
 
 @records_rejection("lifecycle.rejected")
-@transaction.atomic(durable=True)
+@decision
 def set_visibility(*, conversation_id: uuid.UUID | str, visible: bool, now: datetime) -> None:
     """Dim / lock / hidden page (``visible=False``) and back: never an exit (R-4.2.2, R-4.4.5).
 
@@ -211,7 +209,7 @@ def set_visibility(*, conversation_id: uuid.UUID | str, visible: bool, now: date
 
 
 @records_rejection("lifecycle.rejected")
-@transaction.atomic(durable=True)
+@decision
 def report_surface_reloaded(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str, now: datetime) -> None:
     """A Surface reloaded (R-4.2.2): recorded, never an exit; it restores from its snapshot."""
     workspace = lock_workspace(conversation_id, now=now)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
+import structlog
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Case, DateTimeField, F, Value, When
 
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import record_event
 from runtime.models import OutboxEntry
+
+logger = structlog.get_logger("lineup.runtime")
 
 
 def redelivery_delay(attempts: int) -> timedelta:
@@ -55,27 +56,18 @@ def mark_sent(*, entries: list[OutboxEntry], now: datetime) -> None:
         entry.next_attempt_at = now + redelivery_delay(entry.attempts)
 
 
-@transaction.atomic(durable=True)
 def ack_outbox_entry(*, outbox_id: uuid.UUID | str, agent_id: uuid.UUID | str, now: datetime) -> bool:
     """Ack an entry owned by ``agent_id``; returns False when it was already acked.
 
     Another Agent's entry is refused exactly like one that does not exist, and changes nothing:
-    a result is acked only by the Agent that asked for it.
+    a result is acked only by the Agent that asked for it. One conditional UPDATE, which is its
+    own record (``acked_at``, ``attempts`` on the row; the log line says who acked): the ack is a
+    delivery receipt, not a decision, so no audit row is written for it.
     """
-    entry = OutboxEntry.objects.select_for_update().filter(pk=outbox_id, agent_id=agent_id).first()
-    if entry is None:
+    mine = OutboxEntry.objects.filter(pk=outbox_id, agent_id=agent_id)
+    if mine.filter(acked_at__isnull=True).update(acked_at=now):
+        logger.info("outbox.acked", outbox_id=str(outbox_id), agent_id=str(agent_id))
+        return True
+    if not mine.exists():  # only when nothing was acked: which refusal is it
         raise Rejection(RejectionCode.FORBIDDEN, "no such outbox entry for this Agent")
-    if entry.acked_at is not None:
-        return False
-    entry.acked_at = now
-    entry.save(update_fields=["acked_at"])
-    record_event(
-        "outbox.acked",
-        at=now,
-        conversation_id=entry.conversation_id,
-        operation_id=entry.operation_id,
-        source_tool_call_id=entry.payload.get("source_tool_call_id", ""),
-        outbox_id=entry.id,
-        attempts=entry.attempts,
-    )
-    return True
+    return False

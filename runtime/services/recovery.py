@@ -2,17 +2,20 @@
 
 ``settle_due`` is what the beat sweep and the embedded scheduler run; ``recover_runtime`` is
 what a process runs when it starts (and operators run with ``manage.py recover_runtime``). Both
-go through ``settle_operation``, so they are safe to run concurrently and repeatedly: a due
-operation settles once, ``completed`` at its ``ends_at``; a running one keeps its ``ends_at`` —
-a restart never restarts the full duration.
+settle through the same rule and the same writes as ``settle_operation``, so they are safe to run
+concurrently and repeatedly: a due operation settles once, ``completed`` at its ``ends_at``; a
+running one keeps its ``ends_at`` — a restart never restarts the full duration.
 
-After a long outage recovery can face many due operations (tens of thousands); each settles in
-its own transaction, so ``workers`` threads settle disjoint slices of a batch side by side (each
-due operation is in its own conversation, so they never wait on each other's workspace lock),
-and every batch logs ``recovery.progress`` so an operator can see how far it is and how fast it goes.
+Set-based (decision 0015): due operations settle in batches, one transaction per batch
+(``settle_due_batch``: one statement per table for the whole batch). Workspaces another process
+holds are skipped (``SKIP LOCKED``), so sweeps on several processes share the work instead of
+queueing behind each other. ``workers`` threads settle disjoint slices side by side, and every
+batch logs ``recovery.progress`` so an operator can see how far it is and how fast it goes.
+Resuming the running operations is one statement and one summary event, whatever their number.
 
-Poison isolation (decision 0011): a settlement that raises is rolled back alone (``settle_operation``
-is its own durable transaction) and the sweep goes on with the next one. ``settle_isolated`` then
+Poison isolation (decision 0011): a batch that raises is rolled back and retried one operation at
+a time (each ``settle_operation`` its own transaction), so one poisoned row holds up nothing but
+itself and the sweep goes on. ``settle_isolated`` then
 counts the failure on the operation in a transaction of its own, logs ``settlement.failed`` with its
 ids, and sets the next attempt after a doubling backoff; after ``LINEUP_SETTLE_MAX_FAILURES`` the
 operation is flagged (``settlement.flagged``). The beat sweep and the embedded scheduler's periodic
@@ -36,7 +39,7 @@ from django.db import connection, transaction
 
 from runtime.clock import isoformat
 from runtime.deadlines import schedule_deadline_on_commit
-from runtime.events import record_event
+from runtime.events import decision, record_event
 from runtime.extensions import sweepers
 from runtime.models import AppInstance, Operation, OutboxEntry
 from runtime.selectors import (
@@ -47,7 +50,7 @@ from runtime.selectors import (
     running_operations,
     settleable_operation_keys,
 )
-from runtime.services.focus import SettleOutcome, settle_operation
+from runtime.services.focus import SettleOutcome, settle_due_batch, settle_operation
 from runtime.transitions import OperationState, Trigger
 
 logger = structlog.get_logger("lineup.recovery")
@@ -174,13 +177,17 @@ def settle_due(
     after: DueKey | None = None
     while True:
         keys = settleable_operation_keys(now=now, limit=batch, after=after, retry_flagged=retry_flagged)
+        decided = 0
         for outcome in _settle_each([op_id for _, op_id in keys], now=now, workers=workers):
             if isinstance(outcome, SettleFailure):
                 summary.failed.append(outcome)
+                decided += 1
             elif outcome is not None and outcome.settled:
                 summary.settled.append(outcome.operation_id)
-            else:  # already final, not due after all, or deleted with its conversation
-                summary.already_final += 1
+                decided += 1
+        # The rest: already final, not due after all, deleted with their conversation, or held by
+        # another decision right now (which settles them, or the next sweep does).
+        summary.already_final += len(keys) - decided
         if keys and on_batch is not None:
             on_batch(summary)
         if len(keys) < batch:
@@ -197,9 +204,22 @@ def _settle_one(operation_id: uuid.UUID, now: datetime) -> SettleOutcome | Settl
         return None
 
 
+def _settle_batch(ids: list[uuid.UUID], now: datetime) -> list[SettleOutcome | SettleFailure | None]:
+    """One batch in one transaction; if it raises, each of its operations on its own."""
+    try:
+        return list(settle_due_batch(operation_ids=ids, now=now))
+    except Exception as error:
+        logger.warning(
+            "settlement.batch_failed",
+            size=len(ids),
+            error="".join(traceback.format_exception_only(error)).strip()[:500],
+        )
+        return [_settle_one(op_id, now) for op_id in ids]
+
+
 def _settle_each(ids: list[uuid.UUID], *, now: datetime, workers: int) -> list[SettleOutcome | SettleFailure | None]:
     if workers <= 1 or len(ids) <= 1:
-        return [_settle_one(op_id, now) for op_id in ids]
+        return _settle_batch(ids, now)
     slices = [ids[k::workers] for k in range(min(workers, len(ids)))]
     with ThreadPoolExecutor(max_workers=len(slices), thread_name_prefix="recovery") as pool:
         return [outcome for part in pool.map(lambda part: _settle_slice(part, now), slices) for outcome in part]
@@ -207,7 +227,7 @@ def _settle_each(ids: list[uuid.UUID], *, now: datetime, workers: int) -> list[S
 
 def _settle_slice(ids: list[uuid.UUID], now: datetime) -> list[SettleOutcome | SettleFailure | None]:
     try:
-        return [_settle_one(op_id, now) for op_id in ids]
+        return _settle_batch(ids, now)
     finally:
         connection.close()  # Django opened this thread's own connection; nothing else would close it
 
@@ -266,16 +286,16 @@ def recover_runtime(*, now: datetime, dry_run: bool = False, workers: int = 1) -
         summary.settled = settled.settled
         summary.failed = [failure.as_dict() for failure in settled.failed]
     summary.flagged = [_flagged_item(operation) for operation in flagged_operations()]
-    for operation in running_operations(now=now):
-        summary.resumed.append(
-            {
-                "operation_id": str(operation.id),
-                "ends_at": isoformat(operation.ends_at),
-                "remaining_seconds": round((operation.ends_at - now).total_seconds(), 3),
-            }
-        )
-        if not dry_run:
-            _resume(operation.id, operation.instance_id, operation.conversation_id, operation.ends_at, now=now)
+    summary.resumed = [
+        {
+            "operation_id": str(op_id),
+            "ends_at": isoformat(ends_at),
+            "remaining_seconds": round((ends_at - now).total_seconds(), 3),
+        }
+        for op_id, ends_at in running_operations(now=now)
+    ]
+    if not dry_run and summary.resumed:
+        _resume_running(now=now, count=len(summary.resumed))
     summary.unacked_outbox = OutboxEntry.objects.filter(acked_at__isnull=True).count()
     if not dry_run:
         record_event("recovery.ran", at=now, **summary.counts())
@@ -315,17 +335,17 @@ def _progress_logger(*, total: int, workers: int) -> Callable[[SweepSummary], No
     return log_progress
 
 
-@transaction.atomic(durable=True)
-def _resume(
-    operation_id: uuid.UUID, instance_id: uuid.UUID, conversation_id: uuid.UUID, ends_at: datetime, *, now: datetime
-) -> None:
-    AppInstance.objects.filter(pk=instance_id).update(restored_at=now)
-    record_event(
-        "operation.resumed",
-        at=now,
-        conversation_id=conversation_id,
-        instance_id=instance_id,
-        operation_id=operation_id,
-        ends_at=isoformat(ends_at),
+@decision
+def _resume_running(*, now: datetime, count: int) -> None:
+    """Mark every instance whose operation is still running as restored, in one statement and one
+    summary event, and re-arm the deadlines that fall within the eta horizon (the sweep takes
+    the later ones when they come due)."""
+    AppInstance.objects.filter(operation__state=OperationState.FOCUSING, operation__ends_at__gt=now).update(
+        restored_at=now
     )
-    schedule_deadline_on_commit(operation_id, ends_at)
+    horizon = now + timedelta(seconds=settings.LINEUP_ETA_HORIZON_SECONDS)
+    rearmed = 0
+    for op_id, ends_at in running_operations(now=now, until=horizon):
+        schedule_deadline_on_commit(op_id, ends_at)
+        rearmed += 1
+    record_event("operations.resumed", at=now, count=count, rearmed=rearmed, horizon=isoformat(horizon))

@@ -7,7 +7,11 @@ Every function taking a ``workspace`` expects the caller to hold its row lock (f
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
+
+from django.db import connection
+from django.db.models import Case, Model, OuterRef, Subquery, Value, When
 
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
@@ -17,6 +21,7 @@ from runtime.models import (
     AppInstance,
     AppSession,
     AppSessionState,
+    Operation,
     ToolCall,
     ToolCallStatus,
     Workspace,
@@ -26,21 +31,113 @@ from runtime.transitions import LifecycleState, can_transition
 
 
 def lock_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> Workspace:
-    """Lock the conversation's workspace row, creating it (with Interact in front) on first use."""
-    Workspace.objects.get_or_create(conversation_id=conversation_id)
-    workspace = Workspace.objects.select_for_update().get(pk=conversation_id)
-    if not AppInstance.objects.filter(conversation_id=conversation_id, is_system=True).exists():
-        interact = AppInstance.objects.create(
-            conversation_id=conversation_id,
-            app_id=system_app_id(),
-            is_system=True,
-            opened_at=now,
+    """Lock the conversation's workspace row, creating it (with Interact in front) on first use.
+
+    One statement: an ``UPDATE … RETURNING`` that takes the row lock and reserves the next focus
+    number (``workspace.focus_seq``) for whatever this decision brings to the front, so bringing an
+    app forward costs no further write to this row. Numbers a decision reserves and does not use
+    are gaps, which is fine: only their order means anything.
+    """
+    row = _lock_and_reserve(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
+    if not row:
+        _create_workspace(conversation_id, now=now)
+        row = _lock_and_reserve(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
+    [(_, focus_seq)] = row
+    return _locked(conversation_id, focus_seq)
+
+
+def lock_workspace_of_operation(operation_id: uuid.UUID | str, *, now: datetime) -> Workspace | None:
+    """Lock the workspace of the operation's conversation, in one statement; None if it is gone.
+
+    The operation's ``conversation_id`` never changes, so reading it inside the locking statement
+    is safe whatever snapshot that read uses.
+    """
+    row = _lock_and_reserve(
+        f"{_WS} = (SELECT conversation_id FROM {_OP} WHERE id = %s)", [_db_uuid(operation_id)], now=now
+    )
+    if not row:
+        return None
+    [(conversation_id, focus_seq)] = row
+    return _locked(conversation_id, focus_seq)
+
+
+def lock_workspaces_of_operations(operation_ids: list[uuid.UUID], *, now: datetime) -> dict[uuid.UUID, Workspace]:
+    """Lock the workspaces of these operations' conversations that no one else holds, in one statement.
+
+    ``SKIP LOCKED``: a workspace another decision (or another sweeper) holds is left out, so sweeps
+    on several processes share the due work and never wait on each other; what is left out is that
+    decision's to settle, or the next sweep's. Locks are taken in conversation order.
+    """
+    if not operation_ids:
+        return {}
+    placeholders = ", ".join(["%s"] * len(operation_ids))
+    locking = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
+    rows = _lock_and_reserve(
+        f"{_WS} IN (SELECT w.conversation_id FROM {_WS_TABLE} w WHERE w.conversation_id IN "
+        f"(SELECT conversation_id FROM {_OP} WHERE id IN ({placeholders})) ORDER BY w.conversation_id{locking})",
+        [_db_uuid(op_id) for op_id in operation_ids],
+        now=now,
+    )
+    return {uuid.UUID(str(conv)): _locked(conv, seq) for conv, seq in rows}
+
+
+# Standard SQL quoting, the same on PostgreSQL and SQLite.
+_WS_TABLE = f'"{Workspace._meta.db_table}"'
+_WS = "conversation_id"
+_OP = f'"{Operation._meta.db_table}"'
+
+
+def _db_uuid(value: uuid.UUID | str) -> str:
+    # How Django stores a UUIDField: native uuid on PostgreSQL, 32 hex digits on SQLite.
+    return uuid.UUID(str(value)).hex if connection.vendor == "sqlite" else str(uuid.UUID(str(value)))
+
+
+def _lock_and_reserve(where: str, params: list, *, now: datetime) -> list[tuple]:
+    # The ORM has no UPDATE … RETURNING; PostgreSQL and SQLite (3.35+) both have it.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_WS_TABLE} SET focus_seq = focus_seq + 1, updated_at = %s WHERE {where} "
+            "RETURNING conversation_id, focus_seq",
+            [Workspace._meta.get_field("updated_at").get_db_prep_value(now, connection), *params],
         )
-        record_event(
-            "instance.opened", at=now, conversation_id=conversation_id, instance_id=interact.id, app_id=interact.app_id
-        )
-        bring_to_foreground(workspace, interact, now=now)
+        return cursor.fetchall()
+
+
+def _locked(conversation_id: object, focus_seq: int) -> Workspace:
+    workspace = Workspace(conversation_id=uuid.UUID(str(conversation_id)), focus_seq=focus_seq)
+    workspace.focus_seq_reserved = True  # this decision's number is free for the first bring-forward
     return workspace
+
+
+def _create_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> None:
+    """The first decision of a conversation: its workspace row and Interact, in front."""
+    workspace, created = Workspace.objects.get_or_create(conversation_id=conversation_id)
+    if not created:  # a concurrent first decision made it; the caller's lock waits for that one
+        return
+    interact = AppInstance.objects.create(
+        conversation_id=conversation_id,
+        app_id=system_app_id(),
+        is_system=True,
+        lifecycle_state=LifecycleState.FOREGROUND,
+        focus_seq=1,
+        opened_at=now,
+    )
+    workspace.focus_seq = 1
+    workspace.save(update_fields=["focus_seq", "updated_at"])
+    record_event(
+        "instance.opened", at=now, conversation_id=conversation_id, instance_id=interact.id, app_id=interact.app_id
+    )
+    _record_move(interact, LifecycleState.LAUNCHING, LifecycleState.FOREGROUND, now=now)
+
+
+def take_focus_seq(workspace: Workspace) -> int:
+    """The focus number for the next app brought to the front in this decision."""
+    if getattr(workspace, "focus_seq_reserved", False):
+        workspace.focus_seq_reserved = False
+        return workspace.focus_seq
+    workspace.focus_seq += 1
+    Workspace.objects.filter(pk=workspace.pk).update(focus_seq=workspace.focus_seq)
+    return workspace.focus_seq
 
 
 def system_instance(workspace: Workspace) -> AppInstance:
@@ -56,12 +153,30 @@ def foreground_instance(workspace: Workspace) -> AppInstance | None:
 def front_instance(workspace: Workspace) -> AppInstance | None:
     """The app in front: the foreground one, or the one suspended while the host was hidden."""
     return (
-        AppInstance.objects.filter(
-            conversation_id=workspace.conversation_id,
-            lifecycle_state__in=(LifecycleState.FOREGROUND, LifecycleState.SUSPENDED),
-        )
+        AppInstance.objects.filter(conversation_id=workspace.conversation_id, lifecycle_state__in=IN_FRONT)
         .order_by("-focus_seq")
         .first()
+    )
+
+
+IN_FRONT = (LifecycleState.FOREGROUND, LifecycleState.SUSPENDED)
+
+
+def _record_move(instance: AppInstance, previous: str, target: str, *, now: datetime, **event_data: object) -> None:
+    """The event and the projection of one lifecycle transition already written."""
+    record_event(
+        f"instance.{target}",
+        at=now,
+        conversation_id=instance.conversation_id,
+        instance_id=instance.id,
+        app_id=instance.app_id,
+        previous=previous,
+        **event_data,
+    )
+    project_on_commit(
+        instance.conversation_id,
+        "instance.lifecycle",
+        {"instance_id": str(instance.id), "app_id": instance.app_id, "lifecycle_state": target, "previous": previous},
     )
 
 
@@ -81,47 +196,95 @@ def move_instance(
     previous = instance.lifecycle_state
     if previous == target:
         return
+    _check_transition(instance, previous, target)
+    instance.lifecycle_state = target
+    instance.save(update_fields=["lifecycle_state", "focus_seq", *also_save])
+    _record_move(instance, previous, target, now=now, **event_data)
+
+
+def _check_transition(instance: AppInstance, previous: str, target: str) -> None:
     if not can_transition(previous, target):
         raise Rejection(
             RejectionCode.NOT_ALLOWED,
             f"an instance can not move from {previous} to {target}",
             instance_id=str(instance.id),
         )
-    instance.lifecycle_state = target
-    instance.save(update_fields=["lifecycle_state", "focus_seq", *also_save])
-    record_event(
-        f"instance.{target}",
-        at=now,
-        conversation_id=instance.conversation_id,
-        instance_id=instance.id,
-        app_id=instance.app_id,
-        previous=previous,
-        **event_data,
-    )
-    project_on_commit(
-        instance.conversation_id,
-        "instance.lifecycle",
-        {"instance_id": str(instance.id), "app_id": instance.app_id, "lifecycle_state": target, "previous": previous},
-    )
 
 
-def bring_to_foreground(workspace: Workspace, instance: AppInstance, *, now: datetime) -> None:
-    """Make ``instance`` the foreground app; the current one goes to the background."""
-    # Whatever was in front goes behind, including one suspended while the host was hidden, so
-    # no instance is left "suspended" once something else is in front (R-4.1.3).
-    in_front = AppInstance.objects.filter(
-        conversation_id=workspace.conversation_id,
-        lifecycle_state__in=(LifecycleState.FOREGROUND, LifecycleState.SUSPENDED),
-    ).exclude(pk=instance.pk)
-    for current in in_front:
-        move_instance(current, LifecycleState.BACKGROUND, now=now)
-    workspace.focus_seq += 1
-    workspace.save(update_fields=["focus_seq", "updated_at"])
-    instance.focus_seq = workspace.focus_seq
+def bring_to_foreground(
+    workspace: Workspace, instance: AppInstance, *, now: datetime, in_front: list[AppInstance] | None = None
+) -> None:
+    """Make ``instance`` the foreground app; whatever is in front goes to the background.
+
+    ``in_front`` is what the caller already read as being in front (saves the query).
+    """
+    # Including one suspended while the host was hidden, so no instance is left "suspended" once
+    # something else is in front (R-4.1.3).
+    if in_front is None:
+        in_front = list(
+            AppInstance.objects.filter(conversation_id=workspace.conversation_id, lifecycle_state__in=IN_FRONT)
+        )
+    behind = [current for current in in_front if current.pk != instance.pk]
+    for current in behind:
+        _check_transition(current, current.lifecycle_state, LifecycleState.BACKGROUND)
+    if behind:
+        AppInstance.objects.filter(pk__in=[current.pk for current in behind]).update(
+            lifecycle_state=LifecycleState.BACKGROUND
+        )
+        for current in behind:
+            previous, current.lifecycle_state = current.lifecycle_state, LifecycleState.BACKGROUND
+            _record_move(current, previous, LifecycleState.BACKGROUND, now=now)
+    instance.focus_seq = take_focus_seq(workspace)
     if instance.lifecycle_state == LifecycleState.FOREGROUND:
         instance.save(update_fields=["focus_seq"])
     else:
         move_instance(instance, LifecycleState.FOREGROUND, now=now)
+
+
+def open_in_front(
+    workspace: Workspace,
+    *,
+    app_id: str,
+    in_front: list[AppInstance],
+    now: datetime,
+    opened_at: datetime,
+    **event_ids: object,
+) -> tuple[AppInstance, AppSession]:
+    """Open a new instance of ``app_id`` with its sub-session, straight into the foreground.
+
+    ``in_front`` is what is in front now (read under the lock); it goes to the background first,
+    so the new instance is inserted already in front: no second write to it. ``event_ids`` (e.g.
+    the operation it is opened for) go on its opening events.
+    """
+    for current in in_front:
+        _check_transition(current, current.lifecycle_state, LifecycleState.BACKGROUND)
+    if in_front:
+        AppInstance.objects.filter(pk__in=[current.pk for current in in_front]).update(
+            lifecycle_state=LifecycleState.BACKGROUND
+        )
+    instance = AppInstance.objects.create(
+        conversation_id=workspace.conversation_id,
+        app_id=app_id,
+        lifecycle_state=LifecycleState.FOREGROUND,
+        focus_seq=take_focus_seq(workspace),
+        opened_at=opened_at,
+    )
+    session = AppSession.objects.create(
+        instance=instance, conversation_id=workspace.conversation_id, opened_at=opened_at
+    )
+    ids = {
+        "conversation_id": workspace.conversation_id,
+        "instance_id": instance.id,
+        "app_session_id": session.id,
+        **event_ids,
+    }
+    record_event("instance.opened", at=now, app_id=app_id, **ids)
+    record_event("app_session.opened", at=now, **ids)
+    for current in in_front:
+        previous, current.lifecycle_state = current.lifecycle_state, LifecycleState.BACKGROUND
+        _record_move(current, previous, LifecycleState.BACKGROUND, now=now)
+    _record_move(instance, LifecycleState.LAUNCHING, LifecycleState.FOREGROUND, now=now)
+    return instance, session
 
 
 def previous_valid_instance(workspace: Workspace, *, excluding: AppInstance) -> AppInstance:
@@ -135,6 +298,39 @@ def previous_valid_instance(workspace: Workspace, *, excluding: AppInstance) -> 
     ) or system_instance(workspace)
 
 
+def previous_valid_instance_of(instance_field: str) -> dict[str, Subquery]:
+    """Annotations naming the previous valid instance of each row's conversation, as of this read.
+
+    For a query that already reads the closing instance (an operation being settled): its
+    previous valid foreground app comes back in the same statement.
+    """
+    candidates = (
+        AppInstance.objects.filter(conversation_id=OuterRef("conversation_id"))
+        .exclude(lifecycle_state=LifecycleState.CLOSED)
+        .exclude(pk=OuterRef(instance_field))
+        .order_by("-focus_seq")
+    )
+    return {
+        f"previous_{field}": Subquery(candidates.values(field)[:1]) for field in ("id", "app_id", "lifecycle_state")
+    }
+
+
+@dataclass
+class Closing:
+    """One instance to close, in a workspace this transaction holds.
+
+    ``session_id`` is its open sub-session when the caller knows it (an operation's); ``previous``
+    its previous valid instance when the caller read it already (``previous_valid_instance_of``).
+    """
+
+    workspace: Workspace
+    instance: AppInstance
+    reason: str
+    next_foreground: AppInstance | None = None
+    session_id: uuid.UUID | None = None
+    previous: AppInstance | None = None
+
+
 def close_instance_locked(
     workspace: Workspace,
     instance: AppInstance,
@@ -143,61 +339,137 @@ def close_instance_locked(
     now: datetime,
     next_foreground: AppInstance | None = None,
 ) -> None:
-    """Close an instance whose operation (if any) is already final.
+    """Close one instance whose operation (if any) is already final (see ``close_instances``)."""
+    close_instances([Closing(workspace, instance, reason, next_foreground=next_foreground)], now=now)
 
-    Stops tool delivery to it, settles its other non-final ordinary tool calls as
-    ``cancelled(app_closed)`` (never touching a final ``pomodoro.start``), ends its sub-session,
-    freezes its snapshot (a closed instance's snapshot is read-only), and restores the previous
-    valid foreground app — or ``next_foreground`` when the user chose where to go (R-2.2.7,
-    R-4.2.5, R-4.2.6, R-4.2.8).
+
+def close_instances(closings: list[Closing], *, now: datetime) -> None:
+    """Close instances whose operations (if any) are already final, one statement per table.
+
+    Stops tool delivery to them, settles their other non-final ordinary tool calls as
+    ``cancelled(app_closed)`` (never touching a final ``pomodoro.start``), ends their sub-sessions,
+    freezes their snapshots (a closed instance's snapshot is read-only), and restores each
+    workspace's previous valid foreground app — or ``next_foreground`` when the user chose where to
+    go (R-2.2.7, R-4.2.5, R-4.2.6, R-4.2.8). At most one closing per workspace.
     """
-    if instance.is_system:
-        raise Rejection(RejectionCode.NOT_ALLOWED, "Interact is the system app and can not be closed")
-    if instance.lifecycle_state == LifecycleState.CLOSED:
+    for closing in closings:
+        if closing.instance.is_system:
+            raise Rejection(RejectionCode.NOT_ALLOWED, "Interact is the system app and can not be closed")
+    closings = [c for c in closings if c.instance.lifecycle_state != LifecycleState.CLOSED]
+    if not closings:
         return
-    was_in_front = instance.lifecycle_state in (LifecycleState.FOREGROUND, LifecycleState.SUSPENDED)
+    by_id = {c.instance.pk: c for c in closings}
+    _cancel_pending_calls(list(by_id), now=now)
 
-    for call in ToolCall.objects.filter(instance=instance, status__in=NON_FINAL_TOOL_CALL_STATUSES).exclude(
-        operation__isnull=False
+    for closing in closings:
+        _check_transition(closing.instance, closing.instance.lifecycle_state, LifecycleState.CLOSED)
+    AppInstance.objects.filter(pk__in=list(by_id)).update(
+        lifecycle_state=LifecycleState.CLOSED,
+        closed_at=now,
+        close_reason=per_row(AppInstance, "close_reason", {pk: c.reason for pk, c in by_id.items()}),
+    )
+    was_in_front = {}
+    for closing in closings:
+        instance = closing.instance
+        was_in_front[instance.pk] = instance.lifecycle_state in IN_FRONT
+        previous, instance.lifecycle_state = instance.lifecycle_state, LifecycleState.CLOSED
+        instance.closed_at, instance.close_reason = now, closing.reason
+        _record_move(instance, previous, LifecycleState.CLOSED, now=now, reason=closing.reason)
+
+    _end_sessions(closings, now=now)
+
+    restores: list[tuple[Workspace, AppInstance]] = []
+    for closing in closings:
+        if was_in_front[closing.instance.pk]:
+            # What was in front is closed now, so nothing else is in front.
+            target = (
+                closing.next_foreground
+                or closing.previous
+                or previous_valid_instance(closing.workspace, excluding=closing.instance)
+            )
+            restores.append((closing.workspace, target))
+        elif closing.next_foreground is not None:
+            bring_to_foreground(closing.workspace, closing.next_foreground, now=now)
+    _restore_front(restores, now=now)
+
+
+def _restore_front(restores: list[tuple[Workspace, AppInstance]], *, now: datetime) -> None:
+    """Bring each target to the front of a workspace that has nothing in front: one UPDATE for all."""
+    if not restores:
+        return
+    for _, target in restores:
+        _check_transition(target, target.lifecycle_state, LifecycleState.FOREGROUND)
+    for workspace, target in restores:
+        target.focus_seq = take_focus_seq(workspace)
+    AppInstance.objects.filter(pk__in=[target.pk for _, target in restores]).update(
+        lifecycle_state=LifecycleState.FOREGROUND,
+        focus_seq=per_row(AppInstance, "focus_seq", {target.pk: target.focus_seq for _, target in restores}),
+    )
+    for _, target in restores:
+        previous, target.lifecycle_state = target.lifecycle_state, LifecycleState.FOREGROUND
+        _record_move(target, previous, LifecycleState.FOREGROUND, now=now)
+
+
+def per_row(model: type[Model], field: str, values: dict[uuid.UUID, object]) -> Case | Value:
+    """A value of ``field`` per primary key, for one UPDATE over many rows (plain when they agree)."""
+    output_field = model._meta.get_field(field)
+    first = next(iter(values.values()))
+    if all(value == first for value in values.values()):
+        return Value(first, output_field=output_field)
+    whens = [When(pk=pk, then=Value(value, output_field=output_field)) for pk, value in values.items()]
+    return Case(*whens, output_field=output_field)
+
+
+def _cancel_pending_calls(instance_ids: list[uuid.UUID], *, now: datetime) -> None:
+    pending = ToolCall.objects.filter(
+        instance_id__in=instance_ids, status__in=NON_FINAL_TOOL_CALL_STATUSES, operation__isnull=True
+    )
+    cancelled = pending.update(
+        status=ToolCallStatus.CANCELLED,
+        cancel_reason="app_closed",
+        result={"status": "cancelled", "reason": "app_closed"},
+        finished_at=now,
+    )
+    if not cancelled:  # the usual case: one statement
+        return
+    for call in ToolCall.objects.filter(
+        instance_id__in=instance_ids, status=ToolCallStatus.CANCELLED, cancel_reason="app_closed", finished_at=now
     ):
-        call.status = ToolCallStatus.CANCELLED
-        call.cancel_reason = "app_closed"
-        call.result = {"status": "cancelled", "reason": "app_closed"}
-        call.finished_at = now
-        call.save(update_fields=["status", "cancel_reason", "result", "finished_at"])
         record_event(
             "tool.cancelled",
             at=now,
-            conversation_id=instance.conversation_id,
-            instance_id=instance.id,
+            conversation_id=call.conversation_id,
+            instance_id=call.instance_id,
             source_tool_call_id=call.source_tool_call_id,
             tool=call.tool,
             reason="app_closed",
         )
 
-    instance.closed_at = now
-    instance.close_reason = reason
-    move_instance(instance, LifecycleState.CLOSED, now=now, also_save=("closed_at", "close_reason"), reason=reason)
 
-    session = AppSession.objects.filter(instance=instance, state=AppSessionState.OPEN).first()
-    if session is not None:
-        session.state = AppSessionState.ENDED
-        session.ended_at = now
-        session.save(update_fields=["state", "ended_at"])
+def _end_sessions(closings: list[Closing], *, now: datetime) -> None:
+    known = {c.session_id: c.instance for c in closings if c.session_id is not None}
+    unknown = [c.instance.pk for c in closings if c.session_id is None]
+    if unknown:  # instances without an operation: read which sub-sessions are open
+        for session_id, instance_id in AppSession.objects.filter(
+            instance_id__in=unknown, state=AppSessionState.OPEN
+        ).values_list("id", "instance_id"):
+            known[session_id] = next(c.instance for c in closings if c.instance.pk == instance_id)
+    if not known:
+        return
+    # An operation's sub-session is open while it is not final: it ends only when its instance closes.
+    AppSession.objects.filter(pk__in=list(known), state=AppSessionState.OPEN).update(
+        state=AppSessionState.ENDED, ended_at=now
+    )
+    for session_id, instance in known.items():
         record_event(
             "app_session.ended",
             at=now,
             conversation_id=instance.conversation_id,
             instance_id=instance.id,
-            app_session_id=session.id,
+            app_session_id=session_id,
         )
         project_on_commit(
             instance.conversation_id,
             "app_session.ended",
-            {"app_session_id": str(session.id), "instance_id": str(instance.id)},
+            {"app_session_id": str(session_id), "instance_id": str(instance.id)},
         )
-
-    if next_foreground is not None:
-        bring_to_foreground(workspace, next_foreground, now=now)
-    elif was_in_front:
-        bring_to_foreground(workspace, previous_valid_instance(workspace, excluding=instance), now=now)
