@@ -14,7 +14,13 @@ The due operations are bulk-created as consistent rows, as ``start_focus`` would
 an hour ago (conversation, workspace, Interact and Pomodoro instances, sub-session, snapshot,
 tool call, operation). After recovery every one of them is checked (completed, one outbox row,
 instance closed, Interact in front); any mismatch is an error.
-Run: ``python -m bench.recovery_throughput [--count 100000] [--workers 4] [--profile]``.
+
+``--running N`` measures the other half of a restart instead: ``recover_runtime`` with N focusing
+operations that are not due (an hour left), and none due. measured: its seconds; baseline: the
+same call over empty tables (median of 5); details: the audit rows (``LifecycleEvent``) it wrote,
+per running operation. Every operation must still be focusing, with its ``ends_at``, afterwards.
+Run: ``python -m bench.recovery_throughput [--count 100000] [--workers 4] [--profile]``
+or ``python -m bench.recovery_throughput --running 20000``.
 """
 
 from __future__ import annotations
@@ -35,10 +41,14 @@ from bench import common
 
 COPY_TABLE = "bench_operation_copy"
 FOCUS_SECONDS = 600
+RUNNING_FOCUS_SECONDS = 3600  # --running: an hour left, so nothing falls due during the run
 
 
-def create_due_operations(count: int, *, chunk: int) -> None:
-    """``count`` due focusing operations, each in its own conversation, written with bulk_create."""
+def create_due_operations(
+    count: int, *, chunk: int, started_ago: timedelta = timedelta(hours=2), focus_seconds: int = FOCUS_SECONDS
+) -> None:
+    """``count`` focusing operations, each in its own conversation, written with bulk_create: due
+    (by default: started two hours ago) or running (``started_ago`` < ``focus_seconds``)."""
     from django.contrib.auth import get_user_model
 
     from runtime.clock import to_millis
@@ -60,7 +70,7 @@ def create_due_operations(count: int, *, chunk: int) -> None:
     user.save()
     interact_app = system_app_id()
     schema_version = get_manifest("pomodoro").instance_state.schema_version
-    base = to_millis(timezone.now() - timedelta(hours=2))
+    base = to_millis(timezone.now() - started_ago)
     for offset in range(0, count, chunk):
         rows: dict[type, list] = {m: [] for m in (Conversation, Workspace, AppInstance, AppSession, InstanceSnapshot)}
         calls, operations = [], []
@@ -92,7 +102,7 @@ def create_due_operations(count: int, *, chunk: int) -> None:
                 conversation_id=conversation.id,
                 source_tool_call_id=f"recovery-{i}",
                 tool="pomodoro.start",
-                arguments={"duration_seconds": FOCUS_SECONDS},
+                arguments={"duration_seconds": focus_seconds},
                 caller="agent:bench",
                 status=ToolCallStatus.ACCEPTED,
                 instance_id=pomodoro.id,
@@ -114,9 +124,9 @@ def create_due_operations(count: int, *, chunk: int) -> None:
                     app_session_id=session.id,
                     tool_call_id=call.id,
                     source_tool_call_id=call.source_tool_call_id,
-                    duration_seconds=FOCUS_SECONDS,
+                    duration_seconds=focus_seconds,
                     started_at=started,
-                    ends_at=started + timedelta(seconds=FOCUS_SECONDS),
+                    ends_at=started + timedelta(seconds=focus_seconds),
                 )
             )
         with transaction.atomic():
@@ -200,6 +210,8 @@ def main(args: argparse.Namespace) -> common.Report:
     from runtime.models import LifecycleEvent
     from runtime.services.recovery import recover_runtime
 
+    if args.running:
+        return main_running(args)
     common.prepare_database()
     started = time.perf_counter()
     create_due_operations(args.count, chunk=args.chunk)
@@ -267,10 +279,74 @@ def main(args: argparse.Namespace) -> common.Report:
     )
 
 
+def main_running(args: argparse.Namespace) -> common.Report:
+    """``recover_runtime`` with ``--running`` operations focusing and none due vs empty tables."""
+    from runtime.models import LifecycleEvent, Operation
+    from runtime.services.recovery import recover_runtime
+    from runtime.transitions import OperationState
+
+    common.prepare_database()
+    with common.Rig("recovery-running"):  # no server; purges the queue (re-armed eta tasks) after
+        floors = []
+        for _ in range(5):
+            started = time.perf_counter()
+            recover_runtime(now=timezone.now(), workers=args.workers)
+            floors.append(time.perf_counter() - started)
+        common.empty_tables()
+        started = time.perf_counter()
+        create_due_operations(
+            args.running,
+            chunk=args.chunk,
+            started_ago=timedelta(minutes=1),
+            focus_seconds=RUNNING_FOCUS_SECONDS,
+        )
+        setup_seconds = time.perf_counter() - started
+        print(f"created {args.running} running operations (none due) in {setup_seconds:.1f} s", flush=True)
+        ends_before = dict(Operation.objects.values_list("id", "ends_at"))
+        events_before = LifecycleEvent.objects.count()
+        started = time.perf_counter()
+        summary = recover_runtime(now=timezone.now(), workers=args.workers)
+        recovery_seconds = time.perf_counter() - started
+        events = LifecycleEvent.objects.count() - events_before
+    errors = []
+    ends_after = dict(Operation.objects.filter(state=OperationState.FOCUSING).values_list("id", "ends_at"))
+    if ends_after != ends_before:
+        errors.append(f"{len(ends_before) - len(ends_after)} operations settled or moved their ends_at")
+    due, resumed = (n if isinstance(n, int) else len(n) for n in (summary.due, summary.resumed))
+    if summary.settled or due:
+        errors.append(f"recover_runtime found {due} due and settled {len(summary.settled)}: none is due")
+    if resumed != args.running:
+        errors.append(f"recover_runtime resumed {resumed}, not {args.running}")
+    for error in errors:
+        print(f"error: {error}")
+    floor = sorted(floors)[len(floors) // 2]
+    return common.Report(
+        bench="recovery_throughput",
+        params={"running": args.running, "workers": args.workers, "chunk": args.chunk},
+        measured=common.Figure(
+            f"recover_runtime with {args.running} running, none due", round(recovery_seconds, 3), "s"
+        ),
+        baseline=common.Figure("recover_runtime over empty tables (median of 5)", round(floor, 4), "s"),
+        ratio=recovery_seconds / floor,
+        ratio_meaning="seconds with the running operations / seconds with none",
+        details={
+            "lifecycle_events_written": events,
+            "lifecycle_events_per_running_operation": round(events / max(1, args.running), 3),
+            "ms_per_running_operation": round(recovery_seconds / max(1, args.running) * 1000, 3),
+            "target": "under 3 s with no per-operation rows written (issue 16)",
+            "setup_seconds": round(setup_seconds, 1),
+        },
+        errors=len(errors),
+    )
+
+
 def arguments() -> argparse.ArgumentParser:
     parser = common.parser(__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100_000, help="due operations to recover")
     parser.add_argument("--workers", type=int, default=1, help="recover_runtime --workers")
+    parser.add_argument(
+        "--running", type=int, default=0, help="instead: recover_runtime with this many running operations, none due"
+    )
     parser.add_argument("--chunk", type=int, default=5000, help="operations bulk-created per transaction")
     parser.add_argument(
         "--no-per-row-baseline", dest="per_row_baseline", action="store_false", help="skip the per-row CAS floor"

@@ -28,7 +28,10 @@ class Message(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="messages")
+    # No index of its own: the (conversation, created_at) index leads with it.
+    conversation = models.ForeignKey(
+        "runtime.Conversation", on_delete=models.CASCADE, related_name="messages", db_index=False
+    )
     author_kind = models.CharField(max_length=8, choices=AuthorKind.choices)
     author_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -74,7 +77,8 @@ class MessageDelivery(models.Model):
     """
 
     id = models.BigAutoField(primary_key=True)
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="deliveries")
+    # No index of its own: one_delivery_per_message_and_agent leads with the message.
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="deliveries", db_index=False)
     agent = models.ForeignKey("runtime.Agent", on_delete=models.CASCADE, related_name="message_deliveries")
     attempts = models.PositiveIntegerField(default=0)
     next_attempt_at = models.DateTimeField(help_text="Not sent again before this (backoff per delivery).")
@@ -119,7 +123,10 @@ class Interaction(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="interactions")
+    # No index of its own: unique_interaction_id leads with the conversation.
+    conversation = models.ForeignKey(
+        "runtime.Conversation", on_delete=models.CASCADE, related_name="interactions", db_index=False
+    )
     interaction_id = models.CharField(max_length=128, help_text="The Agent's id for it (idempotency key).")
     agent = models.ForeignKey("runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     app_session = models.ForeignKey(

@@ -13,7 +13,8 @@ class Agent(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=100)
-    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="agents")
+    # No index of its own: unique_agent_name_per_user leads with the user.
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="agents", db_index=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # The built-in Agent (reference or LLM) is run by the server itself; its one token is derived,
     # never stored (runtime.services.agents.builtin_agent_token, docs/decisions/0012-builtin-agent-token.md).

@@ -26,7 +26,16 @@ class AppInstance(models.Model):
 
     class Meta:
         ordering = ["opened_at"]
-        indexes = [models.Index(fields=["conversation", "lifecycle_state"])]
+        indexes = [
+            # The open instances of a conversation by focus order: the previous valid instance, the
+            # app in front, the host closing. It holds only the few open ones, so these reads do not
+            # grow with the conversation's closed history (runtime migration 0010 has the plans).
+            models.Index(
+                fields=["conversation", "focus_seq"],
+                condition=~Q(lifecycle_state=LifecycleState.CLOSED),
+                name="open_instances_by_focus",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["conversation"],

@@ -37,7 +37,10 @@ class ToolCall(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="tool_calls")
+    # No index of its own: unique_source_tool_call_id leads with the conversation.
+    conversation = models.ForeignKey(
+        "runtime.Conversation", on_delete=models.CASCADE, related_name="tool_calls", db_index=False
+    )
     source_tool_call_id = models.CharField(max_length=128)
     tool = models.CharField(max_length=128)
     arguments = models.JSONField(default=dict)
@@ -47,8 +50,9 @@ class ToolCall(models.Model):
     )
     channel = models.CharField(max_length=16, choices=DeliveryChannel.choices, default=DeliveryChannel.AGENT_SOCKET)
     status = models.CharField(max_length=16, choices=ToolCallStatus.choices)
+    # No index of its own: the (instance, status) index leads with it.
     instance = models.ForeignKey(
-        AppInstance, null=True, blank=True, on_delete=models.SET_NULL, related_name="tool_calls"
+        AppInstance, null=True, blank=True, on_delete=models.SET_NULL, related_name="tool_calls", db_index=False
     )
     receipt = models.JSONField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
@@ -71,7 +75,10 @@ class Operation(models.Model):
     """A deadline operation (R-3.3): the focus started by one ``pomodoro.start`` call."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="operations")
+    # Indexed by operations_by_conversation, which leads with it.
+    conversation = models.ForeignKey(
+        "runtime.Conversation", on_delete=models.CASCADE, related_name="operations", db_index=False
+    )
     instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, related_name="operation")
     app_session = models.OneToOneField(AppSession, on_delete=models.CASCADE, related_name="operation")
     tool_call = models.OneToOneField(ToolCall, on_delete=models.CASCADE, related_name="operation")
@@ -105,6 +112,9 @@ class Operation(models.Model):
         # not enough; "change" can not be it, the admin refuses every hand edit of an operation.
         permissions = [("settle_operations", "Can settle due operations and run the recovery sweep")]
         indexes = [
+            # A conversation's latest operation (an interrupt with nothing focusing) is the last
+            # entry of its range, however many it had; and the foreign key's index.
+            models.Index(fields=["conversation", "started_at"], name="operations_by_conversation"),
             # (ends_at, id): the sweep's keyset pages read it in order, with no sort (decision 0011).
             models.Index(
                 fields=["ends_at", "id"], condition=Q(state=OperationState.FOCUSING), name="focusing_by_ends_at"

@@ -1,8 +1,9 @@
 """Every benchmark still runs and reports a figure, its baseline, a ratio and no errors.
 
 The figures themselves are not asserted (timing belongs in ``bench/``, not in tests): this keeps
-the scripts from rotting. Each runs as ``python -m bench.<name>`` with tiny parameters, against a
-database of its own next to the test database (a bench empties its database) and its own queue.
+the scripts from rotting. Each runs as ``python -m bench.<name>`` (a ``name:variant`` key is the same
+module with other arguments) with tiny parameters, against a database of its own next to the test
+database (a bench empties its database) and its own queue.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ SMOKE_RUNS = {
     "decision_throughput": ["--pairs", "20", "--rounds", "2"],
     "settlement_lag": ["--agents", "1", "--conversations", "2", "--rounds", "1", "--spread", "0.2"],
     "recovery_throughput": ["--count", "30", "--workers", "2"],
+    "recovery_throughput:running": ["--running", "30"],
     "load": ["--agents", "2", "--conversations", "1", "--duration", "3", "--max-focus", "1"],
+    "sweep": ["--rows", "200", "--repeats", "5"],
 }
 
 
@@ -46,17 +49,18 @@ def _bench_env() -> dict[str, str]:
 def test_the_benchmark_runs_and_reports_a_ratio_with_no_errors(bench):
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         pytest.fail("benchmarks need PostgreSQL: run with DATABASE_URL=postgres://...")
+    module = bench.partition(":")[0]
     run = subprocess.run(
-        [PYTHON, "-m", f"bench.{bench}", *SMOKE_RUNS[bench], "--json"],
+        [PYTHON, "-m", f"bench.{module}", *SMOKE_RUNS[bench], "--json"],
         cwd=ROOT,
         env=_bench_env(),
         capture_output=True,
         text=True,
         timeout=BENCH_TIMEOUT_SECONDS,
     )
-    assert run.returncode == 0, f"bench.{bench} failed\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    assert run.returncode == 0, f"bench.{module} failed\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
     report = json.loads(run.stdout.strip().splitlines()[-1])
-    assert report["bench"] == bench
+    assert report["bench"] == module
     assert report["errors"] == 0
     assert report["measured"]["value"] > 0 and report["baseline"]["value"] > 0
     assert report["ratio"] > 0
