@@ -8,6 +8,8 @@ channels_redis layer, and Celery (worker + exactly one beat) settling deadlines.
 Variables:
     DATABASE_URL            e.g. postgres://postgres@127.0.0.1:5432/lineup (default: SQLite)
     REDIS_URL               e.g. redis://127.0.0.1:6379/0 (default: none -> in-memory layer)
+    LINEUP_DB_CONN_MAX_AGE  seconds a PostgreSQL connection is kept for reuse (default 600; 0 closes
+                            each after use, e.g. behind PgBouncer in transaction mode)
     LINEUP_DATA_DIR         where the embedded SQLite file and login live (default ./var)
     LINEUP_SCHEDULER        embedded | celery | none (default: celery with REDIS_URL, else embedded)
     LINEUP_SECRET_KEY       required when LINEUP_DEBUG is off
@@ -115,7 +117,18 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------------
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # Persistent connections: a new PostgreSQL connection costs 3-4 ms, and a decision made over
+    # Channels takes several ``database_sync_to_async`` calls (each used to open one). The health
+    # check (one ``SELECT 1`` at the first query of each call/task) replaces a connection that a
+    # database restart or a network cut left dead, so the next decision succeeds (tests/reliability/
+    # test_database_restart.py). Behind PgBouncer in transaction mode, set LINEUP_DB_CONN_MAX_AGE=0.
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL,
+            conn_max_age=int(os.environ.get("LINEUP_DB_CONN_MAX_AGE", "600")),
+            conn_health_checks=True,
+        )
+    }
 else:
     DATA_DIR.mkdir(parents=True, exist_ok=True)  # the embedded default needs nothing installed
     DATABASES = {

@@ -232,14 +232,17 @@ class AgentConsumer(AsyncWebsocketConsumer):
         kind = event.get("kind")
         if kind not in {"operation.settled", "message.created", "interaction.resolved"}:
             return
-        if not await self._still_authorized():  # what it delivers is marked as received
-            return
-        if kind == "operation.settled":
-            await self._deliver_results()
-        elif kind == "message.created" and event["payload"].get("author_kind") == "human":
-            await self._deliver_user_messages()
-        elif kind == "interaction.resolved":
-            await self._deliver_resolutions()
+        try:
+            if not await self._still_authorized():  # what it delivers is marked as received
+                return
+            if kind == "operation.settled":
+                await self._deliver_results()
+            elif kind == "message.created" and event["payload"].get("author_kind") == "human":
+                await self._deliver_user_messages()
+            elif kind == "interaction.resolved":
+                await self._deliver_resolutions()
+        except Exception:  # e.g. the database restarting: the redelivery loop's next round retries
+            logger.exception("agent.hint_failed", connection_id=self.connection_id, kind=kind)
 
     async def agent_event(self, event: dict[str, Any]) -> None:
         # A hint like the others: the connection ends on what the database says, so the revocation
