@@ -11,7 +11,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.urls import path
 
-from lineup.asgi import http_app, websocket_app
+from lineup.asgi import http_app, websocket_app, with_server_loop
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
@@ -21,9 +21,11 @@ class EchoConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=text_data, bytes_data=bytes_data)
 
 
-application = ProtocolTypeRouter(
-    {
-        "http": http_app,
-        "websocket": URLRouter([path("ws/bench-echo/", EchoConsumer.as_asgi()), *websocket_app.routes]),
-    }
+application = with_server_loop(
+    ProtocolTypeRouter(
+        {
+            "http": http_app,
+            "websocket": URLRouter([path("ws/bench-echo/", EchoConsumer.as_asgi()), *websocket_app.routes]),
+        }
+    )
 )

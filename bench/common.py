@@ -137,6 +137,44 @@ def _psycopg_params(**overrides: str) -> dict[str, Any]:
     return {k: v for k, v in params.items() if v is not None}
 
 
+# --- the floor of one atomic decision: a compare-and-set UPDATE ------------------------------
+
+CAS_TABLE = "bench_cas"
+
+
+def create_cas_table(rows: int) -> None:
+    """A table of ``rows`` one-row state machines for ``cas_updater`` (dropped by ``drop_cas_table``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {CAS_TABLE}")
+        cursor.execute(f"CREATE TABLE {CAS_TABLE} (id bigint PRIMARY KEY, state varchar(16) NOT NULL, version bigint)")
+        cursor.execute(f"INSERT INTO {CAS_TABLE} SELECT g, 'focusing', 0 FROM generate_series(0, %s) g", [rows - 1])
+
+
+def drop_cas_table() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {CAS_TABLE}")
+
+
+def cas_updater(row_id: int) -> Callable[[int], None]:
+    """``update(k)``: one autocommit compare-and-set transaction on row ``row_id`` (its own connection),
+    flipping it between two states; raises if the compare fails."""
+    conn = psycopg_connect(autocommit=True)
+    with conn.cursor() as cursor:
+        cursor.execute(f"SELECT state FROM {CAS_TABLE} WHERE id = %s", [row_id])
+        first = cursor.fetchone()[0]
+    states = (first, "interrupted" if first == "focusing" else "focusing")
+
+    def update(k: int) -> None:
+        cursor = conn.execute(
+            f"UPDATE {CAS_TABLE} SET state = %s, version = version + 1 WHERE id = %s AND state = %s",
+            [states[(k + 1) % 2], row_id, states[k % 2]],
+        )
+        if cursor.rowcount != 1:
+            raise BenchError(f"compare-and-set lost on row {row_id}")
+
+    return update
+
+
 # --- processes -------------------------------------------------------------------------------
 
 

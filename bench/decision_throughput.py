@@ -17,13 +17,9 @@ from __future__ import annotations
 
 import argparse
 
-from django.db import connection
-
 from bench import common
 
 FOCUS_SECONDS = 600  # within the eta horizon, so every start also enqueues its eta task
-
-CAS_TABLE = "bench_cas"
 
 
 def _runtime_worker(agent: common.BenchAgent, conversation_id: str):
@@ -65,33 +61,12 @@ def _runtime_worker(agent: common.BenchAgent, conversation_id: str):
     return pair
 
 
-def _cas_worker(row_id: int):
-    conn = common.psycopg_connect(autocommit=True)
-    states = ("focusing", "interrupted")
-
-    def update(k: int) -> None:
-        cursor = conn.execute(
-            f"UPDATE {CAS_TABLE} SET state = %s, version = version + 1 WHERE id = %s AND state = %s",
-            [states[(k + 1) % 2], row_id, states[k % 2]],
-        )
-        if cursor.rowcount != 1:
-            raise common.BenchError(f"compare-and-set lost on row {row_id}")
-
-    return update
-
-
 def main(args: argparse.Namespace) -> common.Report:
     from django.db import connections
 
     common.prepare_database()
     agent = common.create_agents(1, args.threads, prefix="decide")[0]
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {CAS_TABLE}")
-        cursor.execute(f"CREATE TABLE {CAS_TABLE} (id bigint PRIMARY KEY, state varchar(16) NOT NULL, version bigint)")
-        cursor.execute(
-            f"INSERT INTO {CAS_TABLE} SELECT g, 'focusing', 0 FROM generate_series(0, %s) g",
-            [args.threads - 1],
-        )
+    common.create_cas_table(args.threads)
     per_round = max(1, args.pairs // (args.rounds * args.threads))
     runtime_seconds = raw_seconds = 0.0
     with common.Rig("decision-throughput"):  # no server: it purges the queue of the eta tasks sent
@@ -101,17 +76,13 @@ def main(args: argparse.Namespace) -> common.Report:
                 return _runtime_worker(agent, agent.conversation_ids[index])
 
             def cas_worker(index: int):
-                return _cas_worker(index)
+                return common.cas_updater(index)
 
-            # Every CAS worker starts each round from the same state.
-            with connection.cursor() as cursor:
-                cursor.execute(f"UPDATE {CAS_TABLE} SET state = 'focusing'")
             raw_seconds += common.run_threads(args.threads, 2 * per_round, cas_worker)
             runtime_seconds += common.run_threads(args.threads, per_round, runtime_worker)
             connections.close_all()
             print(f"round {round_number + 1}/{args.rounds} done", flush=True)
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {CAS_TABLE}")
+    common.drop_cas_table()
     decisions = 2 * per_round * args.threads * args.rounds
     raw_updates = decisions  # the same number
     runtime_rate = decisions / runtime_seconds

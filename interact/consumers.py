@@ -23,6 +23,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from interact import workspace_actions
+from runtime.after_commit import answer_first
 from runtime.errors import Rejection
 from runtime.manifests import StrictValidator
 from runtime.projections import conversation_group
@@ -115,26 +116,37 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         request_id = frame.body.pop("request_id", None)
         echo = {"request_id": request_id} if request_id is not None else {}
         try:
-            reply = await database_sync_to_async(workspace_actions.handle)(
-                self.user, frame.type, frame.body, now=timezone.now()
-            )
-        except Rejection as rejection:
-            await self._send("error", code=str(rejection.code), detail=rejection.detail, frame=frame.type, **echo)
-            logger.info("workspace.frame_rejected", user_id=self.user.id, frame=frame.type, code=str(rejection.code))
-            return
+            # Hints and eta publishes of what this frame decided leave after its answer.
+            async with answer_first():
+                await self._answer(frame.type, frame.body, echo)
         except Exception:  # a bug must not take the page's connection down
             logger.exception("workspace.frame_failed", user_id=self.user.id, frame=frame.type)
             await self._send("error", code="internal_error", detail="the server failed to handle this frame", **echo)
+
+    async def _answer(self, frame_type: str, body: dict[str, Any], echo: dict[str, Any]) -> None:
+        try:
+            reply = await database_sync_to_async(workspace_actions.handle)(
+                self.user, frame_type, body, now=timezone.now()
+            )
+        except Rejection as rejection:
+            await self._send("error", code=str(rejection.code), detail=rejection.detail, frame=frame_type, **echo)
+            logger.info("workspace.frame_rejected", user_id=self.user.id, frame=frame_type, code=str(rejection.code))
             return
-        if frame.type == "snapshot.get":
+        if frame_type == "snapshot.get":
             await self._send("snapshot", **echo, snapshot=reply)
         else:
-            await self._send("ok", frame=frame.type, **echo, **(reply or {}))
+            await self._send("ok", frame=frame_type, **echo, **(reply or {}))
 
-    async def conversation_event(self, event: dict[str, Any]) -> None:
+    async def conversation_events(self, message: dict[str, Any]) -> None:
+        """The events one transaction made: one session check, then a frame per event, in order."""
         if await self._session_ended():
             return
-        await self._send("event", kind=event["kind"], payload=event["payload"])
+        for event in message["events"]:
+            await self._send("event", kind=event["kind"], payload=event["payload"])
+
+    async def conversation_event(self, event: dict[str, Any]) -> None:
+        # One event per message: what a server of the previous release sends during a rolling upgrade.
+        await self.conversation_events({"events": [event]})
 
     async def _session_ended(self) -> bool:
         """Close the connection if its session no longer logs the user in (it was checked at connect only)."""

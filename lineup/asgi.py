@@ -7,7 +7,9 @@ pages from allowed hosts (cross-site WebSocket hijacking). In the embedded defau
 also serves static files and runs the in-process deadline scheduler and the reference Agent.
 """
 
+import asyncio
 import os
+from collections.abc import Callable
 
 from django.core.asgi import get_asgi_application
 
@@ -25,6 +27,7 @@ from django.urls import path  # noqa: E402
 from interact.consumers import WorkspaceConsumer  # noqa: E402
 from lineup.gateways.agent_socket.consumer import AgentConsumer  # noqa: E402
 from lineup.gateways.mcp.asgi import mount_mcp  # noqa: E402
+from runtime.after_commit import use_server_loop  # noqa: E402
 from runtime.embedded_scheduler import start_embedded_scheduler_if_configured  # noqa: E402
 
 # One process, nothing else installed: Daphne serves /static/ itself. Behind a reverse proxy
@@ -39,7 +42,20 @@ websocket_app = URLRouter(
     ]
 )
 
-application = ProtocolTypeRouter({"http": http_app, "websocket": websocket_app})
+
+def with_server_loop(app: Callable) -> Callable:
+    """``app``, telling runtime.after_commit that this process's synchronous code (views, the
+    embedded scheduler) sends its channel-layer hints on the server's loop: one connection pool,
+    and the loop the in-memory layer's consumers wait on."""
+
+    async def on_server_loop(scope: dict, receive: Callable, send: Callable) -> None:
+        use_server_loop(asyncio.get_running_loop())
+        await app(scope, receive, send)
+
+    return on_server_loop
+
+
+application = with_server_loop(ProtocolTypeRouter({"http": http_app, "websocket": websocket_app}))
 
 start_embedded_scheduler_if_configured()
 

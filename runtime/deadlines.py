@@ -3,9 +3,10 @@
 The persisted ``ends_at`` is the truth and settlement is idempotent, so everything here is only
 a wake-up call, safe to lose or repeat (docs/decisions/0005-deadlines-eta-sweep-recovery.md):
 
-* ``celery`` — on commit of a start, the eta task ``runtime.tasks.settle_operation`` for
-  ``ends_at`` (when within the broker's redelivery horizon); the beat sweep catches anything a
-  lost task, a crash between commit and enqueue, or a broker restart left behind.
+* ``celery`` — on commit of a start (after the answer to its caller: runtime.after_commit), the
+  eta task ``runtime.tasks.settle_operation`` for ``ends_at`` (when within the broker's redelivery
+  horizon); the beat sweep catches anything a lost task, a crash between commit and enqueue, or a
+  broker restart left behind.
 * ``embedded`` — on commit, the in-process runner (``runtime.embedded_scheduler``) is woken to
   recompute its next deadline.
 * ``none`` — nothing is scheduled (tests that drive the clock themselves).
@@ -27,6 +28,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from runtime.after_commit import hand_on_call
+
 logger = structlog.get_logger("lineup.runtime")
 
 SETTLE_OPERATION_TASK = "runtime.tasks.settle_operation"
@@ -44,7 +47,8 @@ def schedule_deadline_on_commit(operation_id: uuid.UUID, ends_at: datetime) -> N
     """After the deciding transaction commits, arrange for the deadline to be settled at ``ends_at``."""
     mode = settings.LINEUP_SCHEDULER
     if mode == "celery":
-        transaction.on_commit(lambda: enqueue_eta(operation_id, ends_at))
+        # After the answer when there is one: a lost or late publish only leaves it to the sweep.
+        transaction.on_commit(lambda: hand_on_call(lambda: enqueue_eta(operation_id, ends_at)))
     elif mode == "embedded":
         transaction.on_commit(_wake)
 

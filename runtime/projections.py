@@ -1,7 +1,8 @@
 """Conversation events to connected clients (workspace pages, Agents) over the channel layer.
 
 Projections are hints for live pages, never delivery: channel layers are at-most-once, so a page
-that missed one rebuilds from the workspace snapshot. They are sent only after commit.
+that missed one rebuilds from the workspace snapshot. They are sent only after commit, and after the
+answer to the request that made them (runtime.after_commit).
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ import uuid
 from typing import Any
 
 import structlog
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from runtime.after_commit import hand_on_send
 
 logger = structlog.get_logger("lineup.runtime")
 
@@ -28,14 +30,15 @@ def agent_group(agent_id: uuid.UUID | str) -> str:
 def _send_on_commit(group: str, message: dict[str, Any]) -> None:
     """Send ``message`` to ``group`` once the running transaction commits (now, outside one).
 
-    The projections of one transaction leave together, in one ``async_to_sync`` call: outside an
-    ASGI server each call starts an event loop and opens a Redis connection (~5 ms), which was
-    the largest single cost of a settlement. Inside a savepoint (a nested ``atomic``) each message
-    keeps its own hook, so a rolled-back savepoint drops exactly its own projections.
+    The projections of one transaction leave together, one channel-layer message per group
+    (``<type>s`` with the list of ``events``): a consumer checks its credential and reads the
+    database once per transaction, not once per event. They leave after the answer to the request
+    that made them when there is one (runtime.after_commit). Inside a savepoint (a nested
+    ``atomic``) each message keeps its own hook, so a rolled-back savepoint drops exactly its own.
     """
     conn = transaction.get_connection()
     if not conn.in_atomic_block or conn.savepoint_ids:
-        transaction.on_commit(lambda: _send_now([(group, message)]))
+        transaction.on_commit(lambda: _hand_on([(group, message)]))
         return
     batch = getattr(conn, "_lineup_projection_batch", None)
     # Django replaces ``run_on_commit`` when a transaction ends (commit or rollback) or a savepoint
@@ -43,29 +46,37 @@ def _send_on_commit(group: str, message: dict[str, Any]) -> None:
     # hook is still registered; otherwise start a new batch with its own hook.
     if batch is None or batch[0] is not conn.run_on_commit:
         messages: list[tuple[str, dict[str, Any]]] = []
-        transaction.on_commit(lambda: _send_now(messages))
+        transaction.on_commit(lambda: _hand_on(messages))
         batch = (conn.run_on_commit, messages)
         conn._lineup_projection_batch = batch
     batch[1].append((group, message))
 
 
-def _send_now(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    layer = get_channel_layer()
-    if layer is None or not messages:
-        return
-    try:
-        async_to_sync(_group_send_all)(layer, messages)
-    except Exception:  # a live client missing a hint is harmless; it resyncs on reconnect
-        for group, message in messages:
-            logger.warning("projection.dropped", group=group, kind=message.get("kind"), exc_info=True)
-
-
-async def _group_send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+def batched(messages: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """One layer message per group: ``{"type": "<type>s", "events": [{kind, payload}, ...]}`` in order."""
+    by_group: dict[str, dict[str, Any]] = {}
     for group, message in messages:
-        try:
-            await layer.group_send(group, message)
-        except Exception:
-            logger.warning("projection.dropped", group=group, kind=message.get("kind"), exc_info=True)
+        event = {"kind": message["kind"], "payload": message["payload"]}
+        by_group.setdefault(group, {"type": message["type"] + "s", "events": []})["events"].append(event)
+    return by_group
+
+
+def _hand_on(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    if not messages:
+        return
+    by_group = batched(messages)
+
+    async def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        for group, message in by_group.items():
+            try:
+                await layer.group_send(group, message)
+            except Exception:  # a live client missing a hint is harmless; it resyncs on reconnect
+                logger.warning("projection.dropped", group=group, events=len(message["events"]), exc_info=True)
+
+    hand_on_send(send)
 
 
 def project_on_commit(conversation_id: uuid.UUID | str, kind: str, payload: dict[str, Any]) -> None:

@@ -1,5 +1,5 @@
-"""Projections leave after commit, all of one transaction together, and a rolled-back savepoint
-takes exactly its own projections with it (runtime/projections.py)."""
+"""Projections leave after commit, all of one transaction together (one layer message per group),
+and a rolled-back savepoint takes exactly its own projections with it (runtime/projections.py)."""
 
 from __future__ import annotations
 
@@ -29,16 +29,19 @@ def listener(settings):
         id = conversation_id
 
         @staticmethod
-        def kinds() -> list[str]:
+        def messages() -> list[dict]:
             # A projection is in the channel's queue once the commit returns (it is sent inside
             # the on-commit hook), so an empty queue answers at once; the timeout only ends the drain.
             received = []
             while True:
                 try:
-                    message = async_to_sync(asyncio.wait_for)(layer.receive(channel), 0.05)
+                    received.append(async_to_sync(asyncio.wait_for)(layer.receive(channel), 0.05))
                 except TimeoutError:
                     return received
-                received.append(message["kind"])
+
+        @classmethod
+        def kinds(cls) -> list[str]:
+            return [event["kind"] for message in cls.messages() for event in message["events"]]
 
     return Listener
 
@@ -72,3 +75,17 @@ def test_a_rolled_back_transaction_sends_nothing_and_the_next_one_sends_its_own(
         project_on_commit(listener.id, "kept", {})
     project_on_commit(listener.id, "outside", {})  # no transaction: sent at once
     assert listener.kinds() == ["kept", "outside"]
+
+
+def test_one_transaction_sends_one_message_per_group_with_its_events_in_order(listener):
+    elsewhere = uuid.uuid4()
+    with transaction.atomic():
+        project_on_commit(listener.id, "a", {"n": 1})
+        project_on_commit(elsewhere, "b", {"n": 2})
+        project_on_commit(listener.id, "c", {"n": 3})
+    assert listener.messages() == [
+        {
+            "type": "conversation.events",
+            "events": [{"kind": "a", "payload": {"n": 1}}, {"kind": "c", "payload": {"n": 3}}],
+        }
+    ]

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from lineup.gateways.agent_socket import delivery
 from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
+from runtime.after_commit import answer_first
 from runtime.errors import Rejection
 from runtime.projections import agent_group, conversation_group
 from runtime.services.agents import authenticate_agent, token_digest, token_refusal
@@ -102,7 +103,9 @@ class AgentConsumer(AsyncWebsocketConsumer):
             # the several each frame's service makes anyway; over MCP every request is checked so.
             if self.agent is not None and not await self._still_authorized():
                 return
-            await handler(frame.body)
+            # Hints and eta publishes of what this frame decided leave after its answer.
+            async with answer_first():
+                await handler(frame.body)
         except Rejection as rejection:
             await self._error(rejection.code, rejection.detail, frame=frame.type, **correlation_ids(frame.body))
         except Exception:  # a bug must not take the connection down; the frame changed nothing it reports
@@ -228,27 +231,39 @@ class AgentConsumer(AsyncWebsocketConsumer):
 
     # --- hints from the channel layer -----------------------------------------------------
 
-    async def conversation_event(self, event: dict[str, Any]) -> None:
-        kind = event.get("kind")
-        if kind not in {"operation.settled", "message.created", "interaction.resolved"}:
+    async def conversation_events(self, message: dict[str, Any]) -> None:
+        """The events one transaction made in a conversation: one credential check, one read each."""
+        events = message.get("events") or []
+        kinds = {event.get("kind") for event in events}
+        human_message = any(
+            e.get("kind") == "message.created" and e["payload"].get("author_kind") == "human" for e in events
+        )
+        if not kinds & {"operation.settled", "interaction.resolved"} and not human_message:
             return
         try:
             if not await self._still_authorized():  # what it delivers is marked as received
                 return
-            if kind == "operation.settled":
+            if "operation.settled" in kinds:
                 await self._deliver_results()
-            elif kind == "message.created" and event["payload"].get("author_kind") == "human":
+            if human_message:
                 await self._deliver_user_messages()
-            elif kind == "interaction.resolved":
+            if "interaction.resolved" in kinds:
                 await self._deliver_resolutions()
         except Exception:  # e.g. the database restarting: the redelivery loop's next round retries
-            logger.exception("agent.hint_failed", connection_id=self.connection_id, kind=kind)
+            logger.exception("agent.hint_failed", connection_id=self.connection_id, kinds=sorted(map(str, kinds)))
 
-    async def agent_event(self, event: dict[str, Any]) -> None:
+    async def agent_events(self, message: dict[str, Any]) -> None:
         # A hint like the others: the connection ends on what the database says, so the revocation
         # of another token of this Agent leaves it open.
-        if event.get("kind") in {"agent.revoked", "agent.deactivated"}:
+        if {e.get("kind") for e in message.get("events") or []} & {"agent.revoked", "agent.deactivated"}:
             await self._still_authorized()
+
+    # One event per message: what a server of the previous release sends during a rolling upgrade.
+    async def conversation_event(self, event: dict[str, Any]) -> None:
+        await self.conversation_events({"events": [event]})
+
+    async def agent_event(self, event: dict[str, Any]) -> None:
+        await self.agent_events({"events": [event]})
 
     async def _still_authorized(self) -> bool:
         """Re-read this connection's token and user; if either is gone, end the connection."""

@@ -39,6 +39,7 @@ from pydantic import ValidationError
 
 from lineup.gateways.mcp import bridge
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
+from runtime.after_commit import answer_first
 from runtime.clock import isoformat
 from runtime.manifests import ToolDescriptor
 from runtime.tool_calls import Accepted, Receipt, Rejected
@@ -165,9 +166,11 @@ async def task_augmented_calls(ctx: ServerRequestContext[Any, Any], call_next: C
 
 
 async def _route(binding: Binding, params: types.CallToolRequestParams, *, task: bool) -> CallAnswer:
-    answer = await database_sync_to_async(bridge.call_tool)(
-        binding, name=params.name, arguments=params.arguments, meta=dict(params.meta or {}), now=timezone.now()
-    )
+    # Hints and the eta publish leave in a background task, not before this request's response.
+    async with answer_first():
+        answer = await database_sync_to_async(bridge.call_tool)(
+            binding, name=params.name, arguments=params.arguments, meta=dict(params.meta or {}), now=timezone.now()
+        )
     outcome = answer.outcome
     logger.info(
         "mcp.tool_call",
