@@ -157,7 +157,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         # that never gets a result. It is a background task: __call__ cancels it with the consumer.
         self.background.append(asyncio.ensure_future(self._redeliver_forever()))
         try:
-            await self._deliver_everything(welcome=True)
+            await self._deliver(everything=True)
         except Exception:  # logged, not answered: welcome was this hello's answer
             logger.exception("agent.first_delivery_failed", connection_id=self.connection_id, agent_id=str(agent.id))
 
@@ -215,7 +215,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
             status=interaction.status,
         )
         if interaction.status != "pending":  # a retry of one that was already resolved
-            await self._deliver_resolutions()
+            await self._deliver(results=False, user_messages=False)
 
     async def on_outbox_ack(self, body: dict[str, Any]) -> None:
         await database_sync_to_async(delivery.ack)(self.agent, body["outbox_id"], now=timezone.now())
@@ -241,14 +241,11 @@ class AgentConsumer(AsyncWebsocketConsumer):
         if not kinds & {"operation.settled", "interaction.resolved"} and not human_message:
             return
         try:
-            if not await self._still_authorized():  # what it delivers is marked as received
-                return
-            if "operation.settled" in kinds:
-                await self._deliver_results()
-            if human_message:
-                await self._deliver_user_messages()
-            if "interaction.resolved" in kinds:
-                await self._deliver_resolutions()
+            await self._deliver(
+                results="operation.settled" in kinds,
+                user_messages=human_message,
+                resolutions="interaction.resolved" in kinds,
+            )
         except Exception:  # e.g. the database restarting: the redelivery loop's next round retries
             logger.exception("agent.hint_failed", connection_id=self.connection_id, kinds=sorted(map(str, kinds)))
 
@@ -272,24 +269,40 @@ class AgentConsumer(AsyncWebsocketConsumer):
         refusal = await database_sync_to_async(token_refusal)(self.token_digest)
         if refusal is None:
             return True
+        await self._end(refusal)
+        return False
+
+    async def _end(self, refusal: str) -> None:
         self.ended = True
         await self._error("unauthorized", REFUSALS[refusal])
         self._log("agent." + refusal)
         await self.close(code=CLOSE_UNAUTHENTICATED)
-        return False
 
     # --- delivery from the database -------------------------------------------------------
 
-    async def _deliver_everything(self, *, welcome: bool = False) -> None:
-        await self._deliver_results(everything=welcome)
-        await self._deliver_user_messages(everything=welcome)
-        await self._deliver_resolutions()
+    async def _deliver(
+        self, *, results: bool = True, user_messages: bool = True, resolutions: bool = True, everything: bool = False
+    ) -> bool:
+        """Re-check the credential and send what is waiting for this Agent, in one worker-thread call.
 
-    async def _deliver_results(self, *, everything: bool = False) -> None:
-        entries = await database_sync_to_async(delivery.results_to_send)(
-            self.agent, now=timezone.now(), everything=everything
+        What is read is marked as sent, so the check comes first; ``everything`` (on ``welcome``) takes
+        the oldest pages whatever their backoff. False when the connection was ended instead.
+        """
+        if self.ended or self.agent is None:  # closing, or never welcomed: nothing to act for
+            return False
+        waiting = await database_sync_to_async(delivery.waiting_for)(
+            self.agent,
+            self.token_digest,
+            results=results,
+            user_messages=user_messages,
+            resolutions=resolutions,
+            everything=everything,
+            now=timezone.now(),
         )
-        for entry, attempts in entries:
+        if waiting.refusal is not None:
+            await self._end(waiting.refusal)
+            return False
+        for entry, attempts in waiting.results:
             await self._send("tool.result", **entry)
             self._log(
                 "outbox.redelivered" if attempts > 0 else "outbox.delivered",
@@ -297,28 +310,21 @@ class AgentConsumer(AsyncWebsocketConsumer):
                 source_tool_call_id=entry["source_tool_call_id"],
                 conversation_id=entry["conversation_id"],
             )
-
-    async def _deliver_user_messages(self, *, everything: bool = False) -> None:
-        messages = await database_sync_to_async(delivery.user_messages_to_send)(
-            self.agent, now=timezone.now(), everything=everything
-        )
-        for payload in messages:
+        for payload in waiting.user_messages:
             await self._send("user.message", **payload)
             self._log("user_message.delivered", message_id=payload["message_id"])
-
-    async def _deliver_resolutions(self) -> None:
-        for payload in await database_sync_to_async(delivery.resolutions_to_send)(self.agent):
+        for payload in waiting.resolutions:
             await self._send("interaction.resolved", **payload)
             self._log("interaction_resolution.delivered", interaction_id=payload["interaction_id"])
+        return True
 
     async def _redeliver_forever(self) -> None:
         while True:
             await asyncio.sleep(self._redelivery_seconds())
             try:
                 # Also closes an idle connection whose credential is gone and whose hint was lost.
-                if not await self._still_authorized():
+                if not await self._deliver():
                     return
-                await self._deliver_everything()
             except Exception:  # keep the loop alive; the next round retries
                 logger.exception("agent.redelivery_failed", connection_id=self.connection_id)
 

@@ -5,6 +5,7 @@ Each function runs in a worker thread (``database_sync_to_async``) and returns p
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -16,11 +17,45 @@ from runtime.events import uuid_or_none
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import Agent, Conversation, DeliveryChannel
 from runtime.selectors import due_outbox_page
+from runtime.services.agents import token_refusal
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.outbox import ack_outbox_entry, mark_sent
 from runtime.tool_router import Caller, access_conversation
 
 DELIVERY_BATCH = 100
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What one delivery round found: why the connection must end instead, or what to send."""
+
+    refusal: str | None
+    results: list[tuple[dict[str, Any], int]] = field(default_factory=list)
+    user_messages: list[dict[str, Any]] = field(default_factory=list)
+    resolutions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def waiting_for(
+    agent: Agent,
+    token_digest: str,
+    *,
+    results: bool,
+    user_messages: bool,
+    resolutions: bool,
+    everything: bool,
+    now: datetime,
+) -> Waiting:
+    """The credential re-check and the queues a round asked for, in one worker-thread call (one
+    connection check, one hop) instead of one each: a hint on the way to a result pays for one."""
+    refusal = token_refusal(token_digest)
+    if refusal is not None:  # checked first: what is read below is marked as sent
+        return Waiting(refusal)
+    return Waiting(
+        refusal=None,
+        results=results_to_send(agent, now=now, everything=everything) if results else [],
+        user_messages=user_messages_to_send(agent, now=now, everything=everything) if user_messages else [],
+        resolutions=resolutions_to_send(agent) if resolutions else [],
+    )
 
 
 def agent_conversation_ids(agent: Agent) -> list[str]:
