@@ -37,7 +37,7 @@ from mcp.types import methods
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from lineup.gateways.mcp import bridge
+from lineup.gateways.mcp import apps, bridge
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
 from runtime.clock import isoformat
 from runtime.manifests import ToolDescriptor
@@ -101,6 +101,7 @@ def build_server() -> LineUpServer:
     server.add_request_handler("tasks/get", types.GetTaskRequestParams, get_task)
     server.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, task_result)
     server.middleware.append(task_augmented_calls)
+    apps.advertise(server)
     return server
 
 
@@ -119,6 +120,7 @@ async def list_tools(
 ) -> types.ListToolsResult:
     inventory = bridge.inventory(request_binding(ctx))
     tools = [_tool(descriptor, inventory.revision) for descriptor in inventory.tools]
+    tools.append(apps.status_tool())  # app-only: MCP Apps hosts keep it from the model
     return types.ListToolsResult(tools=tools, _meta={bridge.INVENTORY_REVISION_META: inventory.revision})
 
 
@@ -131,11 +133,17 @@ def _tool(descriptor: ToolDescriptor, revision: str) -> types.Tool:
         # A long tool's call answers its receipt, not the result_schema (that is the task's result).
         output_schema=None if long_operation else descriptor.result_schema,
         execution=types.ToolExecution(task_support="optional") if long_operation else None,
-        _meta={DESCRIPTOR_META: descriptor.published(), bridge.INVENTORY_REVISION_META: revision},
+        _meta={
+            DESCRIPTOR_META: descriptor.published(),
+            bridge.INVENTORY_REVISION_META: revision,
+            **apps.ui_meta(descriptor),
+        },
     )
 
 
 async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    if params.name == apps.STATUS_TOOL:
+        return await apps.call_status_tool(request_binding(ctx), params.arguments)
     answer = await _route(request_binding(ctx), params, task=False)
     return _call_result(answer)
 
@@ -152,7 +160,7 @@ async def task_augmented_calls(ctx: ServerRequestContext[Any, Any], call_next: C
         raise MCPError(code=types.INVALID_PARAMS, message="Invalid request parameters") from None
     binding = request_binding(ctx)
     descriptor = bridge.inventory(binding).get(params.name)
-    if descriptor is not None and descriptor.call_model != "operation":
+    if (descriptor is not None and descriptor.call_model != "operation") or params.name == apps.STATUS_TOOL:
         # taskSupport is absent ("forbidden") on short tools.
         raise MCPError(code=types.METHOD_NOT_FOUND, message=f"{params.name} does not support task-augmented calls")
     answer = await _route(binding, params, task=True)
@@ -283,10 +291,15 @@ async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTask
 async def list_resources(
     ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams
 ) -> types.ListResourcesResult:
-    views = await database_sync_to_async(bridge.recent_operations)(request_binding(ctx))
+    binding = request_binding(ctx)
+    views = await database_sync_to_async(bridge.recent_operations)(binding)
     return types.ListResourcesResult(
         resources=[
-            types.Resource(uri=view.uri, name=f"operation {view.operation_id}", mime_type=JSON_MIME) for view in views
+            *apps.ui_resources(binding),
+            *(
+                types.Resource(uri=view.uri, name=f"operation {view.operation_id}", mime_type=JSON_MIME)
+                for view in views
+            ),
         ]
     )
 
@@ -311,6 +324,8 @@ async def read_resource(
 ) -> types.ReadResourceResult:
     binding = request_binding(ctx)
     uri = str(params.uri)
+    if apps.is_ui_uri(uri):
+        return apps.read_ui_resource(binding, uri)
     view = None
     if uri.startswith(bridge.OPERATION_URI_PREFIX):
         view = await database_sync_to_async(bridge.operation)(binding, uri.removeprefix(bridge.OPERATION_URI_PREFIX))
