@@ -29,6 +29,7 @@ import mcp.types as types
 from channels.db import database_sync_to_async
 from django.utils import timezone
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, ResourceCsp
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
@@ -70,8 +71,23 @@ STATUS_OUTPUT_SCHEMA: dict[str, Any] = {
 
 
 def advertise(server: Server[Any]) -> None:
-    """Put the extension in ``server``'s capabilities (``capabilities.extensions``)."""
+    """Put the extension in ``server``'s capabilities (``capabilities.extensions``), on every protocol.
+
+    The SDK advertises ``server.extensions`` where the protocol revision defines them (2026-07-28);
+    the handshake revisions' wire schema has no ``extensions``, and their ``initialize`` answer is
+    sieved down to it. MCP Apps hosts negotiate those revisions and read the field all the same
+    (the extension's spec shows it on ``2024-11-05``), so a middleware puts it back.
+    """
     server.extensions[EXTENSION_ID] = EXTENSION_SETTINGS
+    server.middleware.append(_extension_on_handshake)
+
+
+async def _extension_on_handshake(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    result = await call_next(ctx)
+    if ctx.method == "initialize" and isinstance(result, dict) and isinstance(result.get("capabilities"), dict):
+        extensions = result["capabilities"].setdefault("extensions", {})
+        extensions.setdefault(EXTENSION_ID, EXTENSION_SETTINGS)
+    return result
 
 
 def resource_uri(app_id: str) -> str:
