@@ -17,6 +17,8 @@ worker thread, shape the answer.
   registered as custom request handlers.
 * Without tasks, ``pomodoro.start`` answers its receipt at once; the result is read from the resource
   ``lineup://operations/<operation_id>`` (or by calling again with the same idempotency key).
+* MCP Apps (``lineup.gateways.mcp.apps``): the UI extension, ``_meta.ui`` on Surface apps' tools, the
+  ``ui://lineup/<app>`` resources and the app-only status tool.
 """
 
 from __future__ import annotations
