@@ -63,9 +63,10 @@ def start(page: Page, arguments: dict, key: str) -> dict:
     return result
 
 
-def render(page: Page, view: str, name: str, arguments: dict, result: dict) -> Frame:
+def render(page: Page, view: str, name: str, arguments: dict, result: dict, locale: str = "en-GB") -> Frame:
     uri = page.evaluate(
-        "(spec) => host.render(spec)", {"view": view, "name": name, "args": arguments, "result": result}
+        "(spec) => host.render(spec)",
+        {"view": view, "name": name, "args": arguments, "result": result, "locale": locale},
     )
     assert uri == "ui://lineup/pomodoro"
     frame = page.frame(name=view)
@@ -173,8 +174,8 @@ def test_an_mcp_apps_host_shows_the_countdown_then_the_runtimes_end(host, server
 
 @pytest.mark.spec("R-3.5", "R-3.7", "R-3.10", "R-4.4.2")
 def test_rendering_twice_or_reloading_changes_nothing_the_runtime_guarantees(host, server, conversation):
-    """Two Views of one start and a reload of one of them: both show the same operation and reach
-    ``completed``; no tool call, operation or outbox row is added or changed by them, and the
+    """Two Views of one start and a reload of one of them (in the host's other language): both show the
+    same operation and reach ``completed``; no tool call, operation or outbox row is added or changed by them, and the
     start's one result is still the Agent's to collect (its outbox entry unacked until it reads it)."""
     arguments = {"duration_seconds": FOCUS_SECONDS}
     result = start(host, arguments, "twice")
@@ -183,12 +184,15 @@ def test_rendering_twice_or_reloading_changes_nothing_the_runtime_guarantees(hos
     for frame in frames:
         expect(frame.locator("#focus")).to_have_attribute("data-state", "focusing")
     before = list(ToolCall.objects.values_list("id", "status")), OutboxEntry.objects.count()
-    frames[1] = render(host, "b", "pomodoro.start", arguments, result)  # the host reloads view b
+    # The host reloads view b, now in Chinese (the host context's locale).
+    frames[1] = render(host, "b", "pomodoro.start", arguments, result, locale="zh-CN")
+    expect(frames[1].locator("#caption")).to_have_text("保持专注。")
     for frame in frames:
         expect(frame.locator("#focus")).to_have_attribute(
             "data-state", "completed", timeout=(FOCUS_SECONDS + 10) * 1000
         )
         assert shown(frame)["operation"] == receipt["operation_id"]
+    assert [shown(frame)["caption"] for frame in frames] == ["Completed.", "已完成。"]
     operation = Operation.objects.get()
     assert operation.state == "completed" and ToolCall.objects.count() == 1
     assert before[0][0][0] == ToolCall.objects.get().id and before[1] in (0, 1)
