@@ -172,18 +172,19 @@ def test_an_mcp_apps_host_shows_the_countdown_then_the_runtimes_end(host, server
     assert Operation.objects.get(pk=second["structuredContent"]["operation_id"]).state == "interrupted"
 
 
-@pytest.mark.spec("R-3.5", "R-3.7", "R-3.10", "R-4.4.2")
-def test_rendering_twice_or_reloading_changes_nothing_the_runtime_guarantees(host, server, conversation):
+@pytest.mark.spec("R-3.5", "R-3.7", "R-3.10", "R-2.3.5", "R-2.3.1")
+def test_rendering_twice_or_reloading_changes_nothing_and_the_view_is_isolated(host, server, conversation):
     """Two Views of one start and a reload of one of them (in the host's other language): both show the
-    same operation and reach ``completed``; no tool call, operation or outbox row is added or changed by them, and the
-    start's one result is still the Agent's to collect (its outbox entry unacked until it reads it)."""
+    same operation and reach ``completed``; no tool call, operation or outbox row is added or changed by
+    them, and the start's one result is still the Agent's to collect (its outbox entry unacked until it
+    reads it). From inside a View nothing reaches the network, the host page or storage."""
     arguments = {"duration_seconds": FOCUS_SECONDS}
     result = start(host, arguments, "twice")
     receipt = result["structuredContent"]
     frames = [render(host, view, "pomodoro.start", arguments, result) for view in ("a", "b")]
     for frame in frames:
         expect(frame.locator("#focus")).to_have_attribute("data-state", "focusing")
-    before = list(ToolCall.objects.values_list("id", "status")), OutboxEntry.objects.count()
+    start_call = ToolCall.objects.get().id
     # The host reloads view b, now in Chinese (the host context's locale).
     frames[1] = render(host, "b", "pomodoro.start", arguments, result, locale="zh-CN")
     expect(frames[1].locator("#caption")).to_have_text("保持专注。")
@@ -194,8 +195,8 @@ def test_rendering_twice_or_reloading_changes_nothing_the_runtime_guarantees(hos
         assert shown(frame)["operation"] == receipt["operation_id"]
     assert [shown(frame)["caption"] for frame in frames] == ["Completed.", "已完成。"]
     operation = Operation.objects.get()
-    assert operation.state == "completed" and ToolCall.objects.count() == 1
-    assert before[0][0][0] == ToolCall.objects.get().id and before[1] in (0, 1)
+    assert operation.state == "completed"
+    assert list(ToolCall.objects.values_list("id", flat=True)) == [start_call]  # the Views called no LineUp tool
     entry = OutboxEntry.objects.get()
     assert entry.acked_at is None  # the Views never collect the Agent's result
     contents = host.evaluate("(uri) => host.readResource(uri)", receipt["result_uri"])
@@ -203,16 +204,13 @@ def test_rendering_twice_or_reloading_changes_nothing_the_runtime_guarantees(hos
     entry.refresh_from_db()
     assert entry.acked_at is not None and OutboxEntry.objects.count() == 1
 
+    assert_isolated(host, server, frames[0])
 
-@pytest.mark.spec("R-2.3.5", "R-2.3.1")
-def test_the_view_can_not_reach_the_network_the_host_or_storage(host, server, conversation):
+
+def assert_isolated(host: Page, server, frame: Frame) -> None:
     """Inside the host's sandboxed frame, the workspace's isolation probes (tests/browser/test_isolation.py)
     fail the same way: no fetch, XHR, WebSocket, beacon, image, script, frame or form reaches Daphne
     (its access log has no probe), no parent DOM, no cookies or storage, no popups, no eval."""
-    arguments = {"duration_seconds": 600}
-    result = start(host, arguments, "probe")
-    frame = render(host, "probe", "pomodoro.start", arguments, result)
-    expect(frame.locator("#focus")).to_have_attribute("data-state", "focusing")
     marker = secrets.token_hex(8)
     outcome = frame.evaluate(ESCAPES, {"base": server.url, "marker": marker})
 
@@ -227,8 +225,8 @@ def test_the_view_can_not_reach_the_network_the_host_or_storage(host, server, co
     assert errors["eval"].startswith("EvalError")
     assert errors["origin"] == "Error: opaque origin"
     # One more MCP request after the probes orders the access log; no probe ever reached Daphne.
+    logged = sum("POST /mcp/" in line for line in server.access_lines())
     host.evaluate("() => host.client.listTools()")
-    server.wait(lambda: sum("POST /mcp/" in line for line in server.access_lines()) >= 4, "the MCP requests logged")
+    server.wait(lambda: sum("POST /mcp/" in line for line in server.access_lines()) > logged, "the last MCP request")
     assert [line for line in server.access_lines() if marker in line] == []
-    assert host.url == f"{server.url}{HOST_PATH}"
-    assert Operation.objects.get().state == "focusing"
+    assert host.url.endswith(HOST_PATH)
