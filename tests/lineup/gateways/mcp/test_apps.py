@@ -8,12 +8,16 @@ a real host is tests/browser/test_mcp_apps.py.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import json
 import re
 
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 
@@ -42,11 +46,22 @@ def _facts() -> tuple:
 
 
 @pytest.mark.spec("R-3.11", "R-2.3.1")
-def test_the_extension_is_advertised_and_surface_tools_name_their_ui_resource(live, mcp):
-    """The server advertises the UI extension; both Pomodoro tools carry ``_meta.ui.resourceUri``
-    (and the flat key older hosts read); the status tool is for the app only, never the model."""
-    extensions = mcp.initialize_result.capabilities.extensions
-    assert extensions[UI] == {"mimeTypes": [MIME]}
+def test_the_extension_is_advertised_and_surface_tools_name_their_ui_resource(live, mcp, token, conversation):
+    """The server advertises the UI extension — on the handshake protocol (2025-11-25, where MCP Apps
+    hosts read it) and on 2026-07-28 (``server/discover``); both Pomodoro tools carry
+    ``_meta.ui.resourceUri`` (and the flat key older hosts read); the status tool is for the app only."""
+    assert mcp.initialize_result.protocol_version == "2025-11-25"
+    assert mcp.initialize_result.capabilities.extensions[UI] == {"mimeTypes": [MIME]}
+
+    async def modern() -> tuple[str, dict]:
+        async with (
+            create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http,
+            Client(streamable_http_client(live.main.url(conversation.id), http_client=http)) as client,
+        ):
+            return client.protocol_version, client.server_capabilities.extensions
+
+    version, extensions = asyncio.run(modern())
+    assert (version, extensions[UI]) == ("2026-07-28", {"mimeTypes": [MIME]})
 
     tools = {tool.name: tool for tool in mcp.list_tools().tools}
     for name in ("pomodoro.start", "pomodoro.interrupt"):
