@@ -13,6 +13,7 @@ import base64
 import hashlib
 import json
 import re
+from pathlib import Path
 
 import pytest
 from mcp import Client
@@ -187,3 +188,16 @@ def test_the_status_tool_answers_only_for_the_bound_conversation(live, mcp, conn
         answer = mcp.call(STATUS, arguments)
         assert answer.is_error and answer.content[0].text == "no such operation in this conversation", arguments
     assert theirs.call(STATUS, {"operation_id": foreign["operation_id"]}).structured_content["state"] == "focusing"
+
+
+def test_the_vendored_mcp_apps_sdk_is_the_checked_build():
+    """The checked-in guest App and test-host bundles are byte for byte what ``scripts/vendor-mcp-apps``
+    built from the pinned packages (its SHA256SUMS), so an edit by hand can not slip into a Surface."""
+    sums = Path("scripts/mcp-apps-vendor/SHA256SUMS").read_text().splitlines()
+    checked = {}
+    for line in sums:
+        digest, path = line.split("  ", 1)
+        checked[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest() == digest
+    assert "miniapps/sdk/mcp-apps/ext-apps-app.js" in checked
+    assert "tests/browser/vendor/mcp-apps-host/host.js" in checked
+    assert all(checked.values()), checked
