@@ -138,6 +138,10 @@
   app.ontoolinput = function (params) {
     var args = (params && params.arguments) || {};
     activity = typeof args.activity === "string" && args.activity ? args.activity : null;
+    if (activity && operation && operation.ends_at && !operation.activity) {
+      operation.activity = activity; // a host that sent the result first
+      publish();
+    }
   };
   app.ontoolresult = fromResult;
   app.onhostcontextchanged = function (context) {
