@@ -17,6 +17,8 @@ worker thread, shape the answer.
   registered as custom request handlers.
 * Without tasks, ``pomodoro.start`` answers its receipt at once; the result is read from the resource
   ``lineup://operations/<operation_id>`` (or by calling again with the same idempotency key).
+* MCP Apps (``lineup.gateways.mcp.apps``): the UI extension, ``_meta.ui`` on Surface apps' tools, the
+  ``ui://lineup/<app>`` resources and the app-only status tool.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from mcp.types import methods
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from lineup.gateways.mcp import bridge
+from lineup.gateways.mcp import apps, bridge
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
 from runtime.after_commit import answer_first
 from runtime.clock import isoformat
@@ -102,6 +104,7 @@ def build_server() -> LineUpServer:
     server.add_request_handler("tasks/get", types.GetTaskRequestParams, get_task)
     server.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, task_result)
     server.middleware.append(task_augmented_calls)
+    apps.advertise(server)
     return server
 
 
@@ -120,6 +123,7 @@ async def list_tools(
 ) -> types.ListToolsResult:
     inventory = bridge.inventory(request_binding(ctx))
     tools = [_tool(descriptor, inventory.revision) for descriptor in inventory.tools]
+    tools.append(apps.status_tool())  # app-only: MCP Apps hosts keep it from the model
     return types.ListToolsResult(tools=tools, _meta={bridge.INVENTORY_REVISION_META: inventory.revision})
 
 
@@ -132,11 +136,17 @@ def _tool(descriptor: ToolDescriptor, revision: str) -> types.Tool:
         # A long tool's call answers its receipt, not the result_schema (that is the task's result).
         output_schema=None if long_operation else descriptor.result_schema,
         execution=types.ToolExecution(task_support="optional") if long_operation else None,
-        _meta={DESCRIPTOR_META: descriptor.published(), bridge.INVENTORY_REVISION_META: revision},
+        _meta={
+            DESCRIPTOR_META: descriptor.published(),
+            bridge.INVENTORY_REVISION_META: revision,
+            **apps.ui_meta(descriptor),
+        },
     )
 
 
 async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    if params.name == apps.STATUS_TOOL:
+        return await apps.call_status_tool(request_binding(ctx), params.arguments)
     answer = await _route(request_binding(ctx), params, task=False)
     return _call_result(answer)
 
@@ -153,7 +163,7 @@ async def task_augmented_calls(ctx: ServerRequestContext[Any, Any], call_next: C
         raise MCPError(code=types.INVALID_PARAMS, message="Invalid request parameters") from None
     binding = request_binding(ctx)
     descriptor = bridge.inventory(binding).get(params.name)
-    if descriptor is not None and descriptor.call_model != "operation":
+    if (descriptor is not None and descriptor.call_model != "operation") or params.name == apps.STATUS_TOOL:
         # taskSupport is absent ("forbidden") on short tools.
         raise MCPError(code=types.METHOD_NOT_FOUND, message=f"{params.name} does not support task-augmented calls")
     answer = await _route(binding, params, task=True)
@@ -286,10 +296,15 @@ async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTask
 async def list_resources(
     ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams
 ) -> types.ListResourcesResult:
-    views = await database_sync_to_async(bridge.recent_operations)(request_binding(ctx))
+    binding = request_binding(ctx)
+    views = await database_sync_to_async(bridge.recent_operations)(binding)
     return types.ListResourcesResult(
         resources=[
-            types.Resource(uri=view.uri, name=f"operation {view.operation_id}", mime_type=JSON_MIME) for view in views
+            *apps.ui_resources(binding),
+            *(
+                types.Resource(uri=view.uri, name=f"operation {view.operation_id}", mime_type=JSON_MIME)
+                for view in views
+            ),
         ]
     )
 
@@ -314,6 +329,8 @@ async def read_resource(
 ) -> types.ReadResourceResult:
     binding = request_binding(ctx)
     uri = str(params.uri)
+    if apps.is_ui_uri(uri):
+        return apps.read_ui_resource(binding, uri)
     view = None
     if uri.startswith(bridge.OPERATION_URI_PREFIX):
         view = await database_sync_to_async(bridge.operation)(binding, uri.removeprefix(bridge.OPERATION_URI_PREFIX))

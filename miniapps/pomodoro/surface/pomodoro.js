@@ -6,6 +6,11 @@
  * completion prompt here either (R-3.4, R-3.10, R-2.3.3). What the screen needs to redraw
  * itself after a reload (activity, operation, started_at, ends_at, display state) is saved
  * through the SDK and restored from it first thing (R-2.3.4).
+ *
+ * The same file runs in an MCP Apps host (the MCP endpoint's ui://lineup/pomodoro), where the SDK
+ * is lineup-sdk-mcp-apps.js: there no one closes the app at the end, so a final state the Runtime
+ * reports (completed, interrupted) is shown as a quiet word, with the countdown stopped where the
+ * focus ended. In the workspace the projection only ever carries the focusing operation.
  */
 (function () {
   "use strict";
@@ -13,8 +18,8 @@
   var RING = 339.292; // circumference of the r=54 ring
   // The host says the page's language in each projection; a Surface has no network for a catalog.
   var WORDS = {
-    en: { title: "Pomodoro", timer: "Time left in this focus", waiting: "Getting your focus ready…", focus: "focus", stay: "Stay with it.", time: "Time." },
-    "zh-hans": { title: "番茄钟", timer: "本次专注的剩余时间", waiting: "正在准备你的专注…", focus: "专注", stay: "保持专注。", time: "时间到。" },
+    en: { title: "Pomodoro", timer: "Time left in this focus", waiting: "Getting your focus ready…", focus: "focus", stay: "Stay with it.", time: "Time.", completed: "Completed.", interrupted: "Interrupted." },
+    "zh-hans": { title: "番茄钟", timer: "本次专注的剩余时间", waiting: "正在准备你的专注…", focus: "专注", stay: "保持专注。", time: "时间到。", completed: "已完成。", interrupted: "已中断。" },
   };
   var words = WORDS.en;
   var els = {
@@ -47,15 +52,19 @@
     var now = Date.now() + offsetMs;
     var ends = Date.parse(display.ends_at);
     var starts = Date.parse(display.started_at);
+    var final = display.display_state === "completed" || display.display_state === "interrupted";
+    // A final focus stops where it ended (an interrupted one with the time it had left).
+    var ended = Date.parse(display.ended_at || "");
+    if (final) now = isNaN(ended) ? ends : Math.min(ended, ends);
     var remaining = ends - now;
     els.activity.textContent = display.activity || words.focus;
     els.countdown.textContent = formatRemaining(remaining);
     var fraction = ends > starts ? Math.min(1, Math.max(0, (now - starts) / (ends - starts))) : 1;
     els.ring.style.strokeDashoffset = String(RING * fraction);
-    var state = display.display_state !== "focusing" ? "ended" : remaining > 0 ? "focusing" : "due";
+    var state = final ? display.display_state : display.display_state !== "focusing" ? "ended" : remaining > 0 ? "focusing" : "due";
     els.focus.dataset.state = state;
     // Quiet words only; the result is Interact's to tell (no completion prompt here).
-    els.caption.textContent = state === "focusing" ? words.stay : state === "due" ? words.time : "";
+    els.caption.textContent = state === "focusing" ? words.stay : state === "due" ? words.time : final ? words[state] : "";
   }
 
   function show(next) {

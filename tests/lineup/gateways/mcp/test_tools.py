@@ -36,19 +36,21 @@ def _rejection(result) -> tuple[str, str]:
 def test_tools_list_is_the_conversations_published_inventory(live, mcp, conversation):
     """Exactly the Inventory's tools, with its input schemas, each descriptor verbatim in ``_meta`` and
     the Inventory revision; the long tool declares optional task support, the short one its result
-    schema as output schema. The server advertises task-augmented tools/call."""
+    schema as output schema. The server advertises task-augmented tools/call. (After them comes the
+    app-only status tool of MCP Apps views, and the tools' ``_meta.ui``: test_apps.py.)"""
     inventory = inventory_for_scope(conversation.scope)
     listed = mcp.list_tools()
 
     assert listed.meta == {INVENTORY_REVISION: inventory.revision}
-    assert (
-        [t.name for t in listed.tools] == [d.name for d in inventory.tools] == ["pomodoro.interrupt", "pomodoro.start"]
-    )
-    for tool, descriptor in zip(listed.tools, inventory.tools, strict=True):
+    names = [t.name for t in listed.tools]
+    assert names[:-1] == [d.name for d in inventory.tools] == ["pomodoro.interrupt", "pomodoro.start"]
+    assert names[-1] == "lineup.operation_status"
+    for tool, descriptor in zip(listed.tools[:-1], inventory.tools, strict=True):
         assert tool.input_schema == descriptor.input_schema
         assert tool.description == descriptor.description
-        assert tool.meta == {"lineup/descriptor": descriptor.published(), INVENTORY_REVISION: inventory.revision}
-    interrupt, start = listed.tools
+        meta = {key: value for key, value in tool.meta.items() if not key.startswith("ui")}
+        assert meta == {"lineup/descriptor": descriptor.published(), INVENTORY_REVISION: inventory.revision}
+    interrupt, start, _ = listed.tools
     assert start.execution is not None and start.execution.task_support == "optional"
     assert start.output_schema is None  # its call answers a receipt; the result comes with the task
     assert interrupt.execution is None and interrupt.output_schema == inventory.get("pomodoro.interrupt").result_schema
@@ -229,5 +231,6 @@ def test_the_sdks_default_client_on_protocol_2026_is_served_without_tasks(live, 
             return client.protocol_version, client.server_capabilities.tasks, [t.name for t in tools.tools], started
 
     version, tasks, names, started = asyncio.run(session())
-    assert (version, tasks, names) == ("2026-07-28", None, ["pomodoro.interrupt", "pomodoro.start"])
+    assert (version, tasks) == ("2026-07-28", None)
+    assert names == ["pomodoro.interrupt", "pomodoro.start", "lineup.operation_status"]
     assert started.structured_content["operation_id"] == str(Operation.objects.get(source_tool_call_id="mcp:modern").id)
