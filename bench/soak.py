@@ -149,9 +149,12 @@ class Record:
     receipts: list[dict[str, Any]] = field(default_factory=list)
     mcp_results: dict[str, dict[str, Any]] = field(default_factory=dict)  # operation_id -> result
     anomalies: list[str] = field(default_factory=list)
-    transient_errors: Counter[str] = field(default_factory=Counter)  # internal_error answers, timeouts
+    transient_errors: dict[str, int] = field(default_factory=dict)  # internal_error answers, timeouts
     duplicate_starts: int = 0
     replayed_answers: int = 0
+
+    def transient(self, kind: str) -> None:
+        self.transient_errors[kind] = self.transient_errors.get(kind, 0) + 1
 
 
 class Person:
@@ -337,7 +340,7 @@ class SocketLane:
         if answer is None:
             return True
         if answer.get("type") == "error" and answer.get("code") == "internal_error":
-            self.record.transient_errors["internal_error"] += 1
+            self.record.transient("internal_error")
             r.not_before = time.monotonic() + 0.3
             return True
         return False
@@ -545,13 +548,13 @@ class McpAgentThread:
                 self.client = McpClient(f"http://127.0.0.1:{port}/mcp/{self.conversation_id}/", self.token, timeout=8)
             except Exception:
                 self.client = None
-                self.record.transient_errors["connect"] += 1
+                self.record.transient("connect")
                 time.sleep(0.2)
                 return None
         try:
             return request(self.client)
         except Exception as error:
-            self.record.transient_errors[type(error).__name__] += 1
+            self.record.transient(type(error).__name__)
             self._drop()
             time.sleep(0.2)
             return None
