@@ -1,39 +1,43 @@
 """The Celery app: eta tasks and the beat sweep that settle deadlines (see runtime.tasks).
 
-Also the worker's consumer (``CELERY_WORKER_CONSUMER``): Celery's own, made to survive a Redis
-restart while it holds unacked eta tasks (see ``ResilientConsumer``).
+Also the broker transport (``CELERY_BROKER_TRANSPORT``): kombu's Redis transport, made to survive a
+Redis restart under a worker that holds unacked tasks (see ``RedisTransport``).
 """
 
 import os
 
-import structlog
+import redis
 from celery import Celery
-from celery.worker.consumer import Consumer
+from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lineup.settings")
 
-logger = structlog.get_logger("lineup.celery")
 
+class _Channel(kombu_redis.Channel):
+    """A channel whose use after its connection closed is a connection error, not an ``AttributeError``.
 
-class ResilientConsumer(Consumer):
-    """Celery's consumer, except that closing a broker connection that is already gone cannot end
-    the worker.
-
-    When Redis goes away under a worker that holds unacked messages (every eta task it has
-    reserved), Celery 5.7 collects the lost connection and then closes it; kombu 5.7's Redis channel
-    restores the unacked messages on close through a client the collect already released and
-    raises ``AttributeError: 'NoneType' object has no attribute 'hostname'``, which Celery treats as
-    an unrecoverable error: the worker exits. Nothing needs that close to succeed — the connection
-    is dead, and the unacked messages are either still in Redis (restored by the next connection
-    after the visibility timeout) or lost with it (the beat sweep settles what they would have) —
-    so it is logged and the consumer reconnects as it does after any other connection loss.
+    When Redis goes away under a worker, Celery closes the lost connection and reconnects. Two
+    things then still touch a channel of the closed connection: the close itself, which restores
+    the channel's unacked messages (every eta task the worker reserved), and the ack of a task that
+    was running during the restart and finishes after it. kombu 5.7 builds a Redis client for them
+    from the connection's parameters, which the close already dropped: ``AttributeError:
+    'NoneType' object has no attribute 'hostname'``, which Celery takes for an unrecoverable error
+    and the worker exits. As a connection error instead, Celery handles both as it handles any
+    lost connection: the close is ignored, the ack is logged ("Couldn't ack") and the message is
+    redelivered after the visibility timeout if Redis kept it (a settlement is idempotent; the beat
+    sweep settles what a lost message would have).
     """
 
-    def on_connection_error_after_connected(self, exc: Exception) -> None:
-        try:
-            super().on_connection_error_after_connected(exc)
-        except AttributeError as error:
-            logger.warning("broker.close_failed", error=repr(error), cause=repr(exc))
+    def _connparams(self, asynchronous: bool = False) -> dict:
+        if self.connection.client is None:
+            raise redis.exceptions.ConnectionError("the broker connection of this channel is closed")
+        return super()._connparams(asynchronous=asynchronous)
+
+
+class RedisTransport(kombu_redis.Transport):
+    """kombu's Redis transport with ``_Channel``; ``redis://`` URLs as usual."""
+
+    Channel = _Channel
 
 
 app = Celery("lineup")
