@@ -270,6 +270,7 @@ class Round:
     receipt: dict[str, Any] | None = None
     end_asked: bool = False
     rejections: int = 0
+    abandoned: bool = False  # refused for good (an anomaly is recorded): the lane moves on
 
 
 class SocketLane:
@@ -303,6 +304,9 @@ class SocketLane:
             self.round = Round(op=op, conversation_id=self.conversation_id, call_id=call_id, created=now)
         r = self.round
         if r.in_flight or now < r.not_before:
+            return
+        if r.abandoned:
+            self._finish(now)
             return
         has_result = (r.conversation_id, r.call_id) in results
         if r.operation_id is None:
@@ -356,8 +360,7 @@ class SocketLane:
             return
         if answer["type"] != "tool.accepted":
             self.record.anomalies.append(f"start {r.call_id}: {answer}")
-            r.operation_id = "failed"
-            r.created = -ROUND_TIMEOUT  # give up on this round
+            r.abandoned = True
             return
         self._accepted(r, answer)
 
