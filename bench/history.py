@@ -310,11 +310,13 @@ def _check_messages(record: dict[str, Any], v: Violations, figures: dict[str, An
     for agent in record["agents"]:
         if agent["channel"] == "agent_socket":
             socket_agents_of[agent["user_id"]].append(agent)
-    lost = in_doubt = 0
+    lost = 0
+    in_doubt: Counter[str] = Counter()  # not confirmed to the page: no answer, or internal_error
     for person in record["people"]:
         for message in person["messages"]:
             if message["message_id"] is None:
-                in_doubt += 1
+                stored_anyway = any(m.text == message["text"] for m in stored.values())
+                in_doubt[f"{message.get('outcome', 'unanswered')}, {'stored' if stored_anyway else 'not stored'}"] += 1
                 continue
             found = stored.get(message["message_id"])
             if (
@@ -335,7 +337,7 @@ def _check_messages(record: dict[str, Any], v: Violations, figures: dict[str, An
                 v.add("message_lost", f"{agent['name']} never received message {message_id}")
             elif (message_id, agent["agent_id"]) not in acked:
                 v.add("unacked", f"{agent['name']}'s delivery of message {message_id} was never acked")
-    figures.update(messages=len(stored), messages_lost=lost, messages_in_doubt=in_doubt)
+    figures.update(messages=len(stored), messages_lost=lost, messages_in_doubt=dict(in_doubt))
 
 
 def _check_lateness(record: dict[str, Any], operations: dict[str, Any], v: Violations, figures: dict[str, Any]) -> None:

@@ -217,27 +217,35 @@ class Person:
         request_id = f"r{self.attempts}-{time.monotonic_ns()}"
         deadline = time.monotonic() + 15
         answer = None
+        outcome = "unanswered"
         while answer is None and time.monotonic() < deadline:
             if self.ws is None and not self._connect():
                 time.sleep(0.2)
                 continue
             try:
                 self.ws.send(json.dumps({"type": frame_type, "request_id": request_id, **body}))
+            except Exception:  # never left this machine: safe to send again on a new connection
+                self._close()
+                continue
+            try:
                 answer = self._answer(request_id, deadline)
             except Exception:
                 self._close()
                 if frame_type == "message.send":
                     break  # it may have been stored: never sent twice (a message has no idempotency key)
                 time.sleep(0.2)
+                continue
             if answer is not None and answer.get("code") == "internal_error":
                 if frame_type == "message.send":
-                    break  # rolled back, or not: either way it is not sent again
+                    outcome = "internal_error"  # e.g. the database went away: maybe at its commit
+                    break
                 answer = None
                 time.sleep(0.3)
         self.actions[frame_type] += 1
         if frame_type == "message.send":
             ok = answer is not None and answer.get("type") == "ok"
-            self.messages.append({**body, "message_id": answer.get("message_id") if ok else None})
+            outcome = "stored" if ok else outcome
+            self.messages.append({**body, "message_id": answer.get("message_id") if ok else None, "outcome": outcome})
             if answer is not None and not ok and answer.get("code") != "internal_error":
                 self.anomalies.append(f"message.send answered {answer}")
         elif answer is not None and answer.get("type") == "error":
