@@ -818,10 +818,12 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         with contextlib.suppress(Exception):
             cluster.stop("fast")
-        if verdict == 0 and not args.keep and args.dir is None:
-            shutil.rmtree(run_dir, ignore_errors=True)
+        if verdict == 0 and not args.keep:
+            cluster.destroy()
+            if args.dir is None:
+                shutil.rmtree(run_dir, ignore_errors=True)
         else:
-            log(f"kept {run_dir} (logs/, history.json, report.json)")
+            log(f"kept {run_dir} (logs/, history.json, report.json) and the stopped cluster {cluster.data_dir}")
     return verdict
 
 

@@ -429,22 +429,34 @@ class PostgresCluster:
 
     @classmethod
     def create(cls, base: Path, *, port: int | None = None) -> PostgresCluster:
-        """``initdb`` a new cluster under ``base`` (trust authentication on loopback, user postgres)."""
+        """``initdb`` a new cluster (trust authentication on loopback, user postgres) under ``base``,
+        or, when it must run as the ``postgres`` user, in a new directory of the system's temporary
+        directory that user can reach (``base`` may sit under directories only root may enter)."""
         candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name))
         if not candidates:
             raise RuntimeError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt postgresql)")
         run_as = "postgres" if os.geteuid() == 0 else None
-        home = base / "postgres"
-        home.mkdir(parents=True)
-        if run_as is not None:
+        if run_as is None:
+            home = base / "postgres"
+            home.mkdir(parents=True)
+        else:
             import pwd
+            import tempfile
 
+            home = Path(tempfile.mkdtemp(prefix="lineup-postgres-"))
             entry = pwd.getpwnam(run_as)
-            base.chmod(0o755)  # the server user walks through it to its own directory
             os.chown(home, entry.pw_uid, entry.pw_gid)
         cluster = cls(data_dir=home / "data", port=port or free_port(), bin_dir=candidates[-1].parent, run_as=run_as)
         cluster._run("initdb", "-D", str(cluster.data_dir), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
         return cluster
+
+    def destroy(self) -> None:
+        """Stop the server if it runs and delete the cluster's directory."""
+        import shutil
+
+        if self.running():
+            self.stop("immediate")
+        shutil.rmtree(self.data_dir.parent, ignore_errors=True)
 
     def _run(self, tool: str, *args: str, timeout: float = 120) -> str:
         argv = [str(self.bin_dir / tool), *args]
