@@ -47,7 +47,7 @@ print("CONVERSATIONS", *ids)
 """
 
 
-@pytest.mark.spec("R-4.2.3", "R-4.4.1")
+@pytest.mark.spec("R-4.2.3", "R-4.4.1", "R-4.4.2")
 def test_every_focus_settles_once_from_its_ends_at_across_kill_cycles(request, tmp_path):
     """CYCLES times (start, focuses running, SIGKILL, down a moment); then exactly one completion each, at ends_at."""
     configured = os.environ.get("LINEUP_CRASH_SEED", "").strip()
@@ -116,7 +116,9 @@ def test_every_focus_settles_once_from_its_ends_at_across_kill_cycles(request, t
 
             wait_for(all_final, timeout=30, what="every focus to settle", describe=processes.describe)
             context = f"seed={seed} (replay: LINEUP_CRASH_SEED={seed})\n" + "\n".join(timeline)
-            rows = db.execute("SELECT id, state, ends_at, ended_at, settled_at FROM runtime_operation").fetchall()
+            rows = db.execute(
+                "SELECT id, state, ends_at, ended_at, settled_at, started_at, duration_seconds FROM runtime_operation"
+            ).fetchall()
             assert {row[0] for row in rows} == set(started), context
             settlements = Counter(
                 row[0].replace("-", "")
@@ -126,10 +128,12 @@ def test_every_focus_settles_once_from_its_ends_at_across_kill_cycles(request, t
                 )
             )
             outbox = Counter(row[0] for row in db.execute("SELECT operation_id FROM runtime_outboxentry"))
-            late = [(_parse(settled) - _parse(ends)).total_seconds() for _, _, ends, _, settled in rows]
+            late = [(_parse(settled) - _parse(ends)).total_seconds() for _, _, ends, _, settled, _, _ in rows]
             assert max(late) > 1.0, f"no focus fell due while the server was down: the run proved nothing\n{context}"
-            for operation_id, state, ends_at, ended_at, _ in rows:
+            for operation_id, state, ends_at, ended_at, _, started_at, duration in rows:
                 assert state == "completed", f"{operation_id} is {state}\n{context}"
+                # A restart never restarts the duration (R-4.4.2): ends_at is still the start's.
+                assert (_parse(ends_at) - _parse(started_at)).total_seconds() == duration, f"{operation_id}\n{context}"
                 assert _parse(ended_at) == _parse(ends_at), (
                     f"{operation_id} ended {ended_at}, ends_at {ends_at}\n{context}"
                 )
