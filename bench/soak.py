@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import random
@@ -492,7 +493,7 @@ class McpAgentThread:
                 self.record.anomalies.append(f"start {key} never answered")
                 return
             answer = self._call(
-                lambda c, key=key: c.run(lambda s: s.send_request(_start_request(op, key), StartAnswer))
+                lambda c, key=key: c.run(lambda s: s.send_request(_start_request(op, key), start_answer_model()))
             )
             if answer is None:
                 continue
@@ -512,7 +513,7 @@ class McpAgentThread:
             again = None
             while again is None and time.monotonic() - started < ROUND_TIMEOUT:
                 again = self._call(
-                    lambda c, key=key: c.run(lambda s: s.send_request(_start_request(op, key), StartAnswer))
+                    lambda c, key=key: c.run(lambda s: s.send_request(_start_request(op, key), start_answer_model()))
                 )
             self.record.duplicate_starts += 1
             if (
@@ -590,7 +591,8 @@ def _start_request(op: Op, key: str) -> Any:
     return types.CallToolRequest(params=params)
 
 
-def _start_answer_model() -> Any:
+@functools.cache
+def start_answer_model() -> Any:
     """A task-augmented start answers a task, or (rejected) a plain ``CallToolResult``: try the task first."""
     from typing import Annotated
 
@@ -604,9 +606,6 @@ def _start_answer_model() -> Any:
         pass
 
     return _StartAnswer
-
-
-StartAnswer: Any = None  # set in main(), once the mcp package is imported
 
 
 # --- the world -------------------------------------------------------------------------------------
@@ -828,12 +827,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, seed: int, max_seconds: float, run_dir: Path, cluster: Any, redis_port: int) -> int:
-    global StartAnswer
     from bench import common, history  # sets Django up on the soak's own services
     from tests.reliability.conftest import CrashRig
     from tests.support.processes import ProcessSupervisor, free_port, lineup_env
 
-    StartAnswer = _start_answer_model()
     started = time.monotonic()
     supervisor = ProcessSupervisor(run_dir / "logs")
     env = lineup_env(
