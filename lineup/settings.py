@@ -176,7 +176,15 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ACKS_LATE = True  # settlement is idempotent, so a redelivered task is harmless
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# The worker and beat outlive a Redis restart or outage: they reconnect every few seconds for as
+# long as it takes (Celery's default gives up after 100 attempts), and a worker holding unacked
+# tasks survives losing its connection (lineup.celery.RedisTransport; a memory:// broker has none).
+CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CONNECTION_TIMEOUT = 4
+if REDIS_URL:
+    CELERY_BROKER_TRANSPORT = "lineup.celery:RedisTransport"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE = {

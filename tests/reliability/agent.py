@@ -9,7 +9,9 @@ is about.
   call needs), retrying every ``RECONNECT_SECONDS`` while the server is down.
 * Every ``tool.result`` is recorded raw, duplicates included, and acked at once (a real Agent acks
   once it has processed a result; an ack lost with its server means a redelivery, which the raw
-  count shows).
+  count shows). ``user.message`` frames are recorded and acked (``message.ack``) the same way.
+* With ``urls`` it connects to each server in turn (several Daphnes behind the same services), so
+  a dead server costs one failed attempt.
 * Frames are handled in order with one answer each (docs/agent-protocol.md), so answers are
   matched to requests in order. When a connection ends, every request still waiting is answered
   ``None``: the caller sends the same call again (same ``source_tool_call_id``), which the
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import time
 from collections import deque
 from collections.abc import Callable
@@ -54,11 +57,13 @@ class Delivery:
 class CrashAgent:
     url: str
     token: str
+    urls: list[str] = field(default_factory=list)  # when given, tried in turn instead of ``url``
     ws: ClientConnection | None = field(default=None, init=False)
     revision: str | None = field(default=None, init=False)  # set once this connection's inventory arrived
     welcomes: int = field(default=0, init=False)
     connect_attempts: int = field(default=0, init=False)
     deliveries: list[Delivery] = field(default_factory=list, init=False)
+    user_messages: list[dict[str, Any]] = field(default_factory=list, init=False)  # raw, duplicates included
     unexpected: list[dict[str, Any]] = field(default_factory=list, init=False)  # error frames, bad answers
     drops: list[str] = field(default_factory=list, init=False)  # why each connection ended
     _waiting: deque[tuple[str, Answer, float]] = field(default_factory=deque, init=False)
@@ -127,6 +132,14 @@ class CrashAgent:
             first.setdefault(delivery.outbox_id, delivery)
         return first
 
+    def sever(self) -> None:
+        """Drop the connection abruptly (no close frame: the TCP connection just ends), as a network
+        failure does; the Agent reconnects on its next ``pump``."""
+        if self.ws is not None:
+            with contextlib.suppress(OSError):
+                self.ws.socket.shutdown(socket.SHUT_RDWR)
+            self._drop("severed")
+
     def close(self) -> None:
         if self.ws is not None:
             with contextlib.suppress(Exception):
@@ -138,11 +151,12 @@ class CrashAgent:
     def _try_connect(self) -> None:
         if time.monotonic() < self._next_attempt:
             return
+        url = self.urls[self.connect_attempts % len(self.urls)] if self.urls else self.url
         self.connect_attempts += 1
         self._next_attempt = time.monotonic() + RECONNECT_SECONDS
         try:
             self.ws = connect(
-                self.url,
+                url,
                 compression=None,
                 ping_interval=None,
                 open_timeout=3,
@@ -206,6 +220,14 @@ class CrashAgent:
                     self.ws.send(json.dumps({"type": "outbox.ack", "outbox_id": frame["outbox_id"]}))
                 except (ConnectionClosed, OSError) as error:
                     self._drop(f"ack: {error!r}")
+            return
+        if frame["type"] == "user.message":
+            self.user_messages.append(frame)
+            if self.ws is not None:
+                try:
+                    self.ws.send(json.dumps({"type": "message.ack", "message_id": frame["message_id"]}))
+                except (ConnectionClosed, OSError) as error:
+                    self._drop(f"message ack: {error!r}")
             return
         if frame["type"] in PUSH_TYPES:
             return

@@ -1,0 +1,443 @@
+"""The history checker: did a run keep every promise? From the database, the clients' records and the logs.
+
+``check(record)`` takes what a run recorded (``bench.soak`` writes it as ``history.json``: every
+Agent's deliveries, starts and receipts, every person's messages, the faults and when they ended,
+the log directory) and reads the truth from the database the run used. It checks:
+
+1. **One terminal state, one result.** Every operation is final, settled by exactly one settlement
+   event, with exactly one outbox entry whose result is the operation's (``operation_result``).
+2. **The trigger that committed first decided it** (the event log): a ``completed`` operation ended
+   at its ``ends_at`` and was settled at or after it; an ``interrupted`` one was settled before its
+   ``ends_at``, by the trigger its reason names; no other trigger saw it final before its settlement
+   event; a receipt ``interrupted`` names an operation interrupted by the Agent.
+3. **Every Agent got each of its own results**: at least once and, deduped by ``outbox_id``, exactly
+   once with the stored result; never another Agent's; every entry acked. The MCP Agent read each
+   of its results with ``tasks/result``. Each operation an Agent started is one it was told of.
+4. **No person's message lost**: each message the page was told was stored exists, and every stored
+   message reached every WebSocket Agent of its user and was acked.
+5. **No focus left behind**: once the faults were over, every operation was settled within the
+   sweep interval (+ ``lateness`` seconds) after ``max(ends_at, end of the faults)``.
+6. **No unhandled exception in any process log** (Daphne, worker, beat). Connection errors while
+   PostgreSQL or Redis were down are the faults themselves: counted by type, not violations.
+7. The run itself: no harness error, no timeout, drained, no process that exited by itself, no
+   unexpected answer at any client.
+
+Standalone: ``python -m bench.history RUN_DIR [--database-url URL]`` checks a kept run (``bench.soak
+--keep``) against its database (the soak's cluster must be running, or point at a copy). The
+verdict is one line; the report is JSON; exit status 1 on any violation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections import Counter, defaultdict
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+FINAL_KINDS = ("operation.completed", "operation.interrupted")
+REASON_BY_TRIGGER = {
+    "agent_interrupt": "agent_interrupt",
+    "return_to_interact": "returned_to_interact",
+    "switch_app": "switched_app",
+    "close_app": "app_closed",
+}
+# Exceptions a fault causes by itself (the database or Redis went away under a process): expected.
+EXPECTED_EXCEPTIONS = frozenset(
+    {
+        "psycopg.OperationalError",
+        "psycopg.InterfaceError",
+        "psycopg.errors.AdminShutdown",
+        "psycopg.errors.ConnectionFailure",
+        "django.db.utils.OperationalError",
+        "django.db.utils.InterfaceError",
+        "redis.exceptions.ConnectionError",
+        "redis.exceptions.TimeoutError",
+        "redis.exceptions.BusyLoadingError",
+        "kombu.exceptions.OperationalError",
+        "ConnectionRefusedError",
+        "ConnectionResetError",
+        "BrokenPipeError",
+    }
+)
+EXPECTED_EVENTS = re.compile(
+    r"Cannot connect to redis|Connection to broker lost|beat: Connection error|connection refused|"
+    r"server closed the connection|terminating connection|the database system is (shutting down|starting up)",
+    re.IGNORECASE,
+)
+EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Shutdown|Failure|Warning|Interrupt)\b)")
+LISTED = 40  # violations listed in full; the rest are counted per check
+
+
+class Violations:
+    def __init__(self) -> None:
+        self.items: list[dict[str, str]] = []
+        self.by_check: Counter[str] = Counter()
+
+    def add(self, check: str, detail: str) -> None:
+        self.by_check[check] += 1
+        if len(self.items) < LISTED:
+            self.items.append({"check": check, "detail": detail[:600]})
+
+
+def check(record: dict[str, Any]) -> dict[str, Any]:
+    """Check one run's ``record`` against the database Django is connected to; return the report."""
+    v = Violations()
+    figures: dict[str, Any] = {}
+    _check_run(record, v)
+    operations, entries = _check_operations(record, v, figures)
+    _check_agents(record, operations, entries, v, figures)
+    _check_messages(record, v, figures)
+    _check_lateness(record, operations, v, figures)
+    _check_logs(Path(record["log_dir"]), v, figures)
+    figures.update(
+        ops=record["ops"],
+        ops_done=record["ops_done"],
+        faults=len(record["faults"]),
+        faults_by_kind=record["faults_by_kind"],
+        self_exits=record["self_exits"],
+        duration_seconds=record["duration_seconds"],
+    )
+    seed = record["seed"]
+    return {
+        "ok": not v.by_check,
+        "seed": seed,
+        "replay": f"python -m bench.soak --seed {seed} --ops {record['ops']} --cycles {record['cycles']}",
+        "violations_by_check": dict(v.by_check),
+        "violations": v.items,
+        "figures": figures,
+    }
+
+
+def verdict_line(report: dict[str, Any]) -> str:
+    f = report["figures"]
+    summary = (
+        f"{f['ops_done']}/{f['ops']} ops ({f.get('operations', 0)} operations, {f.get('messages', 0)} messages), "
+        f"{f['faults']} faults {json.dumps(f['faults_by_kind'], sort_keys=True)}, lost {f.get('lost', '?')}, "
+        f"duplicated {f.get('duplicated', '?')} (raw redeliveries {f.get('redeliveries', '?')}), "
+        f"misdelivered {f.get('misdelivered', '?')}, messages lost {f.get('messages_lost', '?')}, "
+        f"{f['duration_seconds']:.0f} s"
+    )
+    if report["ok"]:
+        return f"soak seed={report['seed']}: PASS - {summary}"
+    checks = ", ".join(f"{k} {n}" for k, n in sorted(report["violations_by_check"].items()))
+    return f"soak seed={report['seed']}: FAIL ({checks}) - {summary} - replay: {report['replay']}"
+
+
+# --- the checks ------------------------------------------------------------------------------------
+
+
+def _check_run(record: dict[str, Any], v: Violations) -> None:
+    for error in record["harness_errors"]:
+        v.add("harness", error)
+    if record["timed_out"]:
+        v.add("harness", f"the run hit --max-seconds with {record['ops_done']}/{record['ops']} operations done")
+    if not record["drained"]:
+        v.add("drain", "results or messages still unacked when the drain timed out")
+    for role, count in record["self_exits"].items():
+        v.add("process_exit", f"{role} exited by itself {count} time(s) (a supervisor started it again)")
+    for agent in record["agents"]:
+        for anomaly in agent["anomalies"]:
+            v.add("client_anomaly", f"{agent['name']}: {anomaly}")
+        for frame in agent["unexpected"]:
+            if frame.get("code") != "internal_error":  # a hello or inventory.get while the database was down
+                v.add("client_anomaly", f"{agent['name']} got {frame}")
+    for person in record["people"]:
+        for anomaly in person["anomalies"]:
+            v.add("client_anomaly", f"person {person['user_id']}: {anomaly}")
+
+
+def _check_operations(
+    record: dict[str, Any], v: Violations, figures: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    from runtime.clock import isoformat
+    from runtime.models import LifecycleEvent, Operation, OutboxEntry
+    from runtime.services.focus import operation_result
+
+    operations = {str(op.id): op for op in Operation.objects.select_related("tool_call")}
+    entries = {str(e.operation_id): e for e in OutboxEntry.objects.all()}
+    events: dict[str, list[LifecycleEvent]] = defaultdict(list)
+    for event in LifecycleEvent.objects.filter(
+        kind__in=[*FINAL_KINDS, "operation.already_final", "tool.receipt"], operation_id__isnull=False
+    ).order_by("id"):
+        events[str(event.operation_id)].append(event)
+
+    states: Counter[str] = Counter()
+    for op_id, op in operations.items():
+        states[op.interruption_reason or op.state] += 1
+        if op.state not in ("completed", "interrupted"):
+            v.add("lost", f"operation {op_id} is still {op.state} (ends_at {isoformat(op.ends_at)})")
+            continue
+        settlements = [e for e in events[op_id] if e.kind in FINAL_KINDS]
+        if len(settlements) != 1:
+            v.add("settled_once", f"operation {op_id} has {len(settlements)} settlement events")
+            continue
+        settled = settlements[0]
+        entry = entries.get(op_id)
+        if entry is None:
+            v.add("lost", f"operation {op_id} is {op.state} without an outbox entry")
+        elif entry.payload.get("result") != operation_result(op):
+            v.add(
+                "result",
+                f"outbox entry of {op_id} says {entry.payload.get('result')}, the operation {operation_result(op)}",
+            )
+        trigger = settled.data.get("trigger")
+        if op.state == "completed":
+            if op.ended_at != op.ends_at:
+                v.add(
+                    "first_trigger",
+                    f"{op_id} completed at {isoformat(op.ended_at)}, not its ends_at {isoformat(op.ends_at)}",
+                )
+            if settled.at < op.ends_at:
+                v.add("first_trigger", f"{op_id} completed by {trigger} at {isoformat(settled.at)}, before its ends_at")
+        else:
+            if settled.at >= op.ends_at:
+                v.add(
+                    "first_trigger",
+                    f"{op_id} interrupted ({trigger}) at {isoformat(settled.at)}, at or after its ends_at: the deadline came first",
+                )
+            if REASON_BY_TRIGGER.get(trigger) != op.interruption_reason:
+                v.add("first_trigger", f"{op_id} interrupted with reason {op.interruption_reason} by trigger {trigger}")
+            if op.ended_at != settled.at:
+                v.add("first_trigger", f"{op_id} ended_at {isoformat(op.ended_at)} is not when it was settled")
+        for event in events[op_id]:
+            if event.kind == "operation.already_final" and event.id < settled.id:
+                v.add(
+                    "first_trigger",
+                    f"{op_id}: a {event.data.get('trigger')} saw it final before its settlement was logged",
+                )
+            if event.kind == "tool.receipt":
+                status = event.data.get("status")
+                if status == "interrupted" and op.interruption_reason != "agent_interrupt":
+                    v.add(
+                        "first_trigger",
+                        f"{op_id}: receipt 'interrupted' but the operation is {op.state}/{op.interruption_reason}",
+                    )
+                if status == "operation_already_final" and event.id < settled.id:
+                    v.add("first_trigger", f"{op_id}: receipt 'operation_already_final' before its settlement")
+    for op_id in entries.keys() - operations.keys():
+        v.add("result", f"outbox entry for unknown operation {op_id}")
+    figures["operations"] = len(operations)
+    figures["terminal_states"] = dict(states)
+    return operations, entries
+
+
+def _check_agents(
+    record: dict[str, Any], operations: dict[str, Any], entries: dict[str, Any], v: Violations, figures: dict[str, Any]
+) -> None:
+    lost = duplicated = misdelivered = redeliveries = 0
+    told: set[str] = set()
+    ours = {agent["agent_id"] for agent in record["agents"]}
+    for agent in record["agents"]:
+        told |= set(agent["starts"].values())
+        owned = {
+            str(e.id): e
+            for e in entries.values()
+            if str(e.agent_id) == agent["agent_id"] and e.channel == agent["channel"]
+        }
+        if agent["channel"] == "mcp":
+            for entry in owned.values():
+                result = agent["mcp_results"].get(str(entry.operation_id))
+                expected = entry.payload["result"]
+                if result is None:
+                    lost += 1
+                    v.add("lost", f"{agent['name']} never read the result of {entry.operation_id}")
+                elif any(
+                    result.get(k) != expected.get(k)
+                    for k in ("state", "operation_id", "ended_at", "interruption_reason")
+                ):
+                    v.add("result", f"{agent['name']} read {result} for {entry.operation_id}, stored {expected}")
+            continue
+        first: dict[str, dict[str, Any]] = {}
+        by_call: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for delivery in agent["deliveries"]:
+            first.setdefault(delivery["outbox_id"], delivery)
+            by_call[(delivery["conversation_id"], delivery["source_tool_call_id"])].add(delivery["outbox_id"])
+        redeliveries += len(agent["deliveries"]) - len(first)
+        for outbox_id in owned.keys() - first.keys():
+            lost += 1
+            v.add("lost", f"{agent['name']} never received its result {outbox_id} ({owned[outbox_id].operation_id})")
+        for outbox_id in first.keys() - owned.keys():
+            misdelivered += 1
+            v.add("misdelivered", f"{agent['name']} received {outbox_id}, which is not its own")
+        for outbox_id in first.keys() & owned.keys():
+            entry = owned[outbox_id]
+            if (first[outbox_id]["source_tool_call_id"], first[outbox_id]["result"]) != (
+                entry.payload["source_tool_call_id"],
+                entry.payload["result"],
+            ):
+                v.add("result", f"{agent['name']} received {first[outbox_id]} for {outbox_id}, stored {entry.payload}")
+        for call, outbox_ids in by_call.items():
+            if len(outbox_ids) > 1:
+                duplicated += 1
+                v.add("duplicated", f"{agent['name']} received {len(outbox_ids)} different results for call {call}")
+    for op_id, op in operations.items():
+        if str(op.tool_call.agent_id) in ours and op_id not in told:
+            v.add("untold", f"operation {op_id} ({op.source_tool_call_id}) was started but its Agent was never told")
+        entry = entries.get(op_id)
+        if entry is not None and entry.acked_at is None:
+            v.add("unacked", f"outbox entry {entry.id} of {op_id} was never acked")
+    for op_id in told - operations.keys():
+        v.add("lost", f"an Agent was told of operation {op_id}, which is not in the database")
+    figures.update(lost=lost, duplicated=duplicated, misdelivered=misdelivered, redeliveries=redeliveries)
+    figures["agent_receipts"] = sum(len(a["receipts"]) for a in record["agents"])
+    figures["duplicate_starts_sent"] = sum(a["duplicate_starts"] for a in record["agents"])
+    figures["transient_client_errors"] = dict(
+        sum((Counter(a["transient_errors"]) for a in record["agents"]), Counter())
+    )
+    figures["agent_connection_drops"] = sum(a["drops"] for a in record["agents"])
+    for agent in record["agents"]:
+        for receipt in agent["receipts"]:
+            body = receipt["receipt"] or {}
+            if body.get("status") == "interrupted":
+                op = operations.get(body.get("operation_id"))
+                if op is None or op.interruption_reason != "agent_interrupt":
+                    v.add(
+                        "first_trigger",
+                        f"{agent['name']}'s receipt {receipt} names an operation not interrupted by an Agent",
+                    )
+
+
+def _check_messages(record: dict[str, Any], v: Violations, figures: dict[str, Any]) -> None:
+    from interact.models import AuthorKind, Message, MessageDelivery
+
+    stored = {str(m.id): m for m in Message.objects.filter(author_kind=AuthorKind.HUMAN)}
+    socket_agents_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for agent in record["agents"]:
+        if agent["channel"] == "agent_socket":
+            socket_agents_of[agent["user_id"]].append(agent)
+    lost = 0
+    in_doubt: Counter[str] = Counter()  # not confirmed to the page: no answer, or internal_error
+    for person in record["people"]:
+        for message in person["messages"]:
+            if message["message_id"] is None:
+                stored_anyway = any(m.text == message["text"] for m in stored.values())
+                in_doubt[f"{message.get('outcome', 'unanswered')}, {'stored' if stored_anyway else 'not stored'}"] += 1
+                continue
+            found = stored.get(message["message_id"])
+            if (
+                found is None
+                or found.text != message["text"]
+                or str(found.conversation_id) != message["conversation_id"]
+            ):
+                lost += 1
+                v.add("message_lost", f"message {message} was confirmed to the page but is not stored as sent")
+    acked = {
+        (str(d.message_id), str(d.agent_id))
+        for d in MessageDelivery.objects.filter(message_id__in=list(stored), acked_at__isnull=False)
+    }
+    for message_id, message in stored.items():
+        for agent in socket_agents_of[message.author_user_id]:
+            if message_id not in agent["user_messages"]:
+                lost += 1
+                v.add("message_lost", f"{agent['name']} never received message {message_id}")
+            elif (message_id, agent["agent_id"]) not in acked:
+                v.add("unacked", f"{agent['name']}'s delivery of message {message_id} was never acked")
+    figures.update(messages=len(stored), messages_lost=lost, messages_in_doubt=dict(in_doubt))
+
+
+def _check_lateness(record: dict[str, Any], operations: dict[str, Any], v: Violations, figures: dict[str, Any]) -> None:
+    from django.utils import timezone
+
+    if record["faults_ended_at"] is None:
+        return
+    faults_ended = datetime.fromtimestamp(record["faults_ended_at"], tz=timezone.get_current_timezone())
+    allowance = timedelta(seconds=record["sweep_seconds"] + record["lateness_seconds"])
+    worst = 0.0
+    for op_id, op in operations.items():
+        if op.settled_at is None:
+            continue  # reported as lost
+        due = max(op.ends_at, faults_ended)
+        if op.settled_at > faults_ended and op.state == "completed":
+            worst = max(worst, (op.settled_at - due).total_seconds())
+        if op.settled_at > due + allowance:
+            v.add(
+                "late",
+                f"{op_id} settled {(op.settled_at - due).total_seconds():.1f}s after max(ends_at, end of faults)",
+            )
+    figures["max_lateness_after_faults_seconds"] = round(worst, 3)
+
+
+def _check_logs(log_dir: Path, v: Violations, figures: dict[str, Any]) -> None:
+    expected: Counter[str] = Counter()
+    for path in sorted(log_dir.glob("*.log")):
+        if not path.name.startswith(("daphne", "worker", "beat")):
+            continue  # redis' and PostgreSQL's own logs narrate the restarts
+        for problem in _log_problems(path.read_text(errors="replace")):
+            kind, text = problem
+            if kind in EXPECTED_EXCEPTIONS or EXPECTED_EVENTS.search(text):
+                expected[kind or "connection message"] += 1
+            else:
+                v.add("log_exception", f"{path.name}: {kind or 'error'}: {text}")
+    figures["expected_log_errors"] = dict(expected)
+
+
+def _log_problems(text: str) -> list[tuple[str, str]]:
+    """Every error in a log: (exception type or "", the line), from JSON lines and raw tracebacks."""
+    problems = []
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.startswith("{"):
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                entry = None
+            if isinstance(entry, dict):
+                trace = entry.get("exception") or ""
+                level = entry.get("level", "")
+                error_text = str(entry.get("error") or "")
+                if trace:
+                    problems.append((_last_exception(trace.splitlines()), str(entry.get("event"))[:300]))
+                elif level in ("error", "critical"):
+                    kind = _last_exception([error_text]) if error_text else ""
+                    problems.append((kind, f"{entry.get('event')} {error_text}"[:300]))
+                index += 1
+                continue
+        if line.startswith("Traceback (most recent call last)"):
+            block = [line]
+            index += 1
+            while index < len(lines) and (lines[index].startswith((" ", "\t")) or not lines[index].strip()):
+                block.append(lines[index])
+                index += 1
+            if index < len(lines):
+                block.append(lines[index])
+            problems.append((_last_exception(block), block[-1][:300]))
+        index += 1
+    return problems
+
+
+def _last_exception(lines: list[str]) -> str:
+    for line in reversed(lines):
+        match = EXCEPTION_LINE.match(line.strip())
+        if match:
+            return match.group(1)
+    return ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.history", description=__doc__.split("\n\n")[0])
+    parser.add_argument("run_dir", type=Path, help="a soak's directory (history.json, logs/)")
+    parser.add_argument("--database-url", help="the run's database (default: the one history.json names)")
+    args = parser.parse_args(argv)
+    record = json.loads((args.run_dir / "history.json").read_text())
+    os.environ["DATABASE_URL"] = args.database_url or record["database_url"]
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lineup.settings")
+    os.environ.setdefault("LINEUP_SECRET_KEY", "lineup-bench-only")
+    os.environ.setdefault("LINEUP_LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    report = check(record)
+    print(verdict_line(report))
+    print(json.dumps(report, default=str))
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
