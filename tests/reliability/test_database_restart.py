@@ -1,6 +1,6 @@
 """Daphne and the Celery worker keep their PostgreSQL connections, and outlive a PostgreSQL restart.
 
-The database is a private cluster (tests/support/postgres.py) so that it can be restarted under the
+The database is a cluster of the test's own (``PostgresCluster``) so that it can be restarted under the
 running servers; it logs every connection it accepts, which is how the test counts them.
 """
 
@@ -15,8 +15,8 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from lineup.gateways.agent_socket.frames import PROTOCOL
-from tests.support.postgres import PrivatePostgres
 from tests.support.processes import (
+    PostgresCluster,
     ProcessSupervisor,
     lineup_env,
     manage_py_argv,
@@ -78,8 +78,9 @@ class Agent:
 
 
 @pytest.fixture
-def rig(request, tmp_path, django_db_setup) -> Iterator[tuple[PrivatePostgres, ProcessSupervisor, dict[str, str]]]:
-    postgres = PrivatePostgres().init()
+def rig(request, tmp_path, django_db_setup) -> Iterator[tuple[PostgresCluster, ProcessSupervisor, dict[str, str]]]:
+    postgres = PostgresCluster.create(tmp_path)
+    postgres.log_connections = True
     postgres.start()
     try:
         env = lineup_env(DATABASE_URL=postgres.create_database(DATABASE))
@@ -89,7 +90,7 @@ def rig(request, tmp_path, django_db_setup) -> Iterator[tuple[PrivatePostgres, P
             processes.run("user", manage_py_argv("shell", "-c", CREATE_USER), env=env)
             yield postgres, processes, env
     finally:
-        postgres.stop()
+        postgres.destroy()
 
 
 def test_decisions_reuse_their_connections_and_survive_a_postgresql_restart(rig) -> None:
@@ -114,7 +115,8 @@ def test_decisions_reuse_their_connections_and_survive_a_postgresql_restart(rig)
     # kept connections: Daphne's one database thread and the worker's children, a handful in all.
     assert opened <= 6, f"{opened} connections opened for 20 decisions"
 
-    postgres.restart()
+    postgres.stop("fast")  # every connection terminated, open transactions rolled back
+    postgres.start()
 
     started = agent.call("pomodoro.start", duration_seconds=2, activity="after the restart")
     assert started["type"] == "tool.accepted", started

@@ -419,6 +419,7 @@ class PostgresCluster:
     port: int
     bin_dir: Path
     run_as: str | None = None
+    log_connections: bool = False  # every accepted connection in the log (``connections_authorized``)
 
     @property
     def log_path(self) -> Path:
@@ -473,6 +474,8 @@ class PostgresCluster:
             f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data_dir.parent} -c max_connections=300 "
             "-c fsync=off -c full_page_writes=off"  # durable against process crashes, not the machine's
         )
+        if self.log_connections:
+            options += " -c log_connections=on"
         self._run(
             "pg_ctl", "-D", str(self.data_dir), "-l", str(self.log_path), "-o", options, "-w", "-t", "60", "start"
         )
@@ -480,6 +483,17 @@ class PostgresCluster:
     def stop(self, mode: str = "fast") -> None:
         """``pg_ctl stop -m fast``: roll back open transactions, end every session, shut down cleanly."""
         self._run("pg_ctl", "-D", str(self.data_dir), "-m", mode, "-w", "-t", "60", "stop")
+
+    def create_database(self, name: str) -> str:
+        """A new database in the cluster; its URL."""
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
+        return self.url(name)
+
+    def connections_authorized(self, database: str) -> int:
+        """How many client connections to ``database`` the server has accepted so far (needs
+        ``log_connections``)."""
+        pattern = re.compile(rf"connection authorized: user=\S+ database={re.escape(database)}\b")
+        return len(pattern.findall(self.log_path.read_text(errors="replace")))
 
     def running(self) -> bool:
         status = subprocess.run(
