@@ -77,7 +77,8 @@ def session_cookie(username: str, password: str) -> str:
 
 
 def headers(cookie: str | None, origin: str | None = LOCAL) -> list[tuple[bytes, bytes]]:
-    found = []
+    """A browser's handshake on ``http://localhost`` (the ``Host``), from ``origin``, with the session cookie."""
+    found = [(b"host", b"localhost")]
     if origin is not None:
         found.append((b"origin", origin.encode()))
     if cookie is not None:
@@ -264,7 +265,10 @@ def test_a_logged_in_user_is_accepted_and_greeted(user, ada):
 
 
 @pytest.mark.spec("R-2.2.3")
-@pytest.mark.parametrize("origin", ["http://evil.example", "http://localhost.evil.example", None])
+@pytest.mark.parametrize(
+    "origin",
+    ["http://evil.example", "http://localhost.evil.example", "http://localhost:18899", "https://localhost", None],
+)
 def test_a_page_from_another_origin_is_refused(user, ada, origin):
     """Even with a valid session cookie, a foreign Origin (or none) is refused: no cross-site
     WebSocket hijacking, and nothing is created for the user."""
