@@ -45,6 +45,7 @@ from lineup.gateways.agent_socket.frames import PROTOCOL
 from runtime.models import Agent, AgentToken, Conversation, LifecycleEvent, Operation, ToolCall
 from runtime.services.agents import create_agent_token, revoke_agent_token, token_digest
 from runtime.services.conversations import conversation_get_or_create_default
+from tests.support.auth import password_login
 from tests.support.hostile import (
     Closed,
     InProcessAgent,
@@ -71,7 +72,7 @@ def runner(settings) -> Iterator[LoopThread]:
 
 def login(username: str, password: str) -> Client:
     client = Client()
-    assert client.login(username=username, password=password)
+    assert password_login(client, username, password)
     return client
 
 

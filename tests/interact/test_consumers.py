@@ -48,6 +48,7 @@ from runtime.tool_calls import Accepted
 from runtime.tool_router import Caller
 from runtime.transitions import LifecycleState, OperationState
 from runtime.wire import MAX_FRAME_BYTES
+from tests.support.auth import password_login
 from tests.support.factories import AgentDriver
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,7 +73,7 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
 def session_cookie(username: str, password: str) -> str:
     """Log in like a browser does and return the session id Django set."""
     client = Client()
-    assert client.login(username=username, password=password)
+    assert password_login(client, username, password)
     return client.cookies[django_settings.SESSION_COOKIE_NAME].value
 
 

@@ -40,6 +40,7 @@ from runtime.services.lifecycle import close_instance, open_app
 from runtime.tool_calls import Accepted
 from runtime.tool_router import Caller
 from runtime.wire import MAX_DEPTH
+from tests.support.auth import password_login
 from tests.support.factories import AgentDriver
 from tests.support.hostile import (
     REJECTION_EVENTS,
@@ -70,7 +71,7 @@ def workspace_valid_frames() -> dict[str, st.SearchStrategy[dict[str, Any]]]:
 
 def session_cookie(username: str, password: str) -> str:
     client = Client()
-    assert client.login(username=username, password=password)
+    assert password_login(client, username, password)
     return client.cookies[django_settings.SESSION_COOKIE_NAME].value
 
 

@@ -43,9 +43,13 @@ def test_the_inspector_cli_lists_the_tools_and_shows_rejections_as_they_are(live
     rejected = inspect(url, token, tmp_path, "--method", "tools/call", "--tool-name", "pomodoro.interrupt",
                        "--tool-arg", "operation_id=x")  # fmt: skip
     assert rejected.returncode == TOOL_IS_ERROR, rejected.stdout + rejected.stderr
-    result, verdict = rejected.stdout.strip().rsplit("\n", 1)
-    assert json.loads(verdict)["error"]["code"] == "tool_is_error", rejected.stdout  # not a schema error
-    shown = json.loads(result)
+    shown, _end = json.JSONDecoder().raw_decode(rejected.stdout.strip())  # the result, as the CLI prints it
+    verdicts = [
+        json.loads(line) for line in (rejected.stdout + rejected.stderr).splitlines() if line[:9] == '{"error":'
+    ]
+    assert [v["error"]["code"] for v in verdicts] == ["tool_is_error"], (
+        rejected.stdout + rejected.stderr
+    )  # no schema error
     assert shown["isError"] is True and shown["structuredContent"]["code"] == "invalid_arguments", shown
 
     started = inspect(url, token, tmp_path, "--method", "tools/call", "--tool-name", "pomodoro.start",
