@@ -3,7 +3,7 @@
 HTTP goes to Django, except ``/mcp/<conversation_id>/``: the MCP endpoint for Agents (lineup.gateways.mcp,
 Agent token as a bearer token). ``/ws/agent/`` authenticates with an Agent token in its first frame (no
 cookies, so no Origin check); ``/ws/workspace/`` uses the Django session, so it only accepts
-pages from allowed hosts (cross-site WebSocket hijacking). In the embedded default this process
+pages of the server's own origin: scheme, host and port (cross-site WebSocket hijacking, lineup.origins). In the embedded default this process
 also serves static files and runs the in-process deadline scheduler and the reference Agent.
 """
 
@@ -19,7 +19,6 @@ django_asgi_app = get_asgi_application()
 # These imports need Django set up first.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 from django.urls import path  # noqa: E402
@@ -27,6 +26,7 @@ from django.urls import path  # noqa: E402
 from interact.consumers import WorkspaceConsumer  # noqa: E402
 from lineup.gateways.agent_socket.consumer import AgentConsumer  # noqa: E402
 from lineup.gateways.mcp.asgi import mount_mcp  # noqa: E402
+from lineup.origins import SameOriginWebSocket  # noqa: E402
 from runtime.after_commit import use_server_loop  # noqa: E402
 from runtime.embedded_scheduler import start_embedded_scheduler_if_configured  # noqa: E402
 
@@ -38,7 +38,7 @@ http_app = mount_mcp(http_app)
 websocket_app = URLRouter(
     [
         path("ws/agent/", AgentConsumer.as_asgi()),
-        path("ws/workspace/", AllowedHostsOriginValidator(AuthMiddlewareStack(WorkspaceConsumer.as_asgi()))),
+        path("ws/workspace/", SameOriginWebSocket(AuthMiddlewareStack(WorkspaceConsumer.as_asgi()))),
     ]
 )
 

@@ -12,9 +12,16 @@ Variables:
                             each after use, e.g. behind PgBouncer in transaction mode)
     LINEUP_DATA_DIR         where the embedded SQLite file and login live (default ./var)
     LINEUP_SCHEDULER        embedded | celery | none (default: celery with REDIS_URL, else embedded)
-    LINEUP_SECRET_KEY       required when LINEUP_DEBUG is off
-    LINEUP_DEBUG            1/0 (default 1 in the embedded default, 0 otherwise)
+    LINEUP_SECRET_KEY       required outside the embedded default, which makes one per install and
+                            keeps it in $LINEUP_DATA_DIR/secret_key
+    LINEUP_DEBUG            1/0 (default 0; ``run_embedded --debug`` sets it): Django's debug pages
     LINEUP_ALLOWED_HOSTS    comma separated (default localhost,127.0.0.1,[::1])
+    LINEUP_HTTPS            1: the site is reached over HTTPS only: Secure cookies, HSTS, http -> https
+    LINEUP_BEHIND_TLS_PROXY 1: a proxy terminates TLS and sets X-Forwarded-Proto (implies LINEUP_HTTPS)
+    LINEUP_HSTS_SECONDS     HSTS max-age with LINEUP_HTTPS (default 31536000, a year)
+    LINEUP_HSTS_INCLUDE_SUBDOMAINS / LINEUP_HSTS_PRELOAD  1/0 (default 1 / 1)
+    LINEUP_LOGIN_FAILURE_LIMIT  failed sign-ins of one username from one address before a lockout (5)
+    LINEUP_LOGIN_COOLOFF_MINUTES  how long a lockout lasts (default 15)
     LINEUP_LOG_LEVEL        DEBUG/INFO/... (default INFO)
     LINEUP_LOG_FORMAT       json | console (default console when embedded, json otherwise)
     LINEUP_SWEEP_SECONDS    beat sweep period (default 2)
@@ -42,6 +49,8 @@ from pathlib import Path
 import dj_database_url
 import structlog
 
+from lineup.secret_key import install_secret_key
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -57,13 +66,15 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 REDIS_URL = os.environ.get("REDIS_URL", "")
 EMBEDDED = not DATABASE_URL and not REDIS_URL
 
-DEBUG = _env_flag("LINEUP_DEBUG", EMBEDDED)
+# Off unless asked for, the embedded default included: its pages may be reachable from a network
+# (run_embedded --host 0.0.0.0), and a debug page lists the URLs, settings and code.
+DEBUG = _env_flag("LINEUP_DEBUG", False)
 SECRET_KEY = os.environ.get("LINEUP_SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("LINEUP_SECRET_KEY must be set when LINEUP_DEBUG is off")
-    # Development only: a fixed key keeps sessions valid across restarts of the embedded server.
-    SECRET_KEY = "lineup-embedded-development-key-not-for-production"
+    if not EMBEDDED:
+        raise RuntimeError("LINEUP_SECRET_KEY must be set outside the embedded default")
+    # One per install, next to its database and login; never a key published with the code.
+    SECRET_KEY = install_secret_key(DATA_DIR)
 
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("LINEUP_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
@@ -71,6 +82,7 @@ ALLOWED_HOSTS = [
 
 INSTALLED_APPS = [
     "daphne",
+    "axes",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -95,6 +107,17 @@ MIDDLEWARE = [
     "interact.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A default policy for every page that sets none itself (sign-in, admin, errors); the workspace
+    # and the Surfaces set their own, stricter ones (interact.views).
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out username/address before the password is even checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "lineup.urls"
@@ -237,6 +260,49 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "static"
 LINEUP_SERVE_STATIC = _env_flag("LINEUP_SERVE_STATIC", True)
+
+# --- HTTPS, CSP and sign-in throttling -------------------------------------------------------
+LINEUP_BEHIND_TLS_PROXY = _env_flag("LINEUP_BEHIND_TLS_PROXY", False)
+LINEUP_HTTPS = _env_flag("LINEUP_HTTPS", LINEUP_BEHIND_TLS_PROXY)
+if LINEUP_BEHIND_TLS_PROXY:
+    # Only behind a proxy that sets this header itself (and drops a client's): else anyone could.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if LINEUP_HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("LINEUP_HSTS_SECONDS", str(365 * 24 * 60 * 60)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("LINEUP_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = _env_flag("LINEUP_HSTS_PRELOAD", True)
+
+# The sign-in page and the admin: their own scripts and styles only, no frames, forms to this site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'none'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# django-axes on /accounts/login/ and /admin/login/ (decision 0018): after this many failed
+# sign-ins of one username from one address, that pair is refused until the cool-off has passed
+# or an admin unlocks it (Axes -> Access attempts -> delete). A success resets the count.
+AXES_FAILURE_LIMIT = int(os.environ.get("LINEUP_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("LINEUP_LOGIN_COOLOFF_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "lineup.lockout.locked_out"
+AXES_VERBOSE = False
+# The address is REMOTE_ADDR: behind a proxy run Daphne with --proxy-headers, so that it is the
+# client's (from X-Forwarded-For), not the proxy's.
 
 # --- Logging: one JSON line per decision ----------------------------------------------------
 LOG_LEVEL = os.environ.get("LINEUP_LOG_LEVEL", "INFO").upper()

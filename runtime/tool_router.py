@@ -9,6 +9,7 @@ app; each rejection is one event and one log line.
 
 from __future__ import annotations
 
+import copy
 import uuid
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -29,6 +30,25 @@ from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, replay
 MAX_SOURCE_TOOL_CALL_ID_LENGTH = 128
 # The frozen schema sets no upper bound; the Runtime does, so a typo can not book a year.
 MAX_FOCUS_SECONDS = 24 * 60 * 60
+# The bounds the Router enforces beyond a tool's frozen input schema, per tool and argument.
+ENFORCED_BOUNDS: dict[str, dict[str, dict[str, int]]] = {
+    START_TOOL: {"duration_seconds": {"maximum": MAX_FOCUS_SECONDS}},
+}
+
+
+def enforced_input_schema(tool: str, input_schema: dict[str, Any]) -> dict[str, Any]:
+    """``input_schema`` with the Router's own bounds written in: exactly what a call may send.
+
+    The Inventory keeps publishing the frozen schema (its revision is a digest of it); a gateway
+    whose clients read bounds only from the schema (MCP's ``inputSchema``) publishes this one.
+    """
+    bounds = ENFORCED_BOUNDS.get(tool)
+    if not bounds:
+        return input_schema
+    schema = copy.deepcopy(input_schema)
+    for argument, keywords in bounds.items():
+        schema["properties"][argument].update(keywords)
+    return schema
 
 
 @dataclass(frozen=True)

@@ -135,10 +135,12 @@ def has_unstorable_string(value: Any) -> bool:
     return False
 
 
-def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int = MAX_FRAME_BYTES) -> Frame:
-    """Parse one frame against ``validators`` (type -> compiled schema) or raise FrameError."""
-    if text is None:
-        raise FrameError("malformed_frame", "frames are JSON text messages, not binary")
+def loads_strict(text: str, *, max_bytes: int = MAX_FRAME_BYTES) -> Any:
+    """One JSON value under the strict rules above, or ``FrameError`` (``frame_too_large``, ``malformed_frame``).
+
+    The one parser of every JSON text an Agent or a page sends: the WebSocket frames here and the
+    MCP request bodies (``lineup.gateways.mcp``), so both refuse the same texts.
+    """
     # "surrogatepass": a str can hold a lone surrogate (not from a real socket, whose text is valid
     # UTF-8); it must be counted here and refused below, not raise UnicodeEncodeError.
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
@@ -153,12 +155,21 @@ def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int 
         raise FrameError("malformed_frame", f"nesting deeper than {MAX_DEPTH} levels") from None
     except ValueError as exc:
         raise FrameError("malformed_frame", f"not JSON: {exc}") from None
+    body = data if isinstance(data, dict) else None
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise FrameError("malformed_frame", f"nesting deeper than {MAX_DEPTH} levels", body=body)
+    if has_unstorable_string(data):
+        raise FrameError("malformed_frame", "strings may not contain U+0000 or unpaired surrogates", body=body)
+    return data
+
+
+def parse_frame(text: str | None, *, validators: dict[str, Any], max_bytes: int = MAX_FRAME_BYTES) -> Frame:
+    """Parse one frame against ``validators`` (type -> compiled schema) or raise FrameError."""
+    if text is None:
+        raise FrameError("malformed_frame", "frames are JSON text messages, not binary")
+    data = loads_strict(text, max_bytes=max_bytes)
     if not isinstance(data, dict):
         raise FrameError("malformed_frame", "a frame is a JSON object")
-    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise FrameError("malformed_frame", f"nesting deeper than {MAX_DEPTH} levels", body=data)
-    if has_unstorable_string(data):
-        raise FrameError("malformed_frame", "strings may not contain U+0000 or unpaired surrogates", body=data)
     frame_type = data.get("type")
     if not isinstance(frame_type, str) or frame_type not in validators:
         raise FrameError("unknown_frame_type", f"unknown frame type {str(frame_type)[:64]!r}", body=data)

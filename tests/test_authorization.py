@@ -45,6 +45,7 @@ from lineup.gateways.agent_socket.frames import PROTOCOL
 from runtime.models import Agent, AgentToken, Conversation, LifecycleEvent, Operation, ToolCall
 from runtime.services.agents import create_agent_token, revoke_agent_token, token_digest
 from runtime.services.conversations import conversation_get_or_create_default
+from tests.support.auth import password_login
 from tests.support.hostile import (
     Closed,
     InProcessAgent,
@@ -55,6 +56,7 @@ from tests.support.hostile import (
     in_process,
     last_event_id,
     new_event_kinds,
+    page_headers,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -70,7 +72,7 @@ def runner(settings) -> Iterator[LoopThread]:
 
 def login(username: str, password: str) -> Client:
     client = Client()
-    assert client.login(username=username, password=password)
+    assert password_login(client, username, password)
     return client
 
 
@@ -162,13 +164,16 @@ def test_a_logged_out_page_gets_no_more_events_and_the_users_other_session_is_un
         "http://evil.example/localhost",
         "http://127.0.0.1.evil.example",
         "ws://evil.example",
+        "http://localhost:18899",  # another port of the same host: another page, another origin
+        "https://localhost",  # another scheme
+        "http://127.0.0.1",  # an allowed host, but not the one the page was served from
     ],
 )
-def test_a_page_from_an_origin_that_is_not_an_allowed_host_is_refused(runner, user, origin):
-    """With a valid session cookie, a WebSocket from any origin that is not an allowed host is
-    refused before the consumer runs: nothing is created for the user."""
+def test_a_page_from_any_origin_but_its_own_is_refused(runner, user, origin):
+    """With a valid session cookie, a WebSocket from any origin but the page's own (scheme, host and
+    port) is refused before the consumer runs: nothing is created for the user."""
     cookie = f"{django_settings.SESSION_COOKIE_NAME}={cookie_of(login('ada', 'pw-ada-123'))}".encode()
-    sock = InProcessSocket(runner, "/ws/workspace/", [(b"origin", origin.encode()), (b"cookie", cookie)])
+    sock = InProcessSocket(runner, "/ws/workspace/", page_headers(cookie, origin=origin))
     runner.sockets.append(sock)
     connected, _code = sock.connect()
     assert connected is False

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.processes import free_port
+from tests.support.processes import free_port, port_open
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -142,3 +142,101 @@ def test_embedded_default_boots_with_nothing_set_and_settles_a_2_second_focus(tm
         server.terminate()
         server.wait(timeout=10)
         out.close()
+
+
+def _serve(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, int, Path]:
+    port = free_port()
+    log = data_dir / f"server-{port}.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "run_embedded", "--port", str(port), *args],
+            cwd=ROOT,
+            env=env or _clean_env(data_dir),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    _poll(lambda: port_open(port), timeout=30, what="the embedded server")
+    return server, port, log
+
+
+def _stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@pytest.mark.spec("R-4.2.3")
+def test_embedded_default_runs_without_debug_and_with_its_own_persistent_key(tmp_path):
+    """Nothing configured: DEBUG is off (a 404 names no URL pattern, static files are still served),
+    the SECRET_KEY is this install's own (made once in var/secret_key, readable only by its owner,
+    not another install's), and a session signed in before a restart is still signed in after it —
+    also behind a TLS proxy (LINEUP_BEHIND_TLS_PROXY), which adds HSTS and redirects plain HTTP.
+    ``--debug`` turns the debug pages on."""
+    import httpx2
+
+    server, port, _log = _serve(tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        missing = httpx2.get(f"{base}/no-such-page/", timeout=5)
+        assert missing.status_code == 404
+        assert "URLconf" not in missing.text and "accounts/login/" not in missing.text
+        assert httpx2.get(f"{base}/static/workspace/lineup.css", timeout=5).status_code == 200
+
+        key_file = tmp_path / "secret_key"
+        key = key_file.read_text().strip()
+        assert len(key) >= 50 and key_file.stat().st_mode & 0o077 == 0
+        login = json.loads((tmp_path / "login.json").read_text())
+        client = httpx2.Client(base_url=base, timeout=5)
+        form = client.get("/accounts/login/")
+        signed_in = client.post(
+            "/accounts/login/",
+            data={**login, "csrfmiddlewaretoken": form.cookies["csrftoken"]},
+            headers={"Referer": f"{base}/accounts/login/"},
+        )
+        assert (signed_in.status_code, signed_in.headers["location"]) == (302, "/workspace/")
+        assert client.get("/workspace/").status_code == 200
+    finally:
+        _stop(server)
+
+    other = tmp_path / "another-install"
+    assert _manage("check", env=_clean_env(other)).returncode == 0
+    assert (other / "secret_key").read_text().strip() != key
+
+    proxied = {**_clean_env(tmp_path), "LINEUP_BEHIND_TLS_PROXY": "1"}
+    server, port, _log = _serve(tmp_path, env=proxied)
+    try:
+        client.base_url = httpx2.URL(f"http://127.0.0.1:{port}")
+        workspace = client.get("/workspace/", headers={"X-Forwarded-Proto": "https"})
+        assert workspace.status_code == 200, "the session signed with the same key survived the restart"
+        assert workspace.headers["strict-transport-security"] == "max-age=31536000; includeSubDomains; preload"
+        plain = client.get("/workspace/")
+        assert (plain.status_code, plain.headers["location"]) == (301, f"https://127.0.0.1:{port}/workspace/")
+        assert key_file.read_text().strip() == key
+    finally:
+        _stop(server)
+
+    server, port, log = _serve(tmp_path, "--debug")
+    try:
+        assert "URLconf" in httpx2.get(f"http://127.0.0.1:{port}/no-such-page/", timeout=5).text
+        assert "debug:     on" in log.read_text()
+    finally:
+        _stop(server)
+
+
+PRODUCTION = {
+    "DATABASE_URL": "postgres://lineup@db.internal:5432/lineup",
+    "LINEUP_SECRET_KEY": "a-production-key-of-sixty-characters-0123456789-abcdefghijkl",
+}
+
+
+@pytest.mark.spec("R-4.2.3")
+def test_check_deploy_is_clean_when_served_over_https(tmp_path):
+    """``manage.py check --deploy`` finds nothing with LINEUP_HTTPS or behind a TLS proxy, in the
+    embedded default and with a production database; without either it names what HTTPS fixes."""
+    for configuration in ({"LINEUP_HTTPS": "1"}, {"LINEUP_BEHIND_TLS_PROXY": "1"}, {"LINEUP_HTTPS": "1", **PRODUCTION}):
+        checked = _manage("check", "--deploy", env={**_clean_env(tmp_path), **configuration})
+        assert checked.returncode == 0, checked.stderr
+        assert "System check identified no issues (0 silenced)." in checked.stdout, (configuration, checked.stderr)
+    over_http = _manage("check", "--deploy", env={**_clean_env(tmp_path), **PRODUCTION})
+    for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
+        assert warning in over_http.stderr, over_http.stderr

@@ -48,6 +48,7 @@ from runtime.tool_calls import Accepted
 from runtime.tool_router import Caller
 from runtime.transitions import LifecycleState, OperationState
 from runtime.wire import MAX_FRAME_BYTES
+from tests.support.auth import password_login
 from tests.support.factories import AgentDriver
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,12 +73,13 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
 def session_cookie(username: str, password: str) -> str:
     """Log in like a browser does and return the session id Django set."""
     client = Client()
-    assert client.login(username=username, password=password)
+    assert password_login(client, username, password)
     return client.cookies[django_settings.SESSION_COOKIE_NAME].value
 
 
 def headers(cookie: str | None, origin: str | None = LOCAL) -> list[tuple[bytes, bytes]]:
-    found = []
+    """A browser's handshake on ``http://localhost`` (the ``Host``), from ``origin``, with the session cookie."""
+    found = [(b"host", b"localhost")]
     if origin is not None:
         found.append((b"origin", origin.encode()))
     if cookie is not None:
@@ -264,7 +266,10 @@ def test_a_logged_in_user_is_accepted_and_greeted(user, ada):
 
 
 @pytest.mark.spec("R-2.2.3")
-@pytest.mark.parametrize("origin", ["http://evil.example", "http://localhost.evil.example", None])
+@pytest.mark.parametrize(
+    "origin",
+    ["http://evil.example", "http://localhost.evil.example", "http://localhost:18899", "https://localhost", None],
+)
 def test_a_page_from_another_origin_is_refused(user, ada, origin):
     """Even with a valid session cookie, a foreign Origin (or none) is refused: no cross-site
     WebSocket hijacking, and nothing is created for the user."""

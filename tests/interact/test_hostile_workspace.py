@@ -27,18 +27,20 @@ from django.test import Client
 from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from interact.consumers import WORKSPACE_FRAMES
 from interact.services.interactions import request_interaction
 from runtime.errors import RejectionCode
+from runtime.models import Conversation
 from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import close_instance, open_app
 from runtime.tool_calls import Accepted
 from runtime.tool_router import Caller
 from runtime.wire import MAX_DEPTH
+from tests.support.auth import password_login
 from tests.support.factories import AgentDriver
 from tests.support.hostile import (
     REJECTION_EVENTS,
@@ -56,7 +58,7 @@ from tests.support.processes import PYTHON, free_port, lineup_env, port_open, su
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = "http://localhost"
+ORIGIN = "http://127.0.0.1"  # the live Daphne is reached as 127.0.0.1:<port>
 SCHEMAS = {name: validator.schema for name, validator in WORKSPACE_FRAMES.items()}
 CODES = frozenset(code.value for code in RejectionCode)
 TEN_MB = 10 * 1024 * 1024
@@ -69,7 +71,7 @@ def workspace_valid_frames() -> dict[str, st.SearchStrategy[dict[str, Any]]]:
 
 def session_cookie(username: str, password: str) -> str:
     client = Client()
-    assert client.login(username=username, password=password)
+    assert password_login(client, username, password)
     return client.cookies[django_settings.SESSION_COOKIE_NAME].value
 
 
@@ -368,7 +370,7 @@ def daphne_port(request, django_db_setup, tmp_path_factory) -> Iterator[int]:
 def _live_page(port: int, cookie: str):
     ws = connect(
         f"ws://127.0.0.1:{port}/ws/workspace/",
-        origin=ORIGIN,
+        origin=f"{ORIGIN}:{port}",
         additional_headers={"Cookie": f"{django_settings.SESSION_COOKIE_NAME}={cookie}"},
         compression=None,
         ping_interval=None,
@@ -412,3 +414,27 @@ def test_a_10_mb_frame_drops_only_that_page_and_the_server_survives(daphne_port,
     assert (_live_reply(again)["code"], database_state()) == ("invalid_arguments", before)
     for ws in (bystander, again):
         ws.close()
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_page_of_another_port_or_host_is_refused_by_the_live_server(daphne_port, user):
+    """Over real Daphne and a real WebSocket client, with a valid session cookie: a page served from
+    another port of the same host, another spelling of the host or another scheme is refused at the
+    handshake (HTTP 403) and nothing is created; the page's own origin is let in."""
+    cookie = session_cookie("ada", "pw-ada-123")
+    for origin in (
+        "http://127.0.0.1:18899",
+        f"http://localhost:{daphne_port}",
+        f"https://127.0.0.1:{daphne_port}",
+        "http://127.0.0.1",
+    ):
+        with pytest.raises(InvalidStatus) as refused:
+            connect(
+                f"ws://127.0.0.1:{daphne_port}/ws/workspace/",
+                origin=origin,
+                additional_headers={"Cookie": f"{django_settings.SESSION_COOKIE_NAME}={cookie}"},
+                open_timeout=10,
+            )
+        assert refused.value.response.status_code == 403, origin
+    assert not Conversation.objects.filter(owner=user).exists()
+    _live_page(daphne_port, cookie).close()  # ORIGIN:port, the page's own

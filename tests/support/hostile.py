@@ -209,6 +209,13 @@ class InProcessAgent:
         self.still_usable(conversation_id)
 
 
+def page_headers(
+    cookie: bytes, *, origin: str = "http://localhost", host: str = "localhost"
+) -> list[tuple[bytes, bytes]]:
+    """A browser's handshake headers for ``/ws/workspace/`` on ``host``: its ``Origin`` and session cookie."""
+    return [(b"host", host.encode()), (b"origin", origin.encode()), (b"cookie", cookie)]
+
+
 class InProcessPage:
     """One in-process ``/ws/workspace/`` connection with a session cookie; ``event`` frames kept aside."""
 
@@ -216,7 +223,7 @@ class InProcessPage:
         from django.conf import settings
 
         header = f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()
-        self.sock = InProcessSocket(runner, "/ws/workspace/", [(b"origin", origin.encode()), (b"cookie", header)])
+        self.sock = InProcessSocket(runner, "/ws/workspace/", page_headers(header, origin=origin))
         runner.sockets.append(self.sock)
         connected, code = self.sock.connect()
         assert connected, code

@@ -1,35 +1,46 @@
-"""``/mcp/<conversation_id>/``: Agent authentication, conversation binding and the SDK's HTTP transport.
+"""``/mcp/<conversation_id>/``: admission, Agent authentication, conversation binding and the SDK's transport.
 
-Every request is checked here before the SDK sees it: the Host against ``ALLOWED_HOSTS`` (this path
-bypasses Django), ``Authorization: Bearer <Agent token>`` (401 when missing, unknown or revoked — the
-same tokens as ``/ws/agent/``, checked on every request), and the conversation in the path (404 when
-it does not exist, 403 when it is not the token's user's). There is no default conversation.
+Every request is checked here before the SDK sees it, in this order: the Host against ``ALLOWED_HOSTS``
+(this path bypasses Django; 400), a present ``Origin`` against the request's own origin (a browser page
+of another site; 403 — non-browser clients send none, and none is let through), the conversation in the
+path (404), the method (``POST`` only; 405), ``Authorization: Bearer <Agent token>`` (401 when missing,
+unknown or revoked — the same tokens as ``/ws/agent/``, checked on every request), the conversation's
+owner (403; 404 when it does not exist), then the body (``admission``: 406, 415, 413, -32700, -32600).
+Every refusal is a JSON-RPC error body. There is no default conversation.
 
 The transport is the SDK's streamable HTTP in **stateless, JSON-response** mode: no MCP session lives
-in a process, so any Daphne behind a load balancer answers any request (decision 0008). Daphne runs no
-ASGI lifespan, so the session manager's task group is started by the first request, in a task of the
+in a process, so any Daphne behind a load balancer answers any request (decision 0008), and no request
+holds a connection open beyond its own answer (``GET`` streams are refused). Daphne runs no ASGI
+lifespan, so the session manager's task group is started by the first request, in a task of the
 serving event loop that lives as long as the process.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import uuid
-from typing import Any
 
 import structlog
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
 from channels.db import database_sync_to_async
-from django.conf import settings
-from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from lineup.gateways.mcp import bridge
+from lineup.gateways.mcp.admission import (
+    NOT_ADMITTED,
+    Refusal,
+    check_content_headers,
+    check_method,
+    parse_message,
+    read_body,
+    replaying,
+    send_refusal,
+)
 from lineup.gateways.mcp.server import BINDING_SCOPE_KEY, LineUpServer, build_server
+from lineup.origins import allowed_host, header_map, is_same_origin
 from runtime.errors import Rejection, RejectionCode
 from runtime.wire import MAX_FRAME_BYTES
 
@@ -39,8 +50,6 @@ logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
 
 _CONVERSATION_PATH = re.compile(r"^/mcp/(?P<conversation_id>[^/]+)/?$")
 _BEARER = re.compile(r"^Bearer +(?P<token>\S+)$", re.IGNORECASE)
-# JSON-RPC error code for refusals made before the MCP server runs (implementation-defined band).
-NOT_ADMITTED = -32040
 
 
 class McpEndpoint:
@@ -53,16 +62,31 @@ class McpEndpoint:
         self._starting: asyncio.Lock | None = None
 
     async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
-        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
-        host, _ = split_domain_port(headers.get("host", ""))
-        if not host or not validate_host(host, settings.ALLOWED_HOSTS):
-            await _refuse(send, 400, "this host is not in LINEUP_ALLOWED_HOSTS")
+        try:
+            admitted = await self._admit(scope, receive)
+        except Refusal as refusal:
+            await send_refusal(send, refusal)
             return
+        if admitted is None:
+            return  # the client went away while sending its request
+        binding, body = admitted
+        manager = await self._session_manager()
+        await manager.handle_request({**scope, BINDING_SCOPE_KEY: binding}, replaying(body, receive), send)
+
+    async def _admit(self, scope: Scope, receive: ASGIReceiveCallable) -> tuple[bridge.Binding, bytes] | None:
+        """The request's binding and its checked body (None if the client left), or the ``Refusal`` to answer."""
+        headers = header_map(scope)
+        if allowed_host(headers) is None:
+            raise Refusal(400, "this host is not in LINEUP_ALLOWED_HOSTS", code=NOT_ADMITTED)
+        if "origin" in headers and not is_same_origin(headers["origin"], scope, headers):
+            # A browser page of another site (or a DNS-rebinding one): MCP's transport requires 403.
+            logger.info("mcp.foreign_origin", origin=headers["origin"][:200])
+            raise Refusal(403, "requests from another origin are refused", code=NOT_ADMITTED)
         match = _CONVERSATION_PATH.match(scope["path"])
         conversation_id = _uuid_text(match.group("conversation_id")) if match else None
         if conversation_id is None:
-            await _refuse(send, 404, "name the conversation in the URL: /mcp/<conversation_id>/")
-            return
+            raise Refusal(404, "name the conversation in the URL: /mcp/<conversation_id>/", code=NOT_ADMITTED)
+        check_method(scope["method"])
         bearer = _BEARER.match(headers.get("authorization", ""))
         try:
             binding = await database_sync_to_async(bridge.bind)(
@@ -70,17 +94,22 @@ class McpEndpoint:
             )
         except bridge.Unauthenticated:
             logger.info("mcp.unauthorized", conversation_id=conversation_id, had_token=bearer is not None)
-            await _refuse(
-                send, 401, "send Authorization: Bearer <Agent token>; this one is missing, unknown or revoked"
-            )
-            return
+            raise Refusal(
+                401,
+                "send Authorization: Bearer <Agent token>; this one is missing, unknown or revoked",
+                code=NOT_ADMITTED,
+                headers=((b"www-authenticate", b'Bearer realm="lineup"'),),
+            ) from None
         except Rejection as rejection:
             status = 404 if rejection.code == RejectionCode.UNKNOWN_CONVERSATION else 403
             logger.info("mcp.refused", conversation_id=conversation_id, code=str(rejection.code))
-            await _refuse(send, status, rejection.detail, code=str(rejection.code))
-            return
-        manager = await self._session_manager()
-        await manager.handle_request({**scope, BINDING_SCOPE_KEY: binding}, receive, send)
+            raise Refusal(status, rejection.detail, code=NOT_ADMITTED, data={"code": str(rejection.code)}) from None
+        check_content_headers(headers)
+        body = await read_body(receive, headers, limit=MAX_FRAME_BYTES)
+        if body is None:
+            return None
+        parse_message(body, limit=MAX_FRAME_BYTES)
+        return binding, body
 
     async def _session_manager(self) -> StreamableHTTPSessionManager:
         """The running session manager; started on first use (and again if its task ever ended)."""
@@ -94,8 +123,7 @@ class McpEndpoint:
                     app=self.server,
                     stateless=True,
                     json_response=True,
-                    # Checked above (Host) or not applicable: a bearer token is no ambient credential
-                    # a rebinding page could ride on, so the SDK's Origin/Host guard adds nothing.
+                    # Host and Origin are checked in _admit, before the token (and answered in JSON-RPC).
                     security_settings=None,
                     max_request_body_size=MAX_FRAME_BYTES,
                 )
@@ -122,16 +150,3 @@ def _uuid_text(value: str) -> str | None:
         return str(uuid.UUID(value))
     except ValueError:
         return None
-
-
-async def _refuse(send: ASGISendCallable, status: int, message: str, *, code: str | None = None) -> None:
-    """A JSON-RPC error body (no request id: the body was not read) with an HTTP status."""
-    error: dict[str, Any] = {"code": NOT_ADMITTED, "message": message}
-    if code is not None:
-        error["data"] = {"code": code}
-    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if status == 401:
-        headers.append((b"www-authenticate", b'Bearer realm="lineup"'))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})

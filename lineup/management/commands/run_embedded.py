@@ -1,8 +1,9 @@
 """``manage.py run_embedded``: the one-command product (the embedded default).
 
 Migrates the SQLite database under ``$LINEUP_DATA_DIR``, makes sure a login exists (created once,
-its password kept in ``login.json`` next to the database, readable only by you), prints the URL
-and the login, then serves the ASGI app with Daphne in this process. Daphne imports
+its password kept in ``login.json`` next to the database, readable only by you; the install's
+``secret_key`` beside it is made by the settings), prints the URL and the login, then serves the
+ASGI app with Daphne in this process, with ``DEBUG`` off unless ``--debug``. Daphne imports
 ``lineup.asgi``, which starts the in-process deadline scheduler (and recovery) in the embedded mode.
 """
 
@@ -46,8 +47,13 @@ class Command(BaseCommand):
         parser.add_argument("--host", default=os.environ.get("LINEUP_HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("LINEUP_PORT", "8000")))
         parser.add_argument("--username", default=DEFAULT_USERNAME, help="the login to create on first run")
+        parser.add_argument(
+            "--debug",
+            action="store_true",
+            help="for developers: Django's debug pages (tracebacks, settings, URLs); never on a reachable host",
+        )
 
-    def handle(self, *args: object, host: str, port: int, username: str, **options: object) -> None:
+    def handle(self, *args: object, host: str, port: int, username: str, debug: bool, **options: object) -> None:
         if settings.LINEUP_SCHEDULER == "celery":
             raise CommandError(
                 "run_embedded is the embedded default; with REDIS_URL set, run Daphne, a Celery worker and one "
@@ -66,10 +72,14 @@ class Command(BaseCommand):
             if password
             else "  password:  (changed since it was created; reset it with: manage.py changepassword " + username + ")"
         )
-        self.stdout.write(f"  data:      {data_dir}")
+        self.stdout.write(f"  data:      {data_dir} (the database, the login and this install's secret key)")
+        if debug:
+            self.stdout.write(self.style.WARNING("  debug:     on (Django's debug pages; for development only)"))
         self.stdout.write("  agent:     the built-in reference Agent answers in the IM (English or Chinese)")
         self.stdout.write("  stop with Ctrl+C; a focus running now is settled from its ends_at on the next start")
         self.stdout.flush()
+        if debug:
+            os.environ["LINEUP_DEBUG"] = "1"  # read by the settings of the Daphne process below
         # The built-in reference Agent runs in the server process and talks to it over /ws/agent/.
         os.environ.setdefault("LINEUP_REFERENCE_AGENT_URL", f"ws://{host}:{port}/ws/agent/")
         # Hand the process over to Daphne (same interpreter, same environment).

@@ -14,9 +14,11 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from lineup.gateways.mcp.server import REJECTION_SCHEMA
 from runtime.clock import to_millis
 from runtime.inventory import inventory_for_scope
 from runtime.models import Agent, LifecycleEvent, Operation, ToolCall
+from runtime.tool_router import MAX_FOCUS_SECONDS, enforced_input_schema
 from runtime.transitions import OperationState
 from tests.lineup.gateways.agent_socket.client import row_counts
 from tests.lineup.gateways.mcp.client import INVENTORY_REVISION
@@ -34,10 +36,11 @@ def _rejection(result) -> tuple[str, str]:
 
 @pytest.mark.spec("R-3.11")
 def test_tools_list_is_the_conversations_published_inventory(live, mcp, conversation):
-    """Exactly the Inventory's tools, with its input schemas, each descriptor verbatim in ``_meta`` and
-    the Inventory revision; the long tool declares optional task support, the short one its result
-    schema as output schema. The server advertises task-augmented tools/call. (After them comes the
-    app-only status tool of MCP Apps views, and the tools' ``_meta.ui``: test_apps.py.)"""
+    """Exactly the Inventory's tools, with its input schemas and the bounds the Router adds to them, each
+    descriptor verbatim in ``_meta`` and the Inventory revision; the long tool declares optional task
+    support, the short one its result schema or a rejection as output schema. The server advertises
+    task-augmented tools/call. (After them comes the app-only status tool of MCP Apps views, and the
+    tools' ``_meta.ui``: test_apps.py.)"""
     inventory = inventory_for_scope(conversation.scope)
     listed = mcp.list_tools()
 
@@ -46,14 +49,20 @@ def test_tools_list_is_the_conversations_published_inventory(live, mcp, conversa
     assert names[:-1] == [d.name for d in inventory.tools] == ["pomodoro.interrupt", "pomodoro.start"]
     assert names[-1] == "lineup.operation_status"
     for tool, descriptor in zip(listed.tools[:-1], inventory.tools, strict=True):
-        assert tool.input_schema == descriptor.input_schema
+        assert tool.input_schema == enforced_input_schema(descriptor.name, descriptor.input_schema)
         assert tool.description == descriptor.description
         meta = {key: value for key, value in tool.meta.items() if not key.startswith("ui")}
         assert meta == {"lineup/descriptor": descriptor.published(), INVENTORY_REVISION: inventory.revision}
     interrupt, start, _ = listed.tools
     assert start.execution is not None and start.execution.task_support == "optional"
     assert start.output_schema is None  # its call answers a receipt; the result comes with the task
-    assert interrupt.execution is None and interrupt.output_schema == inventory.get("pomodoro.interrupt").result_schema
+    assert interrupt.execution is None
+    assert interrupt.output_schema == {
+        "type": "object",
+        "anyOf": [inventory.get("pomodoro.interrupt").result_schema, REJECTION_SCHEMA],
+    }
+    duration = start.input_schema["properties"]["duration_seconds"]
+    assert duration == {"type": "integer", "minimum": 1, "maximum": MAX_FOCUS_SECONDS}  # the Router's bound
 
     tasks = mcp.initialize_result.capabilities.tasks
     assert tasks is not None and tasks.requests.tools.call is not None
