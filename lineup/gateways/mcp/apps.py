@@ -35,8 +35,10 @@ from mcp.shared.exceptions import MCPError
 
 from lineup.gateways.mcp import bridge
 from lineup.gateways.mcp.bridge import Binding
+from lineup.gateways.mcp.schemas import result_or_rejection
 from lineup.gateways.mcp.surface_document import surface_document
 from runtime.clock import isoformat
+from runtime.errors import RejectionCode
 from runtime.manifests import ToolDescriptor, get_manifest
 from runtime.models import Operation
 
@@ -117,7 +119,7 @@ def status_tool() -> types.Tool:
             "required": ["operation_id"],
             "properties": {"operation_id": {"type": "string"}},
         },
-        output_schema=STATUS_OUTPUT_SCHEMA,
+        output_schema=result_or_rejection(STATUS_OUTPUT_SCHEMA),
         annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True),
         _meta={"ui": {"visibility": ["app"]}},
     )
@@ -197,8 +199,9 @@ async def call_status_tool(binding: Binding, arguments: dict[str, Any] | None) -
     if set(arguments) == {"operation_id"}:
         status = await database_sync_to_async(operation_status)(binding, arguments["operation_id"])
     if status is None:
+        refusal = {"code": str(RejectionCode.INVALID_ARGUMENTS), "detail": "no such operation in this conversation"}
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text="no such operation in this conversation")], is_error=True
+            content=[types.TextContent(type="text", text=refusal["detail"])], structured_content=refusal, is_error=True
         )
     text = json.dumps(status, ensure_ascii=False, separators=(",", ":"))
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=status)

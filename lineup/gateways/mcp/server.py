@@ -43,9 +43,9 @@ from pydantic import ValidationError
 
 from lineup.gateways.mcp import apps, bridge
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
+from lineup.gateways.mcp.schemas import result_or_rejection
 from runtime.after_commit import answer_first
 from runtime.clock import isoformat
-from runtime.errors import RejectionCode
 from runtime.manifests import ToolDescriptor
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.tool_router import enforced_input_schema
@@ -61,14 +61,6 @@ SOURCE_META = "lineup/source_tool_call_id"
 REPLAYED_META = "lineup/replayed"
 OPERATION_URI_TEMPLATE = bridge.OPERATION_URI_PREFIX + "{operation_id}"
 JSON_MIME = "application/json"
-
-# The structuredContent of an ``isError`` result: the Runtime's stable rejection.
-REJECTION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["code", "detail"],
-    "properties": {"code": {"enum": [str(code) for code in RejectionCode]}, "detail": {"type": "string"}},
-}
 
 # tasks/get suggests polling at the deadline, but at least this often (an interrupt ends a focus early)
 # and no more often than the floor (a settlement lands within milliseconds of ends_at).
@@ -146,7 +138,7 @@ def _tool(descriptor: ToolDescriptor, revision: str) -> types.Tool:
         description=descriptor.description,
         input_schema=enforced_input_schema(descriptor.name, descriptor.input_schema),
         # A long tool's call answers its receipt, not the result_schema (that is the task's result).
-        output_schema=None if long_operation else _output_schema(descriptor.result_schema),
+        output_schema=None if long_operation else result_or_rejection(descriptor.result_schema),
         execution=types.ToolExecution(task_support="optional") if long_operation else None,
         _meta={
             DESCRIPTOR_META: descriptor.published(),
@@ -154,12 +146,6 @@ def _tool(descriptor: ToolDescriptor, revision: str) -> types.Tool:
             **apps.ui_meta(descriptor),
         },
     )
-
-
-def _output_schema(result_schema: dict[str, Any]) -> dict[str, Any]:
-    """The tool's result, or the rejection every call may end in: clients (the MCP Inspector, the
-    TypeScript SDK) validate ``structuredContent`` against the ``outputSchema`` on error results too."""
-    return {"type": "object", "anyOf": [result_schema, REJECTION_SCHEMA]}
 
 
 async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:

@@ -89,7 +89,7 @@ def test_every_answer_conforms_to_the_schema_and_each_result_to_its_tools_output
     tools = {tool["name"]: tool for tool in listed["tools"]}
     assert tools["pomodoro.start"]["inputSchema"]["properties"]["duration_seconds"]["maximum"] == MAX_FOCUS_SECONDS
     output = {name: Draft202012Validator(t["outputSchema"]) for name, t in tools.items() if "outputSchema" in t}
-    assert set(output) == {"pomodoro.interrupt"}
+    assert set(output) == {"pomodoro.interrupt", "lineup.operation_status"}
     for validator in output.values():
         Draft202012Validator.check_schema(validator.schema)
 
@@ -113,6 +113,9 @@ def test_every_answer_conforms_to_the_schema_and_each_result_to_its_tools_output
     assert call("pomodoro.start", {"duration_seconds": "25"})["isError"]
     assert call("pomodoro.nope", {})["structuredContent"]["code"] == "unknown_tool"
     task = call("pomodoro.start", {"duration_seconds": MAX_FOCUS_SECONDS}, task=True)["task"]
+    assert call("lineup.operation_status", {"operation_id": task["taskId"]})["structuredContent"]["state"] == "focusing"
+    unknown = call("lineup.operation_status", {"operation_id": "nope"})
+    assert unknown["isError"] and unknown["structuredContent"]["code"] == "invalid_arguments"
     conforms(raw.request("tasks/get", {"taskId": task["taskId"]}), "GetTaskResult")
     assert call("pomodoro.start", {"duration_seconds": 60})["structuredContent"]["code"] == "active_focusing_operation"
     assert call("pomodoro.interrupt", {})["structuredContent"]["status"] == "interrupted"

@@ -14,7 +14,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from lineup.gateways.mcp.server import REJECTION_SCHEMA
+from lineup.gateways.mcp.schemas import REJECTION_SCHEMA
 from runtime.clock import to_millis
 from runtime.inventory import inventory_for_scope
 from runtime.models import Agent, LifecycleEvent, Operation, ToolCall
