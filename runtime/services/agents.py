@@ -157,33 +157,32 @@ def liveness_window() -> timedelta:
     return timedelta(seconds=3 * settings.LINEUP_AGENT_HEARTBEAT_SECONDS)
 
 
-@transaction.atomic
 def agent_connection_opened(*, connection_id: uuid.UUID, agent_id: object, digest: str, now: datetime) -> None:
-    """A ``/ws/agent/`` connection was welcomed: record it, and drop the Agent's dead rows.
-
-    Dead rows are those of connections whose process died without closing them (their heartbeat
-    stopped); they stopped counting when the window passed, and go now.
-    """
-    token_id = AgentToken.objects.filter(digest=digest).values_list("pk", flat=True).get()
-    AgentConnection.objects.filter(agent_id=agent_id, seen_at__lt=now - liveness_window()).delete()
+    """A ``/ws/agent/`` connection was welcomed: record it (two short statements on the hello path)."""
+    token_id = AgentToken.objects.filter(digest=digest, revoked_at__isnull=True).values_list("pk", flat=True).first()
+    if token_id is None:  # revoked (or gone) meanwhile: the connection is being closed, it is not live
+        return
     AgentConnection.objects.create(id=connection_id, agent_id=agent_id, token_id=token_id, opened_at=now, seen_at=now)
 
 
 def agent_connection_seen(*, connection_id: uuid.UUID, agent_id: object, digest: str, now: datetime) -> None:
-    """The heartbeat of a live connection; its row is written again if it was dropped as dead
-    (the process stalled for longer than the window while another connection of the Agent opened)."""
+    """The heartbeat of a live connection; its row is written again if it is missing (it was
+    dropped as dead while its process stalled, or the write at welcome failed)."""
     if not AgentConnection.objects.filter(pk=connection_id).update(seen_at=now):
         agent_connection_opened(connection_id=connection_id, agent_id=agent_id, digest=digest, now=now)
 
 
 @transaction.atomic
-def agent_connection_closed(*, connection_id: uuid.UUID, now: datetime) -> None:
-    """The connection ended: delete its row; its token was last used now."""
+def agent_connection_closed(*, connection_id: uuid.UUID, agent_id: object, now: datetime) -> None:
+    """The connection ended: delete its row, and the Agent's dead rows with it (those of connections
+    whose process died: their heartbeat stopped, so they stopped counting when the window passed);
+    its token was last used now."""
     token_id = AgentConnection.objects.filter(pk=connection_id).values_list("token_id", flat=True).first()
-    if token_id is None:
-        return
-    AgentConnection.objects.filter(pk=connection_id).delete()
-    AgentToken.objects.filter(pk=token_id).update(last_used_at=now)
+    AgentConnection.objects.filter(
+        Q(pk=connection_id) | Q(agent_id=agent_id, seen_at__lt=now - liveness_window())
+    ).delete()
+    if token_id is not None:
+        AgentToken.objects.filter(pk=token_id).update(last_used_at=now)
 
 
 def derive_builtin_token(agent: Agent) -> str:

@@ -114,7 +114,7 @@ def test_another_users_token_and_the_built_in_agents_can_not_be_revoked_here(sig
 
 def test_live_connections_are_the_fresh_rows_and_last_seen_is_the_latest_use(signed_in, user):
     """Two connection rows refreshed within the liveness window count; a row whose heartbeat
-    stopped (its process died) does not, and goes when the Agent next connects. Closing one
+    stopped (its process died) does not, and goes when a connection of the Agent closes. Closing one
     leaves the token's last use at the close."""
     agent, token = create_agent_token(user=user, name="claude", now=timezone.now())
     now = timezone.now()
@@ -131,22 +131,23 @@ def test_live_connections_are_the_fresh_rows_and_last_seen_is_the_latest_use(sig
     page = text_of(signed_in.get(PAGE))
     assert 'data-live-connections="2"' in page and "connected now" in page
 
-    agent_connection_closed(connection_id=ids[0], now=now)
+    agent_connection_closed(connection_id=ids[0], agent_id=agent.id, now=now - timedelta(minutes=5))
     assert 'data-live-connections="1"' in text_of(signed_in.get(PAGE))
-    agent_connection_closed(connection_id=ids[1], now=now - timedelta(minutes=5))
-    page = text_of(signed_in.get(PAGE))
-    assert 'data-live-connections="0"' in page and "5\xa0minutes ago" in page
-
-    # The dead row stopped counting at once; the Agent's next connection deletes it.
+    # The dead row stopped counting at once; the Agent's next close deletes it with its own.
     assert AgentConnection.objects.filter(pk=ids[2]).exists()
-    agent_connection_opened(connection_id=uuid.uuid4(), agent_id=agent.id, digest=token_digest(token), now=now)
-    assert not AgentConnection.objects.filter(pk=ids[2]).exists()
+    agent_connection_closed(connection_id=ids[1], agent_id=agent.id, now=now)
+    assert not AgentConnection.objects.exists()
+    page = text_of(signed_in.get(PAGE))
+    assert 'data-live-connections="0"' in page and ">just now<" in page
 
 
-def test_an_agent_never_seen_says_never(signed_in, user):
+def test_last_seen_reads_never_then_how_long_ago(signed_in, user):
+    """An Agent that never connected was never seen; one last seen five minutes ago says so."""
     create_agent_token(user=user, name="claude", now=timezone.now())
     page = text_of(signed_in.get(PAGE))
     assert 'data-live-connections="0"' in page and ">never<" in page
+    AgentToken.objects.update(last_used_at=timezone.now() - timedelta(minutes=5, seconds=3))
+    assert "5\xa0minutes ago" in text_of(signed_in.get(PAGE))
 
 
 def test_the_page_speaks_chinese(signed_in, user):

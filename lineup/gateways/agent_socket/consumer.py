@@ -69,7 +69,6 @@ class AgentConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.row_id = uuid.uuid4()  # its runtime.AgentConnection row, once welcomed
         self.connection_id = self.row_id.hex[:12]
-        self.recorded = False
         self.conversation_ids = []
         self.background: list[asyncio.Task] = []
         await self.accept()
@@ -92,9 +91,11 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
         if self.agent is not None:
             await self.channel_layer.group_discard(agent_group(self.agent.id), self.channel_name)
-        if self.recorded:
+        if self.agent is not None:
             try:
-                await database_sync_to_async(agent_connection_closed)(connection_id=self.row_id, now=timezone.now())
+                await database_sync_to_async(agent_connection_closed)(
+                    connection_id=self.row_id, agent_id=self.agent.id, now=timezone.now()
+                )
             except Exception:  # the row stops counting when its heartbeat is missed (decision 0017)
                 logger.exception("agent.connection_row_not_deleted", connection_id=self.connection_id)
         self._log("agent.disconnected", close_code=code)
@@ -171,7 +172,6 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(agent_connection_opened)(
                 connection_id=self.row_id, agent_id=agent.id, digest=self.token_digest, now=timezone.now()
             )
-            self.recorded = True
         except Exception:  # only the Agents page's count misses it; the heartbeat writes it again
             logger.exception("agent.connection_row_not_written", connection_id=self.connection_id)
         self.background.append(asyncio.ensure_future(self._heartbeat_forever()))
@@ -338,7 +338,6 @@ class AgentConsumer(AsyncWebsocketConsumer):
                 await database_sync_to_async(agent_connection_seen)(
                     connection_id=self.row_id, agent_id=self.agent.id, digest=self.token_digest, now=timezone.now()
                 )
-                self.recorded = True
             except Exception:  # keep the loop alive; the next beat retries
                 logger.exception("agent.heartbeat_failed", connection_id=self.connection_id)
 
