@@ -214,6 +214,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
+# Times to the second in ISO order in every language (lineup/formats/), e.g. in the admin.
+FORMAT_MODULE_PATH = ["lineup.formats"]
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"

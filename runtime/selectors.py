@@ -158,3 +158,15 @@ def agents_of_user(*, user_id: int, now: datetime, window: timedelta) -> list[Ag
 def conversations_of_user(*, user_id: int) -> list[Conversation]:
     """The user's conversations, the default one first."""
     return list(Conversation.objects.filter(owner_id=user_id).order_by("-is_default", "created_at"))
+
+
+def operations_dashboard(*, now: datetime) -> dict[str, int]:
+    """The admin index's counts, in one query: focusing operations whose end time is ahead
+    (``running``), those past it and not settled yet (``due``; normally seconds at most), and of
+    those the ones flagged for an operator (``flagged``)."""
+    focusing = Q(state=OperationState.FOCUSING)
+    return Operation.objects.aggregate(
+        running=Count("pk", filter=focusing & Q(ends_at__gt=now)),
+        due=Count("pk", filter=focusing & Q(ends_at__lte=now)),
+        flagged=Count("pk", filter=focusing & Q(settle_flagged_at__isnull=False)),
+    )
