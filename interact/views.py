@@ -4,6 +4,10 @@
 ``/ws/workspace/`` (``interact.consumers``), so the page itself carries only what does not change
 while it is open (who is logged in, which apps can be opened by hand).
 
+``agents`` is the person's Agents page: their Agents with last-seen time and live connections,
+creating a token (shown once) and revoking one, and for each conversation the MCP URL and the
+configurations of the usual clients (``interact.agent_setup``).
+
 ``surface`` serves a bundled MiniApp's Surface files (``miniapps/<app>/surface/``) and the MiniApp
 SDK (``miniapps/sdk/``, at ``/surfaces/<app>/sdk/``) with a Content-Security-Policy that leaves the
 Surface no network (``connect-src 'none'``), no frames, no forms and only its own bundle's scripts
@@ -15,19 +19,36 @@ its sub-resource requests, and whatever a Surface shows arrives through the host
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from django.views import i18n as i18n_views
 from django.views.decorators.clickjacking import xframe_options_sameorigin
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from interact.agent_setup import agent_socket_hello, mcp_configurations
 from interact.services.preferences import language_preference_set
+from runtime.clock import isoformat
 from runtime.manifests import get_manifest, registry
+from runtime.models import AgentToken
+from runtime.selectors import agents_of_user, conversations_of_user
+from runtime.services.agents import (
+    AgentNameError,
+    BuiltinAgentError,
+    create_agent_token,
+    liveness_window,
+    revoke_own_agent_token,
+)
+from runtime.services.conversations import conversation_get_or_create_default
 
 SDK_DIR = Path(settings.BASE_DIR) / "miniapps" / "sdk"
 SDK_PREFIX = "sdk/"  # /surfaces/<app>/sdk/... is the SDK, so a Surface folder can not have an sdk/ of its own
@@ -149,6 +170,88 @@ def workspace(request: HttpRequest) -> HttpResponse:
     response["Content-Security-Policy"] = WORKSPACE_CSP
     response["Referrer-Policy"] = "same-origin"
     return response
+
+
+def _seen(at: datetime | None, now: datetime) -> dict[str, Any] | None:
+    """A time for the page: ISO with seconds (machine and tooltip), and whether it was just now."""
+    if at is None:
+        return None
+    return {"at": at, "iso": isoformat(at), "just_now": (now - at).total_seconds() < 60}
+
+
+def _agents_page(
+    request: HttpRequest, *, created: dict[str, Any] | None = None, error: str = "", status: int = 200
+) -> HttpResponse:
+    now = timezone.now()
+    conversation_get_or_create_default(user=request.user)  # the one an Agent's MCP URL names first
+    token = created["token"] if created else None
+    scheme = "wss" if request.is_secure() else "ws"
+    conversations = [
+        {
+            "conversation": conversation,
+            "mcp_url": request.build_absolute_uri(f"/mcp/{conversation.id}/"),
+            "configurations": mcp_configurations(
+                mcp_url=request.build_absolute_uri(f"/mcp/{conversation.id}/"), token=token
+            ),
+        }
+        for conversation in conversations_of_user(user_id=request.user.pk)
+    ]
+    agents = [
+        {"summary": summary, "last_seen": _seen(summary.last_seen_at, now)}
+        for summary in agents_of_user(user_id=request.user.pk, now=now, window=liveness_window())
+    ]
+    response = render(
+        request,
+        "workspace/agents.html",
+        {
+            "user_name": request.user.get_username(),
+            "agents": agents,
+            "conversations": conversations,
+            "created": created,
+            "error": error,
+            "agent_socket_url": f"{scheme}://{request.get_host()}/ws/agent/",
+            "agent_socket_hello": agent_socket_hello(token=token),
+        },
+        status=status,
+    )
+    response["Content-Security-Policy"] = WORKSPACE_CSP
+    response["Referrer-Policy"] = "same-origin"
+    response["Cache-Control"] = "no-store"  # it may show a token, once
+    return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def agents(request: HttpRequest) -> HttpResponse:
+    """The person's Agents; a POST creates a token for the Agent named in the form, shown in this answer only."""
+    if request.method != "POST":
+        return _agents_page(request)
+    name = request.POST.get("name", "")
+    try:
+        agent, token = create_agent_token(user=request.user, name=name, now=timezone.now())
+    except AgentNameError:
+        return _agents_page(request, error=gettext("Give the Agent a name of 1 to 100 characters."), status=400)
+    except BuiltinAgentError:
+        return _agents_page(
+            request,
+            error=gettext("“%(name)s” is the name of the built-in Agent, which LineUp runs itself. Pick another name.")
+            % {"name": name.strip()},
+            status=400,
+        )
+    return _agents_page(request, created={"agent": agent, "token": token})
+
+
+@require_POST
+@login_required
+def agent_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """Revoke one of the person's own tokens; back to the Agents page, which says so."""
+    try:
+        revoked = revoke_own_agent_token(user=request.user, token_id=token_id, now=timezone.now())
+    except AgentToken.DoesNotExist:
+        raise Http404("no such token") from None
+    if revoked:
+        messages.success(request, gettext("Token revoked. Requests with it are refused from now on."))
+    return redirect(reverse("agents"))
 
 
 def _resolve(base: Path, relative: str) -> Path:

@@ -30,6 +30,7 @@ Variables:
     LINEUP_CELERY_QUEUE     Celery queue name (default lineup)
     LINEUP_OUTBOX_REDELIVERY_SECONDS  resend an unacked tool.result after this long (default 5)
     LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS  each resend waits twice as long, up to this (default 300)
+    LINEUP_AGENT_HEARTBEAT_SECONDS  a live /ws/agent/ connection refreshes its row this often (default 15)
     LINEUP_REFERENCE_AGENT_URL  run the reference Agent in-process against this /ws/agent/ URL
     LINEUP_LLM_BASE_URL     an OpenAI-compatible API base, e.g. http://127.0.0.1:11434/v1; with
     LINEUP_LLM_MODEL        the model name, the built-in Agent is the LLM Agent (docs/agents.md)
@@ -223,6 +224,9 @@ CELERY_BEAT_SCHEDULE = {
 LINEUP_OUTBOX_REDELIVERY_SECONDS = float(os.environ.get("LINEUP_OUTBOX_REDELIVERY_SECONDS", "5"))
 # Each further resend of the same entry waits twice as long, up to this bound.
 LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS = float(os.environ.get("LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS", "300"))
+# A live /ws/agent/ connection refreshes its runtime.AgentConnection row this often; a row not
+# refreshed for three periods (its process died) is not counted as live (decision 0017).
+LINEUP_AGENT_HEARTBEAT_SECONDS = float(os.environ.get("LINEUP_AGENT_HEARTBEAT_SECONDS", "15"))
 
 # The built-in reference Agent, run inside the server process when this URL is set (run_embedded
 # sets it to its own /ws/agent/). In production run `manage.py run_reference_agent` once instead.
@@ -254,6 +258,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
+# Times to the second in ISO order in every language (lineup/formats/), e.g. in the admin.
+FORMAT_MODULE_PATH = ["lineup.formats"]
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"

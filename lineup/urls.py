@@ -17,6 +17,8 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="/accounts/login/"), name="logout"),
     path("workspace/", views.workspace, name="workspace"),
+    path("workspace/agents/", views.agents, name="agents"),
+    path("workspace/agents/tokens/<int:token_id>/revoke/", views.agent_token_revoke, name="agent-token-revoke"),
     path("surfaces/<slug:app_id>/", views.surface, name="surface"),
     path("surfaces/<slug:app_id>/<path:asset>", views.surface, name="surface-asset"),
     path("admin/", admin.site.urls),

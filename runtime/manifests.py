@@ -43,7 +43,34 @@ def first_error(validator: Any, instance: object) -> tuple[str, str] | None:
     errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
     if not errors:
         return None
-    return "/".join(str(p) for p in errors[0].absolute_path), errors[0].message
+    return "/".join(str(p) for p in errors[0].absolute_path), _plain_message(errors[0])
+
+
+ECHO_LIMIT = 64  # characters of a refused value a message may quote; longer ones are described instead
+
+
+def _plain_message(error: Any) -> str:
+    """jsonschema's message, without echoing a long value back (a 4 001-character text, a big object).
+
+    Its messages quote the value as ``repr``; a short one is useful context, a long one is only
+    the caller's own input sent back (and logged) again.
+    """
+    value = error.instance
+    if error.validator in ("maxLength", "minLength") and isinstance(value, str):
+        bound = "at most" if error.validator == "maxLength" else "at least"
+        return f"is {len(value)} characters long; {bound} {error.validator_value} allowed"
+    quoted = repr(value)
+    if len(quoted) <= ECHO_LIMIT or quoted not in error.message:
+        return error.message
+    if isinstance(value, str):
+        described = f"a string of {len(value)} characters"
+    elif isinstance(value, dict):
+        described = f"an object of {len(value)} fields"
+    elif isinstance(value, list):
+        described = f"an array of {len(value)} items"
+    else:
+        described = f"a {type(value).__name__} value"
+    return error.message.replace(quoted, described)
 
 
 class ManifestError(Exception):

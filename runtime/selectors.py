@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from django.db.models import Min, Q
+from django.db.models import Count, Max, Min, Prefetch, Q
 
-from runtime.models import AppInstance, Operation, OutboxEntry, ToolCall
+from runtime.models import Agent, AgentToken, AppInstance, Conversation, Operation, OutboxEntry, ToolCall
 from runtime.transitions import LifecycleState, OperationState
 
 
@@ -116,3 +117,56 @@ def due_outbox_page(
     if due_by is not None:
         entries = entries.filter(next_attempt_at__lte=due_by)
     return list(entries.order_by("next_attempt_at", "id")[:limit])
+
+
+@dataclass(frozen=True)
+class AgentSummary:
+    """One Agent of a user as the Agents page shows it."""
+
+    agent: Agent
+    active_tokens: list[AgentToken]
+    live_connections: int  # open /ws/agent/ connections, on any server process
+    last_seen_at: datetime | None  # its last request (MCP), hello, heartbeat or close
+
+
+def agents_of_user(*, user_id: int, now: datetime, window: timedelta) -> list[AgentSummary]:
+    """The user's Agents, oldest first, with their active tokens and what the database says of their
+    connections: rows refreshed within ``window`` are live (``runtime.services.agents.liveness_window``)."""
+    agents = (
+        Agent.objects.filter(user_id=user_id)
+        .annotate(
+            live=Count("connections", filter=Q(connections__seen_at__gte=now - window), distinct=True),
+            connection_seen=Max("connections__seen_at", filter=Q(connections__seen_at__gte=now - window)),
+            token_used=Max("tokens__last_used_at"),
+        )
+        .prefetch_related(
+            Prefetch("tokens", queryset=AgentToken.objects.filter(revoked_at__isnull=True), to_attr="active")
+        )
+        .order_by("created_at")
+    )
+    return [
+        AgentSummary(
+            agent=agent,
+            active_tokens=agent.active,
+            live_connections=agent.live,
+            last_seen_at=max((t for t in (agent.connection_seen, agent.token_used) if t is not None), default=None),
+        )
+        for agent in agents
+    ]
+
+
+def conversations_of_user(*, user_id: int) -> list[Conversation]:
+    """The user's conversations, the default one first."""
+    return list(Conversation.objects.filter(owner_id=user_id).order_by("-is_default", "created_at"))
+
+
+def operations_dashboard(*, now: datetime) -> dict[str, int]:
+    """The admin index's counts, in one query: focusing operations whose end time is ahead
+    (``running``), those past it and not settled yet (``due``; normally seconds at most), and of
+    those the ones flagged for an operator (``flagged``)."""
+    focusing = Q(state=OperationState.FOCUSING)
+    return Operation.objects.aggregate(
+        running=Count("pk", filter=focusing & Q(ends_at__gt=now)),
+        due=Count("pk", filter=focusing & Q(ends_at__lte=now)),
+        flagged=Count("pk", filter=focusing & Q(settle_flagged_at__isnull=False)),
+    )

@@ -6,6 +6,7 @@ block is read-only. Each new message is announced to the conversation's clients 
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from datetime import datetime
 from typing import Any
@@ -21,13 +22,29 @@ from runtime.models import Agent, AppSession, AppSessionState, Conversation
 from runtime.projections import project_on_commit
 from runtime.services.outbox import next_attempt_after_send
 
+# Characters that draw nothing although they are not whitespace to ``str.strip``: zero-width space,
+# joiners, word joiner, BOM (category Cf), controls (Cc), and letters and symbols that render blank
+# (the Hangul fillers, the blank Braille pattern, the combining grapheme joiner).
+_INVISIBLE_CATEGORIES = {"Cf", "Cc", "Zs", "Zl", "Zp"}
+_BLANK_CHARACTERS = {"\u034f", "\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"}
+
+NO_VISIBLE_CHARACTERS = "the message has no visible characters"
+
+
+def is_blank(text: str) -> bool:
+    """True if ``text`` would show nothing: only whitespace and invisible characters (U+200B, U+FEFF, …)."""
+    return all(
+        ch.isspace() or ch in _BLANK_CHARACTERS or unicodedata.category(ch) in _INVISIBLE_CATEGORIES for ch in text
+    )
+
 
 def clean_text(text: object) -> str:
+    """The message text, stripped; refused if it shows nothing or is too long (never echoed back)."""
     if not isinstance(text, str):
         raise Rejection(RejectionCode.INVALID_ARGUMENTS, "text must be a string")
     text = text.strip()
-    if not text:
-        raise Rejection(RejectionCode.INVALID_ARGUMENTS, "text must not be empty")
+    if is_blank(text):
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, NO_VISIBLE_CHARACTERS)
     if len(text) > MAX_MESSAGE_LENGTH:
         raise Rejection(
             RejectionCode.INVALID_ARGUMENTS, f"text is {len(text)} characters; the limit is {MAX_MESSAGE_LENGTH}"

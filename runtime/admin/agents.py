@@ -10,6 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from runtime.admin.common import ReadOnlyAdmin
 from runtime.models import Agent, AgentToken
@@ -48,14 +49,20 @@ class AgentAdmin(ReadOnlyAdmin):
         now = timezone.now()
         enabled = sum(enable_builtin_agent(agent_id=agent.pk, now=now) for agent in queryset)
         skipped = queryset.count() - enabled
+        text = ngettext(
+            "Re-enabled the built-in Agent for %(n)d user; it connects with a new token within seconds.",
+            "Re-enabled the built-in Agent for %(n)d users; they connect with new tokens within seconds.",
+            enabled,
+        ) % {"n": enabled}
+        if skipped:
+            text += " " + ngettext(
+                "%(n)d selected Agent was not a built-in Agent turned off, and is unchanged.",
+                "%(n)d selected Agents were not a built-in Agent turned off, and are unchanged.",
+                skipped,
+            ) % {"n": skipped}
         self.message_user(
             request,
-            f"Re-enabled the built-in Agent for {enabled} user(s); it connects with a new token within seconds."
-            + (
-                f" {skipped} selected Agent(s) were not a built-in Agent turned off, and are unchanged."
-                if skipped
-                else ""
-            ),
+            text,
             messages.SUCCESS if enabled else messages.WARNING,
         )
 
@@ -75,14 +82,18 @@ class AgentTokenAdmin(ReadOnlyAdmin):
         now = timezone.now()
         revoked = [token for token in queryset if revoke_agent_token(token_id=token.pk, now=now)]
         builtin = sum(token.builtin for token in revoked)
-        self.message_user(
-            request,
-            f"Revoked {len(revoked)} token(s); new connections with them are refused."
-            + (
+        text = ngettext(
+            "Revoked %(n)d token; new connections and requests with it are refused.",
+            "Revoked %(n)d tokens; new connections and requests with them are refused.",
+            len(revoked),
+        ) % {"n": len(revoked)}
+        if builtin:
+            text += (
                 f" {builtin} of them belonged to the built-in Agent: it stays off for that user, across"
                 " restarts, until you re-enable it (Agents → Re-enable the built-in Agent)."
-                if builtin
-                else ""
-            ),
+            )
+        self.message_user(
+            request,
+            text,
             messages.SUCCESS,
         )

@@ -26,6 +26,8 @@ from runtime.models import Conversation
 
 admin.site.site_header = "LineUp operations"
 admin.site.site_title = "LineUp admin"
+# The index shows the operations dashboard (focusing, due and not settled, flagged) above the apps.
+admin.site.index_template = "admin/runtime/index.html"
 
 # How many conversations the conversation filter offers in its sidebar; any other one is still
 # reachable through ``?conversation_id=<uuid>`` (the links on a conversation's page).

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.admin.views.main import ChangeList
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -51,6 +54,42 @@ class OutboxEntryAdmin(ReadOnlyAdmin):
         return pretty_json(obj.payload)
 
 
+# Events that only say the page was hidden or shown again (a screen lock, a tab in the background):
+# many, and rarely what an operator looks for. The instance that returns to the foreground after
+# one was ``suspended``, which only hiding the page does (runtime.services.lifecycle.set_visibility).
+VISIBILITY_NOISE = Q(kind__in=["lifecycle.visibility", "instance.suspended"]) | Q(
+    kind="instance.foreground", data__previous="suspended"
+)
+
+
+class VisibilityNoiseFilter(admin.SimpleListFilter):
+    """Hide the visibility noise by default; one click shows every event."""
+
+    title = "page hidden / shown"
+    parameter_name = "visibility"
+    SHOW = "shown"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [(self.SHOW, "show them too (all events)")]
+
+    def choices(self, changelist: ChangeList):
+        yield {
+            "selected": self.value() is None,
+            "query_string": changelist.get_query_string(remove=[self.parameter_name]),
+            "display": "hidden (default)",
+        }
+        yield {
+            "selected": self.value() == self.SHOW,
+            "query_string": changelist.get_query_string({self.parameter_name: self.SHOW}),
+            "display": "shown: all events",
+        }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() == self.SHOW or request.GET.get("kind") or request.GET.get("kind__exact"):
+            return queryset  # asked for a kind by name: show it, noise or not
+        return queryset.exclude(VISIBILITY_NOISE)
+
+
 @admin.register(LifecycleEvent)
 class LifecycleEventAdmin(ReadOnlyAdmin):
     """The event log: append-only, newest first; its ids are plain values, linked where useful."""
@@ -66,7 +105,7 @@ class LifecycleEventAdmin(ReadOnlyAdmin):
         "app_session",
     )
     list_display_links = ("id", "kind")
-    list_filter = ("kind", ConversationFilter)
+    list_filter = (VisibilityNoiseFilter, "kind", ConversationFilter)
     search_fields = (
         "kind",
         "source_tool_call_id",

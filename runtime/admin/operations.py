@@ -13,11 +13,12 @@ once, even when it is flagged for an operator; the "needs an operator" filter li
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import DurationField, ExpressionWrapper, F, QuerySet
 from django.http import HttpRequest
 from django.urls import path
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import ngettext
 
 from runtime.admin import recovery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link, pretty_json
@@ -41,6 +42,24 @@ class NeedsOperatorFilter(admin.SimpleListFilter):
             return failing.filter(settle_flagged_at__isnull=False)
         if self.value() == "retrying":
             return failing.filter(settle_flagged_at__isnull=True)
+        return queryset
+
+
+class DeadlineFilter(admin.SimpleListFilter):
+    """Focusing operations by their end time: still running, or past it and not yet settled."""
+
+    title = "end time"
+    parameter_name = "deadline"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("running", "focusing, end time still ahead"), ("due", "end time passed, not settled yet")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        focusing = queryset.filter(state=OperationState.FOCUSING)
+        if self.value() == "running":
+            return focusing.filter(ends_at__gt=timezone.now())
+        if self.value() == "due":
+            return focusing.filter(ends_at__lte=timezone.now())
         return queryset
 
 
@@ -112,10 +131,11 @@ class OperationAdmin(ReadOnlyAdmin):
         "ends_at",
         "ended_at",
         "settled_at",
+        "settlement_lag",
         "settle_failures_display",
     )
     list_select_related = ("conversation",)
-    list_filter = ("state", NeedsOperatorFilter, "interruption_reason", ConversationFilter)
+    list_filter = ("state", DeadlineFilter, NeedsOperatorFilter, "interruption_reason", ConversationFilter)
     search_fields = ("source_tool_call_id", "id__exact", "instance__id__exact", "conversation__id__exact")
     date_hierarchy = "started_at"
     ordering = ("-started_at",)
@@ -125,6 +145,20 @@ class OperationAdmin(ReadOnlyAdmin):
     @admin.display(description="outbox entry")
     def outbox_link(self, obj: Operation) -> SafeString | str:
         return object_link(getattr(obj, "outbox_entry", None))
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Operation]:
+        lag = ExpressionWrapper(F("settled_at") - F("ends_at"), output_field=DurationField())
+        return super().get_queryset(request).annotate(lag=lag)
+
+    @admin.display(description="settlement lag", ordering="lag")
+    def settlement_lag(self, obj: Operation) -> str:
+        """How long after its end time a completed focus was recorded as completed (settled_at - ends_at).
+
+        An interrupted focus ended before its end time: it has no lag.
+        """
+        if obj.state != OperationState.COMPLETED or obj.settled_at is None:
+            return "-"
+        return f"{(obj.settled_at - obj.ends_at).total_seconds():.1f} s"
 
     @admin.display(description="settle failures", ordering="settle_failures")
     def settle_failures_display(self, obj: Operation) -> str:
@@ -157,10 +191,9 @@ class OperationAdmin(ReadOnlyAdmin):
         done = [outcome for outcome in outcomes if not isinstance(outcome, SettleFailure)]
         settled = sum(outcome.settled for outcome in done)
         not_due = sum(isinstance(outcome.decision, NotDue) for outcome in done)
-        text = (
-            f"Settled {settled} due operation(s); {not_due} not due yet; "
-            f"{len(selected) - settled - not_due - len(failed)} already final."
-        )
+        already_final = len(selected) - settled - not_due - len(failed)
+        text = ngettext("Settled %(n)d due operation", "Settled %(n)d due operations", settled) % {"n": settled}
+        text += f"; {not_due} not due yet; {already_final} already final."
         if failed:
             text += f" {len(failed)} failed again: " + "; ".join(f"{f.operation_id}: {f.error}" for f in failed)
         level = messages.ERROR if failed else messages.SUCCESS if settled else messages.INFO

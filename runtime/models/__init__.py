@@ -12,7 +12,7 @@ in a service can fail a transaction but never corrupt the state:
 * terminal fields present exactly when the state is terminal.
 """
 
-from runtime.models.agents import Agent, AgentToken
+from runtime.models.agents import Agent, AgentConnection, AgentToken
 from runtime.models.conversations import Conversation, ConversationScope, Workspace
 from runtime.models.events import LifecycleEvent
 from runtime.models.instances import AppInstance, AppSession, AppSessionState, InstanceSnapshot
@@ -28,6 +28,7 @@ from runtime.models.operations import (
 __all__ = [
     "NON_FINAL_TOOL_CALL_STATUSES",
     "Agent",
+    "AgentConnection",
     "AgentToken",
     "AppInstance",
     "AppSession",

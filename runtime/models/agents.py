@@ -64,3 +64,27 @@ class AgentToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({'revoked' if self.revoked_at else 'active'})"
+
+
+class AgentConnection(models.Model):
+    """One live ``/ws/agent/`` connection, on whichever server process holds it.
+
+    The row is written when the connection is welcomed, its ``seen_at`` refreshed by a heartbeat
+    of the process holding it, and deleted when the connection ends. A process that dies leaves its
+    rows behind with a ``seen_at`` that stops moving: they are not counted once older than the
+    liveness window, and are deleted when their Agent next connects
+    (docs/decisions/0017-agents-page-and-live-connections.md). The count is then right across any
+    number of Daphne processes, which no one process's memory could be.
+    """
+
+    id = models.UUIDField(primary_key=True, editable=False)
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="connections", db_index=False)
+    token = models.ForeignKey(AgentToken, on_delete=models.CASCADE, related_name="connections")
+    opened_at = models.DateTimeField()
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["agent", "seen_at"], name="agent_connection_seen")]
+
+    def __str__(self) -> str:
+        return f"connection {self.id} of {self.agent_id}"

@@ -86,24 +86,32 @@ class Operation(models.Model):
     activity = models.CharField(max_length=256, null=True, blank=True)  # noqa: DJ001 (absent is not empty)
     duration_seconds = models.PositiveIntegerField()
     started_at = models.DateTimeField()
-    ends_at = models.DateTimeField(help_text="The only time fact while focusing (R-3.4).")
+    # while focusing, ends_at is the only time fact; the result is decided from it.
+    ends_at = models.DateTimeField(
+        help_text="When the focus ends. While it runs, this is the only time stored; its result is decided from it."
+    )
     state = models.CharField(max_length=16, choices=OperationState.choices, default=OperationState.FOCUSING)
     ended_at = models.DateTimeField(null=True, blank=True)
     interruption_reason = models.CharField(max_length=32, choices=InterruptionReason.choices, null=True, blank=True)  # noqa: DJ001
     settled_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the Runtime decided the terminal state (for lag metrics)."
+        null=True,
+        blank=True,
+        help_text="When LineUp recorded how it ended. Compare with the end time to see how late that was.",
     )
     # Poison isolation (decision 0011): a settlement that raised is rolled back alone and counted
     # here, in a transaction of its own. Kept after the operation settles, as its history.
-    settle_failures = models.PositiveIntegerField(default=0, help_text="Settlements of it that raised.")
-    next_settle_attempt_at = models.DateTimeField(
-        null=True, blank=True, help_text="The sweep does not retry a failed settlement before this."
+    settle_failures = models.PositiveIntegerField(
+        default=0, help_text="How many times recording its end failed with an error."
     )
-    last_settle_error = models.TextField(blank=True, default="", help_text="The last failed settlement's exception.")
+    next_settle_attempt_at = models.DateTimeField(
+        null=True, blank=True, help_text="After a failure, the periodic sweep tries again no earlier than this."
+    )
+    last_settle_error = models.TextField(blank=True, default="", help_text="The error of the last failed attempt.")
     settle_flagged_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When it reached LINEUP_SETTLE_MAX_FAILURES: the sweep leaves it to an operator's explicit retry.",
+        help_text="When it had failed too often (LINEUP_SETTLE_MAX_FAILURES): the periodic sweep stopped trying, "
+        "and it waits for an operator to run the recovery sweep.",
     )
 
     class Meta:

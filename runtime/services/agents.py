@@ -12,6 +12,11 @@ The built-in Agent (the reference or LLM Agent the server runs for every user) i
 the same token without it being stored (``builtin_agent_token``). An operator's revocation of it
 turns the built-in Agent off for that user until ``enable_builtin_agent``
 (docs/decisions/0012-builtin-agent-token.md).
+
+Live ``/ws/agent/`` connections are rows (``AgentConnection``), opened at welcome, refreshed by a
+heartbeat and deleted at close, so the Agents page counts them right across server processes; a
+process that dies leaves rows that stop counting after ``liveness_window()``
+(docs/decisions/0017-agents-page-and-live-connections.md).
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
-from datetime import datetime
+import uuid
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -30,10 +36,11 @@ from django.utils.crypto import salted_hmac
 
 from runtime.events import record_event
 from runtime.extensions import send_agent_ended
-from runtime.models import Agent, AgentToken
+from runtime.models import Agent, AgentConnection, AgentToken
 from runtime.projections import notify_agent_on_commit
 
 TOKEN_PREFIX = "lu_"
+MAX_AGENT_NAME_LENGTH = 100
 BUILTIN_TOKEN_KEY_SALT = "lineup.runtime.builtin_agent_token"
 
 
@@ -45,13 +52,26 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+class AgentNameError(ValueError):
+    """The Agent's name is empty or too long."""
+
+
+def clean_agent_name(name: object) -> str:
+    """``name`` stripped, or ``AgentNameError`` when it is not 1 to 100 visible characters."""
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_AGENT_NAME_LENGTH:
+        raise AgentNameError(f"an Agent's name is 1 to {MAX_AGENT_NAME_LENGTH} characters")
+    return name.strip()
+
+
 @transaction.atomic
 def create_agent_token(*, user: AbstractBaseUser, name: str, now: datetime) -> tuple[Agent, str]:
     """Create (or reuse) the Agent ``name`` of ``user`` and issue it a new token; return the token.
 
-    Refuses the built-in Agent (``BuiltinAgentError``): a hand-issued token would be a second way in
-    for it that the operator's off switch (revoking its token) does not cover.
+    Refuses a blank or over-long name (``AgentNameError``) and the built-in Agent
+    (``BuiltinAgentError``): a hand-issued token would be a second way in for it that the
+    operator's off switch (revoking its token) does not cover.
     """
+    name = clean_agent_name(name)
     agent, _ = Agent.objects.get_or_create(user=user, name=name)
     if agent.is_builtin:
         raise BuiltinAgentError(f"{name!r} is the built-in Agent of {user.get_username()}; the server runs it")
@@ -116,6 +136,53 @@ def revoke_agent_token(*, token_id: int, now: datetime) -> bool:
     if not AgentToken.objects.filter(agent=row.agent, revoked_at__isnull=True).exists():
         send_agent_ended(agent=row.agent, reason="agent_revoked", now=now)
     return True
+
+
+@transaction.atomic
+def revoke_own_agent_token(*, user: AbstractBaseUser, token_id: int, now: datetime) -> bool:
+    """A person revokes one of their own Agents' tokens (the Agents page); False if already revoked.
+
+    ``AgentToken.DoesNotExist`` for a token of another user's Agent and for the built-in Agent's,
+    which only an operator turns off (it would stop the server's Agent for this user until an
+    operator turns it back on).
+    """
+    owned = AgentToken.objects.filter(pk=token_id, agent__user=user, builtin=False).exists()
+    if not owned:
+        raise AgentToken.DoesNotExist(f"no token {token_id} of an Agent of {user.get_username()}")
+    return revoke_agent_token(token_id=token_id, now=now)
+
+
+def liveness_window() -> timedelta:
+    """How long a connection row counts as live without a heartbeat: three heartbeat periods."""
+    return timedelta(seconds=3 * settings.LINEUP_AGENT_HEARTBEAT_SECONDS)
+
+
+def agent_connection_opened(*, connection_id: uuid.UUID, agent_id: object, digest: str, now: datetime) -> None:
+    """A ``/ws/agent/`` connection was welcomed: record it (two short statements on the hello path)."""
+    token_id = AgentToken.objects.filter(digest=digest, revoked_at__isnull=True).values_list("pk", flat=True).first()
+    if token_id is None:  # revoked (or gone) meanwhile: the connection is being closed, it is not live
+        return
+    AgentConnection.objects.create(id=connection_id, agent_id=agent_id, token_id=token_id, opened_at=now, seen_at=now)
+
+
+def agent_connection_seen(*, connection_id: uuid.UUID, agent_id: object, digest: str, now: datetime) -> None:
+    """The heartbeat of a live connection; its row is written again if it is missing (it was
+    dropped as dead while its process stalled, or the write at welcome failed)."""
+    if not AgentConnection.objects.filter(pk=connection_id).update(seen_at=now):
+        agent_connection_opened(connection_id=connection_id, agent_id=agent_id, digest=digest, now=now)
+
+
+@transaction.atomic
+def agent_connection_closed(*, connection_id: uuid.UUID, agent_id: object, now: datetime) -> None:
+    """The connection ended: delete its row, and the Agent's dead rows with it (those of connections
+    whose process died: their heartbeat stopped, so they stopped counting when the window passed);
+    its token was last used now."""
+    token_id = AgentConnection.objects.filter(pk=connection_id).values_list("token_id", flat=True).first()
+    AgentConnection.objects.filter(
+        Q(pk=connection_id) | Q(agent_id=agent_id, seen_at__lt=now - liveness_window())
+    ).delete()
+    if token_id is not None:
+        AgentToken.objects.filter(pk=token_id).update(last_used_at=now)
 
 
 def derive_builtin_token(agent: Agent) -> str:

@@ -17,6 +17,9 @@ function refusalText(error) {
     return gettext("A newer question replaced this one; answer that one instead.");
   }
   if (error.code === "interaction_resolved") return gettext("This question has already been answered or has expired.");
+  if (error.code === "invalid_arguments" && error.detail === "the message has no visible characters") {
+    return gettext("it has no visible characters (only spaces or invisible ones); type something first.");
+  }
   if (error.code === "offline") return gettext("You are offline; try again once LineUp is reconnected.");
   if (error.code === "timeout") return gettext("LineUp did not answer in time; try again.");
   return error instanceof RequestError ? error.detail || error.code : String(error);

@@ -53,7 +53,7 @@ def test_revoking_a_token_in_the_admin_refuses_it_from_then_on(staff_client, use
         reverse("admin:runtime_agenttoken_changelist"), {"action": "revoke", "_selected_action": [row.pk]}, follow=True
     )
     assert response.status_code == 200
-    assert b"Revoked 1 token(s)" in response.content
+    assert b"Revoked 1 token;" in response.content
     row.refresh_from_db()
     assert row.revoked_at is not None
     assert authenticate_agent(token, now=timezone.now()) is None

@@ -644,14 +644,58 @@ def test_malformed_unknown_and_extra_field_frames_get_an_error_and_the_connectio
 
 
 @pytest.mark.spec("R-2.2.3")
-@pytest.mark.parametrize("text", ["", "   "])
-def test_an_empty_message_is_refused_over_the_connection(user, ada, text):
-    """A blank message passes the frame schema but is ``invalid_arguments`` from Interact; nothing is written."""
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("", id="empty"),
+        pytest.param("   ", id="spaces"),
+        pytest.param("\u200b", id="zero-width-space"),
+        pytest.param("\u200c\u200d", id="zero-width-joiners"),
+        pytest.param("\u2060", id="word-joiner"),
+        pytest.param("\ufeff", id="bom"),
+        pytest.param(" \u200b\n\u3000\u200d\t\ufeff ", id="mixed"),
+    ],
+)
+def test_a_message_without_visible_characters_is_refused_over_the_connection(user, ada, text):
+    """A message of only whitespace or zero-width characters passes the frame schema but is refused
+    ``invalid_arguments`` with a detail that says why; nothing is written."""
 
     async def scenario() -> None:
         page = await open_page(ada)
         reply = await page.ask("message.send", conversation_id=page.hello["conversations"][0], text=text)
         assert (reply["type"], reply["code"], reply["frame"]) == ("error", "invalid_arguments", "message.send")
+        assert reply["detail"] == "the message has no visible characters"
+        await page.ws.disconnect()
+
+    run(scenario)
+    assert not Message.objects.exists()
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_visible_character_among_invisible_ones_is_a_message(user, ada):
+    """A zero-width joiner inside text (an emoji sequence) is not blank: the message is posted."""
+
+    async def scenario() -> None:
+        page = await open_page(ada)
+        reply = await page.ask("message.send", conversation_id=page.hello["conversations"][0], text="\u200bok\u200d")
+        assert reply["type"] == "ok", reply
+        await page.ws.disconnect()
+
+    run(scenario)
+    assert list(Message.objects.values_list("text", flat=True)) == ["\u200bok\u200d"]
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_too_long_message_is_refused_without_echoing_it(user, ada):
+    """4 001 characters are refused with their count and the limit, never the text itself."""
+    text = "Q" * 3990 + "0123456789+"
+
+    async def scenario() -> None:
+        page = await open_page(ada)
+        reply = await page.ask("message.send", conversation_id=page.hello["conversations"][0], text=text)
+        assert (reply["type"], reply["code"]) == ("error", "invalid_frame"), reply
+        assert "4001 characters" in reply["detail"] and "4000" in reply["detail"]
+        assert "QQQQ" not in json.dumps(reply), reply
         await page.ws.disconnect()
 
     run(scenario)

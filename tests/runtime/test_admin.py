@@ -7,6 +7,8 @@ client against real PostgreSQL.
 
 from __future__ import annotations
 
+import io
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 from html import escape
@@ -15,6 +17,7 @@ import pytest
 from django.contrib import admin
 from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
+from django.core.management import call_command
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
@@ -32,7 +35,7 @@ from runtime.models import (
 )
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.focus import settle_operation
-from runtime.services.lifecycle import open_app
+from runtime.services.lifecycle import open_app, set_visibility
 from runtime.services.snapshots import save_snapshot
 from runtime.tool_calls import Accepted, Rejected
 from runtime.tool_router import Caller
@@ -340,14 +343,14 @@ def test_the_settle_action_settles_only_the_selected_due_operations(
         assert response.status_code == 200
         return message_texts(response)
 
-    assert "Settled 1 due operation(s); 0 not due yet; 1 already final." in run_action(
+    assert "Settled 1 due operation; 0 not due yet; 1 already final." in run_action(
         due.operation_id, final.operation_id
     )
     operation = Operation.objects.get(pk=due.operation_id)
     assert operation.state == OperationState.COMPLETED and operation.ended_at == operation.ends_at
     assert OutboxEntry.objects.filter(operation=operation).count() == 1
 
-    assert "Settled 0 due operation(s); 1 not due yet; 0 already final." in run_action(running.operation_id)
+    assert "Settled 0 due operations; 1 not due yet; 0 already final." in run_action(running.operation_id)
     assert Operation.objects.get(pk=running.operation_id).state == OperationState.FOCUSING
     assert OutboxEntry.objects.count() == 2  # the final one's and the due one's: nothing written twice
 
@@ -392,7 +395,130 @@ def test_the_recovery_commands_need_the_settle_permission_not_only_view(
     assert "settle_due_operations" in offered_actions()
     assert b'value="Run the recovery sweep now"' in client.get(recover_url).content
     response = client.post(changelist_url, settle, follow=True)
-    assert "Settled 1 due operation(s); 0 not due yet; 0 already final." in message_texts(response)
+    assert "Settled 1 due operation; 0 not due yet; 0 already final." in message_texts(response)
     assert Operation.objects.get(pk=due.operation_id).state == OperationState.COMPLETED
     response = client.post(recover_url, follow=True)
     assert "Recovery sweep ran: settled 0, failed 0, flagged 0, resumed 0, unacked outbox 1." in message_texts(response)
+
+
+# --- for operators: seconds, lag, quiet event log, plain words, the dashboard (issue 18) -----------
+
+
+@pytest.mark.spec("R-3.4", "R-4.4.1")
+def test_operation_times_are_to_the_second_and_the_settlement_lag_is_a_column(admin_client: Client, agent):
+    """started/ends/ended/settled show seconds (ISO order) in the list and on the page, and a
+    completed focus settled 17.4 s after its end time shows that lag; an interrupted one has none."""
+    late = agent.start(60, now=at(0.0))
+    assert settle_operation(operation_id=late.operation_id, trigger=Trigger.DEADLINE, now=at(77.4)).settled
+    stopped = agent.start(600, now=at(100))
+    assert settle_operation(operation_id=stopped.operation_id, trigger=Trigger.AGENT_INTERRUPT, now=at(130)).settled
+
+    response = admin_client.get(admin_url(Operation, "changelist"))
+    page = response.content.decode()
+    assert "2026-01-05 09:00:00" in page and "2026-01-05 09:01:00" in page and "2026-01-05 09:01:17" in page
+    assert "Settlement lag" in page
+    rows = {str(o.pk): o for o in response.context["cl"].result_list}
+    model_admin = admin.site._registry[Operation]
+    assert model_admin.settlement_lag(rows[str(late.operation_id)]) == "17.4 s"
+    assert model_admin.settlement_lag(rows[str(stopped.operation_id)]) == "-"
+    column = str(list(model_admin.list_display).index("settlement_lag") + 1)
+    by_lag = changelist_results(admin_client, Operation, o=column)  # ascending: early end (negative) first
+    assert [str(o.pk) for o in by_lag] == [str(stopped.operation_id), str(late.operation_id)]
+
+    detail = admin_client.get(admin_url(Operation, "change", late.operation_id)).content.decode()
+    assert "2026-01-05 09:01:17" in detail and "p.m." not in detail and "a.m." not in detail
+
+
+@pytest.mark.spec("R-4.2.2")
+def test_the_event_log_hides_visibility_noise_until_asked(admin_client: Client, agent, conversation):
+    """By default the event list leaves out the page being hidden and shown (``lifecycle.visibility``,
+    ``instance.suspended`` and the return to the foreground after it); one click shows all, and
+    asking for such a kind by name shows it."""
+    started = agent.start(600, now=at(0))
+    set_visibility(conversation_id=conversation.id, visible=False, now=at(1))
+    set_visibility(conversation_id=conversation.id, visible=True, now=at(2))
+    noisy = {"lifecycle.visibility", "instance.suspended"}
+    assert noisy <= set(LifecycleEvent.objects.values_list("kind", flat=True))
+    back = LifecycleEvent.objects.get(kind="instance.foreground", data__previous="suspended")
+
+    default = changelist_results(admin_client, LifecycleEvent)
+    kinds = {e.kind for e in default}
+    assert not kinds & noisy and back.pk not in {e.pk for e in default}
+    assert "operation.started" in kinds and "instance.foreground" in kinds  # the Pomodoro launch stays
+    page = admin_client.get(admin_url(LifecycleEvent, "changelist")).content.decode()
+    assert "?visibility=shown" in page and "shown: all events" in page
+
+    everything = changelist_results(admin_client, LifecycleEvent, visibility="shown")
+    assert noisy <= {e.kind for e in everything} and back.pk in {e.pk for e in everything}
+    assert len(everything) == LifecycleEvent.objects.count()
+    by_kind = changelist_results(admin_client, LifecycleEvent, kind__exact="instance.suspended")
+    assert [e.kind for e in by_kind] == ["instance.suspended"]
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+
+
+def test_help_texts_are_plain_words_without_requirement_ids():
+    """Help texts are for operators: the requirement ids belong in code comments."""
+    from django.apps import apps
+
+    found = [
+        f"{model._meta.label}.{field.name}: {field.help_text}"
+        for label in ("runtime", "interact")
+        for model in apps.get_app_config(label).get_models()
+        for field in model._meta.get_fields()
+        if re.search(r"\bR-\d", str(getattr(field, "help_text", "")))
+    ]
+    assert found == []
+
+
+@pytest.mark.spec("R-4.4.1")
+def test_the_admin_index_has_a_row_per_state_with_links(admin_client: Client, agent, other_user):
+    """Focusing with the end ahead, past the end and not settled, and flagged: each counted, each a
+    link to exactly those operations."""
+    now = timezone.now()
+    running = agent.start(600, now=now - timedelta(seconds=10))
+    other_conversation = conversation_get_or_create_default(user=other_user)
+    other = AgentDriver(caller=Caller(label="agent:other", user_id=other_user.id), conversation=other_conversation)
+    due = other.start(60, now=now - timedelta(seconds=120))
+    assert isinstance(running, Accepted) and isinstance(due, Accepted)
+
+    page = admin_client.get(reverse("admin:index")).content.decode()
+    counts = dict(re.findall(r'<tr data-state="(\w+)".*?<strong>(\d+)</strong>', page, re.S))
+    assert counts == {"running": "1", "due": "1", "flagged": "0"}
+    for key, params in (("running", {"deadline": "running"}), ("due", {"deadline": "due"})):
+        assert f"{admin_url(Operation, 'changelist')}?{next(iter(params))}={key}" in page
+        listed = changelist_results(admin_client, Operation, **params)
+        assert [str(o.pk) for o in listed] == [str(running.operation_id if key == "running" else due.operation_id)]
+
+    Operation.objects.filter(pk=due.operation_id).update(
+        settle_failures=5, settle_flagged_at=now, next_settle_attempt_at=now, last_settle_error="RuntimeError: boom"
+    )
+    page = admin_client.get(reverse("admin:index")).content.decode()
+    counts = dict(re.findall(r'<tr data-state="(\w+)".*?<strong>(\d+)</strong>', page, re.S))
+    assert counts == {"running": "1", "due": "1", "flagged": "1"}
+    assert f"{admin_url(Operation, 'changelist')}?needs_operator=flagged" in page
+
+
+@pytest.mark.spec("R-4.4.1")
+def test_recover_runtime_says_its_counts_in_proper_singular_and_plural(agent, other_user):
+    """No "operation(s)" or "entr(y/ies)": one is singular, two are plural."""
+    now = timezone.now()
+    agent.start(60, now=now - timedelta(seconds=120))
+    out = io.StringIO()
+    call_command("recover_runtime", "--dry-run", stdout=out)
+    text = out.getvalue()
+    assert "DRY RUN: would settle 1 due operation\n" in text
+    assert "resumed 0 running operations; 0 outbox entries not acked yet" in text
+
+    other_conversation = conversation_get_or_create_default(user=other_user)
+    other = AgentDriver(caller=Caller(label="agent:other", user_id=other_user.id), conversation=other_conversation)
+    other.start(60, now=now - timedelta(seconds=100))
+    out = io.StringIO()
+    call_command("recover_runtime", stdout=out)
+    text = out.getvalue()
+    assert "settled 2 due operations\n" in text
+    assert "resumed 0 running operations; 2 outbox entries not acked yet" in text
+    assert "(s)" not in text and "(y/ies)" not in text
+    agent.start(600, now=now)
+    out = io.StringIO()
+    call_command("recover_runtime", stdout=out)
+    assert "resumed 1 running operation; 2 outbox entries not acked yet" in out.getvalue()

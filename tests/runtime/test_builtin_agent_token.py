@@ -159,7 +159,7 @@ def test_the_admin_revokes_and_re_enables_the_builtin_agent_with_clear_messages(
         {"action": "enable_builtin", "_selected_action": [agent.pk]},
         follow=True,
     )
-    assert "Re-enabled the built-in Agent for 1 user(s)" in enabled.content.decode()
+    assert "Re-enabled the built-in Agent for 1 user;" in enabled.content.decode()
     _, fresh = ensure(user)
     assert fresh not in (None, token)
     page = admin_client.get(reverse("admin:runtime_agent_change", args=[agent.pk])).content.decode()

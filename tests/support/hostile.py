@@ -262,6 +262,8 @@ def _send(sock: InProcessSocket, frame: dict[str, Any] | str | bytes) -> None:
 def _models() -> list[Any]:
     models = [*apps.get_app_config("runtime").get_models(), *apps.get_app_config("interact").get_models()]
     models.append(apps.get_model("auth", "User"))
+    # Open connections (their heartbeat moves ``seen_at``) are bookkeeping of the sockets, not state a frame writes.
+    models.remove(apps.get_model("runtime", "AgentConnection"))
     return models
 
 

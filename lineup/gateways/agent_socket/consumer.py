@@ -8,6 +8,10 @@ acked), person messages and interaction resolutions from their rows. Layer messa
 hints that something may be waiting. The same holds for the credential: a revoked token or a
 deactivated user is re-read from the database before every frame, hint and redelivery round, and
 the ``agent.revoked`` / ``agent.deactivated`` hints only make the close prompt.
+
+A welcomed connection is also a row (``runtime.AgentConnection``), refreshed by a heartbeat and
+deleted at close: the Agents page counts live connections from the database, whichever process
+holds them (docs/decisions/0017-agents-page-and-live-connections.md).
 """
 
 from __future__ import annotations
@@ -27,7 +31,14 @@ from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
 from runtime.after_commit import answer_first
 from runtime.errors import Rejection
 from runtime.projections import agent_group, conversation_group
-from runtime.services.agents import authenticate_agent, token_digest, token_refusal
+from runtime.services.agents import (
+    agent_connection_closed,
+    agent_connection_opened,
+    agent_connection_seen,
+    authenticate_agent,
+    token_digest,
+    token_refusal,
+)
 from runtime.tool_calls import Accepted, Receipt
 from runtime.tool_router import Caller, route_tool_call
 from runtime.wire import MAX_FRAME_BYTES, FrameError, encode, request_ids
@@ -57,7 +68,8 @@ class AgentConsumer(AsyncWebsocketConsumer):
     ended = False  # told unauthorized and closing: nothing more is handled or delivered
 
     async def connect(self) -> None:
-        self.connection_id = uuid.uuid4().hex[:12]
+        self.row_id = uuid.uuid4()  # its runtime.AgentConnection row, once welcomed
+        self.connection_id = self.row_id.hex[:12]
         self.conversation_ids = []
         self.background: list[asyncio.Task] = []
         await self.accept()
@@ -80,6 +92,13 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
         if self.agent is not None:
             await self.channel_layer.group_discard(agent_group(self.agent.id), self.channel_name)
+        if self.agent is not None:
+            try:
+                await database_sync_to_async(agent_connection_closed)(
+                    connection_id=self.row_id, agent_id=self.agent.id, now=timezone.now()
+                )
+            except Exception:  # the row stops counting when its heartbeat is missed (decision 0017)
+                logger.exception("agent.connection_row_not_deleted", connection_id=self.connection_id)
         self._log("agent.disconnected", close_code=code)
 
     # --- frames in ------------------------------------------------------------------------
@@ -152,6 +171,13 @@ class AgentConsumer(AsyncWebsocketConsumer):
             limits={"max_frame_bytes": MAX_FRAME_BYTES, "outbox_redelivery_seconds": self._redelivery_seconds()},
         )
         self._log("agent.welcomed", conversations=len(self.conversation_ids))
+        try:
+            await database_sync_to_async(agent_connection_opened)(
+                connection_id=self.row_id, agent_id=agent.id, digest=self.token_digest, now=timezone.now()
+            )
+        except Exception:  # only the Agents page's count misses it; the heartbeat writes it again
+            logger.exception("agent.connection_row_not_written", connection_id=self.connection_id)
+        self.background.append(asyncio.ensure_future(self._heartbeat_forever()))
         # The loop is started before the first delivery, so that a failure of this one (a database
         # or Redis hiccup) is retried by its next round instead of leaving a welcomed connection
         # that never gets a result. It is a background task: __call__ cancels it with the consumer.
@@ -327,6 +353,17 @@ class AgentConsumer(AsyncWebsocketConsumer):
                     return
             except Exception:  # keep the loop alive; the next round retries
                 logger.exception("agent.redelivery_failed", connection_id=self.connection_id)
+
+    async def _heartbeat_forever(self) -> None:
+        """Keep this connection's row fresh, so it counts as live on the Agents page."""
+        while True:
+            await asyncio.sleep(settings.LINEUP_AGENT_HEARTBEAT_SECONDS)
+            try:
+                await database_sync_to_async(agent_connection_seen)(
+                    connection_id=self.row_id, agent_id=self.agent.id, digest=self.token_digest, now=timezone.now()
+                )
+            except Exception:  # keep the loop alive; the next beat retries
+                logger.exception("agent.heartbeat_failed", connection_id=self.connection_id)
 
     async def _close_without_hello(self) -> None:
         await asyncio.sleep(HELLO_TIMEOUT_SECONDS)

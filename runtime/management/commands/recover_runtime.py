@@ -6,6 +6,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from runtime.services.recovery import recover_runtime
 
@@ -46,17 +47,27 @@ class Command(BaseCommand):
             }
             self.stdout.write(json.dumps(payload, sort_keys=True))
             return
-        verb = "would settle" if dry_run else "settled"
-        self.stdout.write(
-            f"{'DRY RUN: ' if dry_run else ''}{verb} {len(summary.due) if dry_run else len(summary.settled)} due operation(s)"
-        )
+        if dry_run:
+            n = len(summary.due)
+            line = ngettext(
+                "DRY RUN: would settle %(n)d due operation", "DRY RUN: would settle %(n)d due operations", n
+            )
+        else:
+            n = len(summary.settled)
+            line = ngettext("settled %(n)d due operation", "settled %(n)d due operations", n)
+        self.stdout.write(line % {"n": n})
         for item in summary.failed:
             self.stdout.write(f"  FAILED {item['operation_id']} attempt={item['attempt']}: {item['error']}")
         if summary.flagged:
-            self.stdout.write(
-                f"{len(summary.flagged)} operation(s) flagged for an operator (settlement failed "
-                "LINEUP_SETTLE_MAX_FAILURES times; the sweep no longer retries them, this command does):"
+            n = len(summary.flagged)
+            line = ngettext(
+                "%(n)d operation is flagged for an operator (settling it failed LINEUP_SETTLE_MAX_FAILURES "
+                "times; the periodic sweep no longer retries it, this command does):",
+                "%(n)d operations are flagged for an operator (settling them failed LINEUP_SETTLE_MAX_FAILURES "
+                "times; the periodic sweep no longer retries them, this command does):",
+                n,
             )
+            self.stdout.write(line % {"n": n})
         for item in summary.flagged:
             self.stdout.write(
                 f"  FLAGGED {item['operation_id']} conversation={item['conversation_id']} "
@@ -66,6 +77,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  running {item['operation_id']} ends_at={item['ends_at']} remaining={item['remaining_seconds']}s"
             )
-        self.stdout.write(
-            f"resumed {len(summary.resumed)} running operation(s); {summary.unacked_outbox} unacked outbox entr(y/ies)"
+        resumed = ngettext("resumed %(n)d running operation", "resumed %(n)d running operations", len(summary.resumed))
+        unacked = ngettext(
+            "%(n)d outbox entry not acked yet", "%(n)d outbox entries not acked yet", summary.unacked_outbox
         )
+        self.stdout.write(f"{resumed % {'n': len(summary.resumed)}}; {unacked % {'n': summary.unacked_outbox}}")

@@ -157,7 +157,7 @@ def test_restarts_reuse_one_token_and_an_operator_revocation_stands_until_re_ena
     # (c) The operator re-enables it: the running supervisor's next round connects ada again.
     agent = Agent.objects.get(user=user, name="reference")
     reenabled = timezone.now()
-    assert "Re-enabled the built-in Agent for 1 user(s)" in admin_action(
+    assert "Re-enabled the built-in Agent for 1 user;" in admin_action(
         admin_client, "agent", "enable_builtin", agent.pk
     )
     fresh = embedded.wait(lambda: connected_since(user, reenabled), "the supervisor to connect ada again")

@@ -23,6 +23,7 @@ from tests.lineup.gateways.agent_socket.client import AgentSocket, Daphne
 from tests.support.processes import lineup_env, start_daphne, supervised_processes, wait_for
 
 REMOTE_REDELIVERY_SECONDS = 30.0
+HEARTBEAT_SECONDS = 1.0  # connection rows refreshed every second, to see the heartbeat within a test
 
 
 @dataclass
@@ -51,6 +52,7 @@ def servers(request, django_db_setup, tmp_path_factory) -> Iterator[Servers]:
                 LINEUP_OUTBOX_REDELIVERY_SECONDS=redelivery,
                 LINEUP_LOG_FORMAT="json",
                 LINEUP_REFERENCE_AGENT_URL="",
+                LINEUP_AGENT_HEARTBEAT_SECONDS=str(HEARTBEAT_SECONDS),
             )
             port, process = start_daphne(processes, f"daphne-{name}", env=env, timeout=30)
             started[name] = Daphne(name=name, port=port, process=process)
@@ -75,6 +77,11 @@ def connect(live) -> Iterator[Callable[..., AgentSocket]]:
     yield open_socket
     for sock in sockets:
         sock.close()
+    # The servers outlive the test: let them finish closing (their last write is the connection
+    # row's delete) before the test's tables are truncated, or the TRUNCATE may deadlock with it.
+    from runtime.models import AgentConnection
+
+    live.wait(lambda: not AgentConnection.objects.exists(), "the servers to close the test's connections")
 
 
 @pytest.fixture

@@ -527,7 +527,7 @@ def test_hand_picked_hostile_frames_get_a_stable_code_and_change_nothing(agent, 
 
 
 UNICODE = [
-    "\u200b",  # a zero-width space alone is not blank to str.strip
+    "\u200bzero\u200bwidth\u200b",  # zero-width spaces around visible text (alone they are refused: no visible characters)
     "Fokus 🍅 — 25 min",
     "e\u0301 vs é",  # combining vs precomposed: stored as sent, not normalised
     "\u202eevil\u202c",  # right-to-left override
