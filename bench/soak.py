@@ -661,7 +661,7 @@ def create_world(seed: int, source: OpSource, daphne_ports: list[int]) -> tuple[
         user.save()
         store = import_module(settings.SESSION_ENGINE).SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"  # the one that knows users
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.save(must_create=True)
         person = people[user.pk] = Person(user.pk, f"{settings.SESSION_COOKIE_NAME}={store.session_key}", daphne_ports)

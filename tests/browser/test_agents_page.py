@@ -110,7 +110,8 @@ def test_a_token_made_on_the_page_drives_an_mcp_client_until_it_is_revoked_there
         script.write_text(copy_with_button(page, "config-1-python-sdk"))
         ran = subprocess.run([PYTHON, str(script)], capture_output=True, text=True, timeout=60, cwd=ROOT)
         assert ran.returncode == 0, ran.stderr
-        assert ran.stdout.strip() == "['pomodoro.interrupt', 'pomodoro.start']"
+        # The conversation's tools, and the app-only status tool of MCP Apps views (docs/agents.md).
+        assert ran.stdout.strip() == "['lineup.operation_status', 'pomodoro.interrupt', 'pomodoro.start']"
 
         # The page now says when the Agent was last seen (an MCP request holds no connection).
         page.goto(f"{server.url}{PAGE}")

@@ -23,6 +23,7 @@ from runtime.services.agents import (
     liveness_window,
     token_digest,
 )
+from tests.support.auth import password_login
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ PAGE = "/workspace/agents/"
 
 @pytest.fixture
 def signed_in(client, user):
-    assert client.login(username="ada", password="pw-ada-123")
+    assert password_login(client, "ada", "pw-ada-123")
     return client
 
 
