@@ -32,6 +32,7 @@ from runtime.models import (
     OutboxEntry,
     ToolCall,
     ToolCallStatus,
+    Workspace,
 )
 from runtime.services.focus import operation_result, settle_operation, start_focus
 from runtime.services.lifecycle import close_instance, return_to_interact
@@ -114,10 +115,16 @@ def _foreground(conversation: Conversation) -> AppInstance:
 
 
 @pytest.mark.spec("R-3.12")
-def test_fifty_concurrent_starts_accept_exactly_one(agent, conversation, threads):
-    """50 starts with distinct call ids race in a fresh conversation: exactly one is accepted and
-    49 are rejected ``active_focusing_operation``, having created no instance, sub-session,
-    operation, tool call, focus change or outbox entry."""
+def test_fifty_concurrent_starts_accept_exactly_one(user, caller, threads):
+    """50 starts with distinct call ids race in a fresh conversation (no workspace, no Interact yet):
+    exactly one is accepted and 49 are rejected ``active_focusing_operation``, having created no
+    instance, sub-session, operation, tool call, focus change or outbox entry; the racers create the
+    workspace and its one Interact between them."""
+    conversation = Conversation.objects.create(owner=user, title="fresh")
+    agent = AgentDriver(caller=caller, conversation=conversation)
+    assert not Workspace.objects.filter(conversation=conversation).exists()
+    assert not AppInstance.objects.filter(conversation=conversation).exists()
+    assert not LifecycleEvent.objects.filter(conversation_id=conversation.id).exists()
     call_ids = [new_call_id("start") for _ in range(50)]
     outcomes = threads(50).run_together([partial(agent.start, 60, now=T0, call_id=c) for c in call_ids])
 
