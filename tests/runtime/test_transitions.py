@@ -63,8 +63,9 @@ def test_before_ends_at_an_exit_interrupts_with_its_reason(trigger, reason):
     )
 
 
+@pytest.mark.spec("R-4.4.4")
 def test_host_interruption_is_reserved_and_never_produced():
-    """R-4.4.4: the reason exists, no trigger maps to it."""
+    """The host_interruption reason exists, and no trigger maps to it."""
     produced = {decide_settlement(OperationState.FOCUSING, t, ends_at=ENDS_AT, now=BEFORE) for t in Trigger}
     assert all(getattr(d, "interruption_reason", None) != InterruptionReason.HOST_INTERRUPTION for d in produced)
 
