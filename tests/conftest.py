@@ -2,32 +2,39 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.conf import settings
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
-# Hypothesis budgets: "ci" (the default) is a fixed, derandomized budget that keeps the suite fast;
-# "nightly" (``pytest --hypothesis-profile=nightly``) explores far more interleavings.
+from tests.support.nightly import NIGHTLY
+
+# Hypothesis budgets (README "Test it"). "ci", the default, draws new examples on every run within a
+# fixed budget; a failure prints its falsifying example, the @reproduce_failure blob and, when
+# Hypothesis can only replay it by seed, the seed; it is also saved in .hypothesis/examples, so the
+# next run on that checkout tries it first. "nightly" (``LINEUP_NIGHTLY=1`` or
+# ``scripts/test --hypothesis-profile nightly``) explores 200 examples x 50 steps.
+EXAMPLE_DATABASE = DirectoryBasedExampleDatabase(Path(__file__).resolve().parents[1] / ".hypothesis" / "examples")
 hypothesis_settings.register_profile(
     "ci",
     max_examples=70,
     stateful_step_count=15,
-    derandomize=True,
-    database=None,
+    derandomize=False,
+    database=EXAMPLE_DATABASE,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 hypothesis_settings.register_profile(
     "nightly",
-    max_examples=3000,
-    stateful_step_count=60,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
+    parent=hypothesis_settings.get_profile("ci"),
+    max_examples=200,
+    stateful_step_count=50,
 )
-hypothesis_settings.load_profile("ci")
+hypothesis_settings.load_profile("nightly" if NIGHTLY else "ci")
 
 
 def pytest_configure(config: pytest.Config) -> None:

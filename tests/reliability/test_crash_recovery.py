@@ -282,7 +282,7 @@ def _settlements(operation_ids: list[str]) -> Counter[str]:
 
 
 @pytest.mark.spec(
-    "R-2.2.5", "R-2.2.6", "R-2.2.8", "R-3.5", "R-3.7", "R-3.9", "R-4.2.7", "R-4.4.1", "R-4.4.2", "R-4.4.3", "A-6", "A-8"
+    "R-2.2.5", "R-2.2.6", "R-2.2.8", "R-3.5", "R-3.7", "R-3.9", "R-4.2.7", "R-4.4.1", "R-4.4.2", "R-4.4.3"
 )
 def test_crashes_of_every_process_lose_and_double_no_result(crash_rig, django_user_model):
     """The storm and the outage (module docstring); the figures are printed, the seed is in every failure."""

@@ -32,16 +32,20 @@ from runtime.models import (
     OutboxEntry,
     ToolCall,
     ToolCallStatus,
+    Workspace,
 )
 from runtime.services.focus import operation_result, settle_operation, start_focus
 from runtime.services.lifecycle import close_instance, return_to_interact
 from runtime.services.recovery import recover_runtime, settle_due
 from runtime.tool_calls import Accepted, Receipt, Rejected
+from runtime.tool_router import Caller
 from runtime.transitions import InterruptionReason, LifecycleState, OperationState, Trigger
 from tests.support.factories import T0, AgentDriver, at, new_call_id
+from tests.support.nightly import NIGHTLY
 
 T = TypeVar("T")
 
+START_ROUNDS = 100 if NIGHTLY else 1  # rounds of 50 concurrent starts, each in a new conversation
 BARRIER_TIMEOUT = 30.0  # a racer that never arrives is a bug: fail instead of hanging
 SETTLEMENT_KINDS = ("operation.completed", "operation.interrupted")
 
@@ -114,16 +118,29 @@ def _foreground(conversation: Conversation) -> AppInstance:
 
 
 @pytest.mark.spec("R-3.12")
-def test_fifty_concurrent_starts_accept_exactly_one(agent, conversation, threads):
-    """50 starts with distinct call ids race in a fresh conversation: exactly one is accepted and
-    49 are rejected ``active_focusing_operation``, having created no instance, sub-session,
-    operation, tool call, focus change or outbox entry."""
+def test_fifty_concurrent_starts_accept_exactly_one(user, caller, threads):
+    """50 starts with distinct call ids race in a fresh conversation (no workspace, no Interact yet):
+    exactly one is accepted and 49 are rejected ``active_focusing_operation``, having created no
+    instance, sub-session, operation, tool call, focus change or outbox entry; the racers create the
+    workspace and its one Interact between them. One round; LINEUP_NIGHTLY=1 runs 100, each in a new
+    conversation."""
+    racers = threads(50)
+    for round_no in range(START_ROUNDS):
+        _fifty_starts_in_a_fresh_conversation(user, caller, racers, round_no)
+
+
+def _fifty_starts_in_a_fresh_conversation(user, caller: Caller, racers: ConnectionThreads, round_no: int) -> None:
+    conversation = Conversation.objects.create(owner=user, title=f"fresh {round_no}")
+    agent = AgentDriver(caller=caller, conversation=conversation)
+    assert not Workspace.objects.filter(conversation=conversation).exists()
+    assert not AppInstance.objects.filter(conversation=conversation).exists()
+    assert not LifecycleEvent.objects.filter(conversation_id=conversation.id).exists()
     call_ids = [new_call_id("start") for _ in range(50)]
-    outcomes = threads(50).run_together([partial(agent.start, 60, now=T0, call_id=c) for c in call_ids])
+    outcomes = racers.run_together([partial(agent.start, 60, now=T0, call_id=c) for c in call_ids])
 
     accepted = [o for o in outcomes if isinstance(o, Accepted)]
     rejected = [o for o in outcomes if isinstance(o, Rejected)]
-    assert len(accepted) == 1, outcomes
+    assert len(accepted) == 1, (round_no, outcomes)
     assert not accepted[0].replayed
     assert len(rejected) == 49
     assert {r.code for r in rejected} == {RejectionCode.ACTIVE_FOCUSING_OPERATION}
@@ -173,7 +190,7 @@ def test_fifty_concurrent_retries_of_one_call_share_one_operation(agent, convers
     assert LifecycleEvent.objects.filter(conversation_id=conversation.id, kind="operation.started").count() == 1
 
 
-ROUNDS = 200
+ROUNDS = 500 if NIGHTLY else 200
 ROUND_SECONDS = 10  # each round starts on its own stretch of the fixed clock
 
 
@@ -266,14 +283,14 @@ def _race_rounds(agent: AgentDriver, racers: ConnectionThreads, rounds: int) -> 
 
 @pytest.mark.spec("R-3.9", "R-2.2.5", "R-3.7", "R-3.10", "R-4.2.6")
 def test_deadline_interrupt_close_and_return_race_settles_once(agent, threads):
-    """200 rounds of the deadline, the Agent's interrupt, a close and a return to Interact racing
+    """200 rounds (LINEUP_NIGHTLY=1: 500) of the deadline, the Agent's interrupt, a close and a return to Interact racing
     on one operation: each round ends in exactly one terminal state with exactly one outbox entry,
     whose result is the start tool call's result; the instance is closed, its sub-session ended,
     Interact is in front, and the losers only got stable receipts."""
     winners = _race_rounds(agent, threads(4), ROUNDS)
 
     assert sum(winners.values()) == ROUNDS
-    # The race really raced: more than one kind of racer won over the 200 rounds.
+    # The race really raced: more than one kind of racer won over the rounds.
     assert len(winners) > 1, winners
 
 

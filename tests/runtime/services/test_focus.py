@@ -130,7 +130,7 @@ def receipt_of(outcome: object) -> dict[str, Any]:
 # --- start -------------------------------------------------------------------------------------
 
 
-@pytest.mark.spec("R-3.1", "R-3.3", "R-3.5", "R-4.3.1", "R-4.1.2")
+@pytest.mark.spec("R-2.2.1", "R-3.1", "R-3.3", "R-3.5", "R-4.3.1", "R-4.1.2")
 def test_start_creates_one_instance_session_and_operation_and_brings_pomodoro_to_the_front(agent, conversation):
     """pomodoro.start creates exactly one instance, one sub-session and one focusing operation — three
     distinct ids — with the R-3.3 fields, ends_at = started_at + duration, Pomodoro in the foreground."""
@@ -467,7 +467,7 @@ def test_settling_twice_adds_nothing(agent):
     assert OutboxEntry.objects.count() == 1
 
 
-@pytest.mark.spec("R-3.6", "R-4.5")
+@pytest.mark.spec("R-3.6", "R-4.2.3")
 def test_settlement_needs_no_surface(agent):
     """Nothing ever loaded a Surface or saved a snapshot (revision 0, no state): the deadline and the
     interrupt settle all the same, and the snapshot stays unwritten."""

@@ -66,7 +66,7 @@ def test_welcome_lists_the_users_conversations_and_inventory_publishes_both_tool
     assert listed == [str(Conversation.objects.get(owner=newcomer, is_default=True).id)]
 
 
-@pytest.mark.spec("R-3.5", "R-3.6", "R-3.7", "R-3.10", "R-2.2.8", "R-4.3.5", "A-6")
+@pytest.mark.spec("R-3.5", "R-3.6", "R-3.7", "R-3.10", "R-2.2.8", "R-4.3.5")
 def test_tool_calls_receipts_results_acks_and_messages(live, connect, token, user, conversation):
     """start -> tool.accepted (ids of the rows it created); message.send into the open block and the
     main IM -> message.sent; a retry -> replayed, same ids; interrupt -> tool.receipt interrupted, then

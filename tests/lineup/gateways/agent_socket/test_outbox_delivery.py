@@ -17,7 +17,7 @@ def _results(frames: list[dict]) -> list[dict]:
     return [frame for frame in frames if frame["type"] == "tool.result"]
 
 
-@pytest.mark.spec("R-2.2.8", "R-4.2.7", "R-3.5", "A-6")
+@pytest.mark.spec("R-2.2.8", "R-4.2.7", "R-3.5")
 def test_a_result_is_redelivered_until_acked_and_never_after(live, connect, token, conversation):
     """The Agent disconnects before the deadline; the focus completes with no Agent connected (0
     attempts); on reconnect the one tool.result arrives right after welcome; unacked, the same outbox_id
