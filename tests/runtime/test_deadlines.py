@@ -207,6 +207,7 @@ def test_a_focus_running_across_a_worker_crash_ends_at_its_original_ends_at(rig,
     killed_at = timezone.now()
     assert Operation.objects.get(pk=operation.id).state == OperationState.FOCUSING
 
+    respawned_at = timezone.now()
     second, beat = rig.worker("worker-2", wait=False), rig.beat(wait=False)
     # Recovery runs in this process (a subprocess would compete with the restarting worker for
     # the CPU and might only finish after ends_at); it re-arms the eta task for worker-2.
@@ -220,13 +221,17 @@ def test_a_focus_running_across_a_worker_crash_ends_at_its_original_ends_at(rig,
     assert 0 < resumed["remaining_seconds"] <= (operation.ends_at - killed_at).total_seconds()
     assert AppInstance.objects.get(pk=operation.instance_id).restored_at is not None
     second.wait_for_log(WORKER_READY)
+    # Seen ready here, so ready by now (the log is polled): a bound from above, never from below. The
+    # eta task may run before this line under load, so the lower bound is when worker-2 was spawned.
+    worker_ready_by = timezone.now()
     beat.wait_for_log(BEAT_READY)
-    restarted_at = timezone.now()
 
     settled = rig.wait_settled(operation.id)
     _assert_completed_once(settled, ends_at=operation.ends_at)
+    # Never early: not before ends_at, and only by the processes started after the crash.
+    assert settled.settled_at >= max(operation.ends_at, respawned_at), (settled.settled_at, respawned_at)
     # Settled as soon as it was both due and had a worker — and never a full duration later.
-    assert timedelta(0) <= settled.settled_at - max(operation.ends_at, restarted_at) < MAX_LAG
+    assert settled.settled_at - max(operation.ends_at, worker_ready_by) < MAX_LAG
     assert settled.settled_at < killed_at + timedelta(seconds=operation.duration_seconds)
 
 
