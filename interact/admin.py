@@ -7,6 +7,7 @@ by them through the same ``?conversation_id=`` filter.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from interact.models import Interaction, Message, MessageDelivery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin
@@ -23,7 +24,7 @@ class MessageAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
 
-    @admin.display(description="text")
+    @admin.display(description=_("text"))
     def short_text(self, message: Message) -> str:
         return message.text if len(message.text) <= 80 else message.text[:79] + "…"
 

@@ -9,6 +9,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class AuthorKind(models.TextChoices):
@@ -43,10 +44,10 @@ class Message(models.Model):
         "runtime.AppSession", null=True, blank=True, on_delete=models.CASCADE, related_name="messages"
     )
     text = models.TextField(max_length=MAX_MESSAGE_LENGTH)
-    data = models.JSONField(default=dict, blank=True, help_text="Structured content, e.g. a sub-session result.")
+    data = models.JSONField(default=dict, blank=True, help_text=_("Structured content, e.g. a sub-session result."))
     created_at = models.DateTimeField()
     delivered_to_agent_at = models.DateTimeField(
-        null=True, blank=True, help_text="Human messages: when an Agent first acked it."
+        null=True, blank=True, help_text=_("Human messages: when an Agent first acked it.")
     )
 
     class Meta:
@@ -81,11 +82,11 @@ class MessageDelivery(models.Model):
     message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="deliveries", db_index=False)
     agent = models.ForeignKey("runtime.Agent", on_delete=models.CASCADE, related_name="message_deliveries")
     attempts = models.PositiveIntegerField(default=0)
-    next_attempt_at = models.DateTimeField(help_text="Not sent again before this (backoff per delivery).")
+    next_attempt_at = models.DateTimeField(help_text=_("Not sent again before this (backoff per delivery)."))
     acked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "message deliveries"
+        verbose_name_plural = _("message deliveries")
         constraints = [models.UniqueConstraint(fields=["message", "agent"], name="one_delivery_per_message_and_agent")]
         indexes = [
             models.Index(
@@ -127,14 +128,14 @@ class Interaction(models.Model):
     conversation = models.ForeignKey(
         "runtime.Conversation", on_delete=models.CASCADE, related_name="interactions", db_index=False
     )
-    interaction_id = models.CharField(max_length=128, help_text="The Agent's id for it (idempotency key).")
+    interaction_id = models.CharField(max_length=128, help_text=_("The Agent's id for it (idempotency key)."))
     agent = models.ForeignKey("runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     app_session = models.ForeignKey(
         "runtime.AppSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="interactions"
     )
     kind = models.CharField(max_length=8, choices=InteractionKind.choices)
     prompt = models.TextField()
-    options = models.JSONField(default=list, blank=True, help_text="choice: [{id, label}]")
+    options = models.JSONField(default=list, blank=True, help_text=_("choice: [{id, label}]"))
     status = models.CharField(max_length=10, choices=InteractionStatus.choices, default=InteractionStatus.PENDING)
     value = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField()

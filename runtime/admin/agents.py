@@ -10,6 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from runtime.admin.common import ReadOnlyAdmin
@@ -37,14 +38,14 @@ class AgentAdmin(ReadOnlyAdmin):
     inlines = [AgentTokenInline]
     actions = ["enable_builtin"]
 
-    @admin.display(description="active tokens")
+    @admin.display(description=_("active tokens"))
     def active_tokens(self, agent: Agent) -> int:
         return agent.tokens.filter(revoked_at__isnull=True).count()
 
     def has_enable_builtin_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("runtime.change_agenttoken")  # the permission that revokes it
 
-    @admin.action(description="Re-enable the built-in Agent", permissions=["enable_builtin"])
+    @admin.action(description=_("Re-enable the built-in Agent"), permissions=["enable_builtin"])
     def enable_builtin(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
         now = timezone.now()
         enabled = sum(enable_builtin_agent(agent_id=agent.pk, now=now) for agent in queryset)
@@ -77,7 +78,7 @@ class AgentTokenAdmin(ReadOnlyAdmin):
     def has_revoke_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("runtime.change_agenttoken")
 
-    @admin.action(description="Revoke selected tokens", permissions=["revoke"])
+    @admin.action(description=_("Revoke selected tokens"), permissions=["revoke"])
     def revoke(self, request: HttpRequest, queryset: QuerySet[AgentToken]) -> None:
         now = timezone.now()
         revoked = [token for token in queryset if revoke_agent_token(token_id=token.pk, now=now)]
@@ -88,10 +89,13 @@ class AgentTokenAdmin(ReadOnlyAdmin):
             len(revoked),
         ) % {"n": len(revoked)}
         if builtin:
-            text += (
-                f" {builtin} of them belonged to the built-in Agent: it stays off for that user, across"
-                " restarts, until you re-enable it (Agents → Re-enable the built-in Agent)."
-            )
+            text += " " + ngettext(
+                "%(n)d of them belonged to the built-in Agent: it stays off for that user, across restarts,"
+                " until you re-enable it (Agents → Re-enable the built-in Agent).",
+                "%(n)d of them belonged to the built-in Agent: it stays off for those users, across restarts,"
+                " until you re-enable it (Agents → Re-enable the built-in Agent).",
+                builtin,
+            ) % {"n": builtin}
         self.message_user(
             request,
             text,

@@ -21,11 +21,12 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
 
 from runtime.models import Conversation
 
-admin.site.site_header = "LineUp operations"
-admin.site.site_title = "LineUp admin"
+admin.site.site_header = _("LineUp operations")
+admin.site.site_title = _("LineUp admin")
 # The index shows the operations dashboard (focusing, due and not settled, flagged) above the apps.
 admin.site.index_template = "admin/runtime/index.html"
 
@@ -75,7 +76,7 @@ class ConversationFilter(admin.SimpleListFilter):
     selected one is always among the choices so the filter stays visible and removable.
     """
 
-    title = "conversation"
+    title = _("conversation")
     parameter_name = "conversation_id"
     field_path = "conversation_id"
 
@@ -107,11 +108,11 @@ class SnapshotConversationFilter(ConversationFilter):
 
 
 class AckedFilter(admin.SimpleListFilter):
-    title = "delivery"
+    title = _("delivery")
     parameter_name = "acked"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [("no", "waiting for ack"), ("yes", "acked")]
+        return [("no", _("waiting for ack")), ("yes", _("acked"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         if self.value() in ("yes", "no"):
@@ -136,7 +137,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    @admin.display(description="conversation", ordering="conversation__created_at")
+    @admin.display(description=_("conversation"), ordering="conversation__created_at")
     def conversation_link(self, obj: Model) -> SafeString | str:
         conversation = obj.conversation
         return change_link(Conversation, conversation.pk, conversation_label(conversation))

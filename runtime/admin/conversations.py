@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, change_link
 from runtime.models import AppInstance, Conversation, Workspace
@@ -22,13 +23,13 @@ from runtime.transitions import LifecycleState
 # (label, admin changelist url name): the conversation's rows in the Runtime, each filtered by
 # the Runtime admin's ``?conversation_id=`` filter.
 RUNTIME_CHANGELISTS = (
-    ("app instances", "admin:runtime_appinstance_changelist"),
-    ("app sessions", "admin:runtime_appsession_changelist"),
-    ("operations", "admin:runtime_operation_changelist"),
-    ("tool calls", "admin:runtime_toolcall_changelist"),
-    ("snapshots", "admin:runtime_instancesnapshot_changelist"),
-    ("outbox", "admin:runtime_outboxentry_changelist"),
-    ("event log", "admin:runtime_lifecycleevent_changelist"),
+    (_("app instances"), "admin:runtime_appinstance_changelist"),
+    (_("app sessions"), "admin:runtime_appsession_changelist"),
+    (_("operations"), "admin:runtime_operation_changelist"),
+    (_("tool calls"), "admin:runtime_toolcall_changelist"),
+    (_("snapshots"), "admin:runtime_instancesnapshot_changelist"),
+    (_("outbox"), "admin:runtime_outboxentry_changelist"),
+    (_("event log"), "admin:runtime_lifecycleevent_changelist"),
 )
 
 
@@ -49,14 +50,14 @@ class ConversationAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    @admin.display(description="runtime state")
+    @admin.display(description=_("runtime state"))
     def runtime(self, obj: Conversation) -> SafeString:
         links = ((f"{reverse(name)}?conversation_id={obj.pk}", label) for label, name in RUNTIME_CHANGELISTS)
         listed = format_html_join(mark_safe(" · "), '<a href="{}">{}</a>', links)
         if not hasattr(obj, "workspace"):  # created with the conversation's first Runtime decision
             return listed
         workspace = reverse("admin:runtime_workspace_change", args=[obj.pk])
-        return format_html('<a href="{}">workspace</a> · {}', workspace, listed)
+        return format_html(_('<a href="{}">workspace</a> · {}'), workspace, listed)
 
 
 @admin.register(Workspace)
@@ -67,7 +68,7 @@ class WorkspaceAdmin(ReadOnlyAdmin):
     search_fields = ("conversation__id__exact",)
     readonly_fields = ("open_instances",)
 
-    @admin.display(description="open instances (focus stack, newest first)")
+    @admin.display(description=_("open instances (focus stack, newest first)"))
     def open_instances(self, obj: Workspace) -> SafeString | str:
         instances = AppInstance.objects.filter(conversation_id=obj.pk).exclude(lifecycle_state=LifecycleState.CLOSED)
         rows = [(change_link(AppInstance, i.pk, i), i.focus_seq) for i in instances.order_by("-focus_seq")]

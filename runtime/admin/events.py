@@ -8,6 +8,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
 
 from runtime.admin.common import (
     AckedFilter,
@@ -41,15 +42,15 @@ class OutboxEntryAdmin(ReadOnlyAdmin):
     exclude = ("payload",)
     readonly_fields = ("payload_json",)
 
-    @admin.display(description="operation", ordering="operation__started_at")
+    @admin.display(description=_("operation"), ordering="operation__started_at")
     def operation_link(self, obj: OutboxEntry) -> SafeString | str:
         return object_link(obj.operation)
 
-    @admin.display(description="tool call", ordering="tool_call__created_at")
+    @admin.display(description=_("tool call"), ordering="tool_call__created_at")
     def tool_call_link(self, obj: OutboxEntry) -> SafeString | str:
         return change_link(ToolCall, obj.tool_call_id, obj.tool_call.source_tool_call_id)
 
-    @admin.display(description="payload")
+    @admin.display(description=_("payload"))
     def payload_json(self, obj: OutboxEntry) -> SafeString | str:
         return pretty_json(obj.payload)
 
@@ -65,23 +66,23 @@ VISIBILITY_NOISE = Q(kind__in=["lifecycle.visibility", "instance.suspended"]) | 
 class VisibilityNoiseFilter(admin.SimpleListFilter):
     """Hide the visibility noise by default; one click shows every event."""
 
-    title = "page hidden / shown"
+    title = _("page hidden / shown")
     parameter_name = "visibility"
     SHOW = "shown"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [(self.SHOW, "show them too (all events)")]
+        return [(self.SHOW, _("show them too (all events)"))]
 
     def choices(self, changelist: ChangeList):
         yield {
             "selected": self.value() is None,
             "query_string": changelist.get_query_string(remove=[self.parameter_name]),
-            "display": "hidden (default)",
+            "display": _("hidden (default)"),
         }
         yield {
             "selected": self.value() == self.SHOW,
             "query_string": changelist.get_query_string({self.parameter_name: self.SHOW}),
-            "display": "shown: all events",
+            "display": _("shown: all events"),
         }
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
@@ -120,33 +121,35 @@ class LifecycleEventAdmin(ReadOnlyAdmin):
     exclude = ("data",)
     readonly_fields = ("data_json", "links")
 
-    @admin.display(description="conversation")
+    @admin.display(description=_("conversation"))
     def conversation(self, obj: LifecycleEvent) -> SafeString | str:
         if obj.conversation_id is None:
             return "-"
         url = changelist_url(LifecycleEvent, conversation_id=obj.conversation_id)
-        return format_html('<a href="{}" title="only this conversation">{}</a>', url, str(obj.conversation_id)[:8])
+        return format_html(
+            '<a href="{}" title="{}">{}</a>', url, _("only this conversation"), str(obj.conversation_id)[:8]
+        )
 
-    @admin.display(description="operation")
+    @admin.display(description=_("operation"))
     def operation(self, obj: LifecycleEvent) -> SafeString | str:
         return change_link(Operation, obj.operation_id, str(obj.operation_id)[:8]) if obj.operation_id else "-"
 
-    @admin.display(description="instance")
+    @admin.display(description=_("instance"))
     def instance(self, obj: LifecycleEvent) -> SafeString | str:
         return change_link(AppInstance, obj.instance_id, str(obj.instance_id)[:8]) if obj.instance_id else "-"
 
-    @admin.display(description="app session")
+    @admin.display(description=_("app session"))
     def app_session(self, obj: LifecycleEvent) -> SafeString | str:
         return change_link(AppSession, obj.app_session_id, str(obj.app_session_id)[:8]) if obj.app_session_id else "-"
 
-    @admin.display(description="data")
+    @admin.display(description=_("data"))
     def data_json(self, obj: LifecycleEvent) -> SafeString | str:
         return pretty_json(obj.data)
 
-    @admin.display(description="objects")
+    @admin.display(description=_("objects"))
     def links(self, obj: LifecycleEvent) -> SafeString:
         return format_html(
-            "conversation: {} · instance: {} · app session: {} · operation: {}",
+            _("conversation: {} · instance: {} · app session: {} · operation: {}"),
             change_link(Conversation, obj.conversation_id),
             change_link(AppInstance, obj.instance_id),
             change_link(AppSession, obj.app_session_id),

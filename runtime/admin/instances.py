@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
 
 from runtime.admin.common import (
     ConversationFilter,
@@ -38,10 +39,10 @@ class AppInstanceAdmin(ReadOnlyAdmin):
     ordering = ("-opened_at",)
     readonly_fields = ("related",)
 
-    @admin.display(description="related")
+    @admin.display(description=_("related"))
     def related(self, obj: AppInstance) -> SafeString:
         return format_html(
-            'session: {} · operation: {} · snapshot: {} · <a href="{}">tool calls</a> · <a href="{}">events</a>',
+            _('session: {} · operation: {} · snapshot: {} · <a href="{}">tool calls</a> · <a href="{}">events</a>'),
             object_link(getattr(obj, "app_session", None)),
             object_link(getattr(obj, "operation", None)),
             object_link(getattr(obj, "snapshot", None)),
@@ -61,11 +62,11 @@ class AppSessionAdmin(ReadOnlyAdmin):
     ordering = ("-opened_at",)
     readonly_fields = ("operation_link",)
 
-    @admin.display(description="instance", ordering="instance__opened_at")
+    @admin.display(description=_("instance"), ordering="instance__opened_at")
     def instance_link(self, obj: AppSession) -> SafeString | str:
         return object_link(obj.instance)
 
-    @admin.display(description="operation")
+    @admin.display(description=_("operation"))
     def operation_link(self, obj: AppSession) -> SafeString | str:
         return object_link(getattr(obj, "operation", None))
 
@@ -81,14 +82,14 @@ class InstanceSnapshotAdmin(ReadOnlyAdmin):
     exclude = ("state",)
     readonly_fields = ("state_json",)
 
-    @admin.display(description="instance", ordering="instance__opened_at")
+    @admin.display(description=_("instance"), ordering="instance__opened_at")
     def instance_link(self, obj: InstanceSnapshot) -> SafeString | str:
         return object_link(obj.instance)
 
-    @admin.display(description="lifecycle state", ordering="instance__lifecycle_state")
+    @admin.display(description=_("lifecycle state"), ordering="instance__lifecycle_state")
     def instance_state(self, obj: InstanceSnapshot) -> str:
         return obj.instance.lifecycle_state
 
-    @admin.display(description="state")
+    @admin.display(description=_("state"))
     def state_json(self, obj: InstanceSnapshot) -> SafeString | str:
         return pretty_json(obj.state)

@@ -18,6 +18,7 @@ from django.http import HttpRequest
 from django.urls import path
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from runtime.admin import recovery
@@ -30,11 +31,11 @@ from runtime.transitions import NotDue, OperationState
 class NeedsOperatorFilter(admin.SimpleListFilter):
     """Focusing operations whose settlement keeps failing (decision 0011)."""
 
-    title = "needs an operator"
+    title = _("needs an operator")
     parameter_name = "needs_operator"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [("flagged", "flagged: settlement failed too often"), ("retrying", "settlement failed, retrying")]
+        return [("flagged", _("flagged: settlement failed too often")), ("retrying", _("settlement failed, retrying"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         failing = queryset.filter(state=OperationState.FOCUSING, settle_failures__gt=0)
@@ -48,11 +49,11 @@ class NeedsOperatorFilter(admin.SimpleListFilter):
 class DeadlineFilter(admin.SimpleListFilter):
     """Focusing operations by their end time: still running, or past it and not yet settled."""
 
-    title = "end time"
+    title = _("end time")
     parameter_name = "deadline"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [("running", "focusing, end time still ahead"), ("due", "end time passed, not settled yet")]
+        return [("running", _("focusing, end time still ahead")), ("due", _("end time passed, not settled yet"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         focusing = queryset.filter(state=OperationState.FOCUSING)
@@ -84,27 +85,27 @@ class ToolCallAdmin(ReadOnlyAdmin):
     exclude = ("arguments", "receipt", "result")
     readonly_fields = ("arguments_json", "receipt_json", "result_json", "operation_link", "outbox_link")
 
-    @admin.display(description="instance", ordering="instance__opened_at")
+    @admin.display(description=_("instance"), ordering="instance__opened_at")
     def instance_link(self, obj: ToolCall) -> SafeString | str:
         return object_link(obj.instance)
 
-    @admin.display(description="arguments")
+    @admin.display(description=_("arguments"))
     def arguments_json(self, obj: ToolCall) -> SafeString | str:
         return pretty_json(obj.arguments)
 
-    @admin.display(description="receipt")
+    @admin.display(description=_("receipt"))
     def receipt_json(self, obj: ToolCall) -> SafeString | str:
         return pretty_json(obj.receipt)
 
-    @admin.display(description="result")
+    @admin.display(description=_("result"))
     def result_json(self, obj: ToolCall) -> SafeString | str:
         return pretty_json(obj.result)
 
-    @admin.display(description="operation")
+    @admin.display(description=_("operation"))
     def operation_link(self, obj: ToolCall) -> SafeString | str:
         return object_link(getattr(obj, "operation", None))
 
-    @admin.display(description="outbox entry")
+    @admin.display(description=_("outbox entry"))
     def outbox_link(self, obj: ToolCall) -> SafeString | str:
         return object_link(getattr(obj, "outbox_entry", None))
 
@@ -142,7 +143,7 @@ class OperationAdmin(ReadOnlyAdmin):
     readonly_fields = ("outbox_link",)
     actions = ("settle_due_operations",)
 
-    @admin.display(description="outbox entry")
+    @admin.display(description=_("outbox entry"))
     def outbox_link(self, obj: Operation) -> SafeString | str:
         return object_link(getattr(obj, "outbox_entry", None))
 
@@ -150,7 +151,7 @@ class OperationAdmin(ReadOnlyAdmin):
         lag = ExpressionWrapper(F("settled_at") - F("ends_at"), output_field=DurationField())
         return super().get_queryset(request).annotate(lag=lag)
 
-    @admin.display(description="settlement lag", ordering="lag")
+    @admin.display(description=_("settlement lag"), ordering="lag")
     def settlement_lag(self, obj: Operation) -> str:
         """How long after its end time a completed focus was recorded as completed (settled_at - ends_at).
 
@@ -160,22 +161,25 @@ class OperationAdmin(ReadOnlyAdmin):
             return "-"
         return f"{(obj.settled_at - obj.ends_at).total_seconds():.1f} s"
 
-    @admin.display(description="settle failures", ordering="settle_failures")
+    @admin.display(description=_("settle failures"), ordering="settle_failures")
     def settle_failures_display(self, obj: Operation) -> str:
         if not obj.settle_failures:
             return "-"
         if obj.state != OperationState.FOCUSING:
-            return f"{obj.settle_failures} (settled since)"
+            return _("%(n)d (settled since)") % {"n": obj.settle_failures}
         if obj.settle_flagged_at is not None:
-            return f"{obj.settle_failures} · NEEDS AN OPERATOR"
-        return f"{obj.settle_failures} · retry after {obj.next_settle_attempt_at:%Y-%m-%d %H:%M:%S}"
+            return _("%(n)d · NEEDS AN OPERATOR") % {"n": obj.settle_failures}
+        return _("%(n)d · retry after %(at)s") % {
+            "n": obj.settle_failures,
+            "at": f"{obj.next_settle_attempt_at:%Y-%m-%d %H:%M:%S}",
+        }
 
     def has_settle_permission(self, request: HttpRequest) -> bool:
         # A custom permission rather than "change": has_change_permission is False for everyone
         # (no hand edits, see ReadOnlyAdmin), and granting "change" would mean something else.
         return request.user.has_perm(f"{self.opts.app_label}.settle_operations")
 
-    @admin.action(permissions=["settle"], description="Settle selected due operations (deadline)")
+    @admin.action(permissions=["settle"], description=_("Settle selected due operations (deadline)"))
     def settle_due_operations(self, request: HttpRequest, queryset: QuerySet[Operation]) -> None:
         now = timezone.now()
         selected = dict(queryset.values_list("id", "state"))
@@ -193,9 +197,11 @@ class OperationAdmin(ReadOnlyAdmin):
         not_due = sum(isinstance(outcome.decision, NotDue) for outcome in done)
         already_final = len(selected) - settled - not_due - len(failed)
         text = ngettext("Settled %(n)d due operation", "Settled %(n)d due operations", settled) % {"n": settled}
-        text += f"; {not_due} not due yet; {already_final} already final."
+        text += _("; %(not_due)d not due yet; %(final)d already final.") % {"not_due": not_due, "final": already_final}
         if failed:
-            text += f" {len(failed)} failed again: " + "; ".join(f"{f.operation_id}: {f.error}" for f in failed)
+            text += _(" %(n)d failed again: ") % {"n": len(failed)} + "; ".join(
+                f"{f.operation_id}: {f.error}" for f in failed
+            )
         level = messages.ERROR if failed else messages.SUCCESS if settled else messages.INFO
         self.message_user(request, text, level)
 

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from runtime.services.recovery import recover_runtime
 
@@ -33,8 +34,11 @@ def recover_view(model_admin: OperationAdmin, request: HttpRequest) -> HttpRespo
         counts = recover_runtime(now=timezone.now()).counts()
         model_admin.message_user(
             request,
-            "Recovery sweep ran: settled {settled}, failed {failed}, flagged {flagged}, resumed {resumed}, "
-            "unacked outbox {unacked_outbox}.".format(**counts),
+            _(
+                "Recovery sweep ran: settled %(settled)d, failed %(failed)d, flagged %(flagged)d, resumed %(resumed)d, "
+                "unacked outbox %(unacked_outbox)d."
+            )
+            % counts,
             messages.ERROR if counts["failed"] else messages.SUCCESS,
         )
         return redirect("admin:runtime_operation_changelist")
@@ -42,7 +46,7 @@ def recover_view(model_admin: OperationAdmin, request: HttpRequest) -> HttpRespo
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.opts,
-        "title": "Run the recovery sweep",
+        "title": _("Run the recovery sweep"),
         "preview": preview,
         "can_settle": can_settle,
     }

@@ -6,6 +6,7 @@ import uuid
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Agent(models.Model):
@@ -20,12 +21,12 @@ class Agent(models.Model):
     # never stored (runtime.services.agents.builtin_agent_token, docs/decisions/0012-builtin-agent-token.md).
     is_builtin = models.BooleanField(default=False, editable=False)
     builtin_token_salt = models.CharField(
-        max_length=64, blank=True, default="", editable=False, help_text="Mixed into the derived token; never shown."
+        max_length=64, blank=True, default="", editable=False, help_text=_("Mixed into the derived token; never shown.")
     )
     builtin_disabled_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="An operator revoked the built-in Agent's token; it stays off until re-enabled.",
+        help_text=_("An operator revoked the built-in Agent's token; it stays off until re-enabled."),
     )
 
     class Meta:
@@ -42,12 +43,12 @@ class AgentToken(models.Model):
     id = models.BigAutoField(primary_key=True)
     agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="tokens")
     digest = models.CharField(max_length=64, unique=True, editable=False)
-    prefix = models.CharField(max_length=12, editable=False, help_text="The first characters, to recognise it.")
+    prefix = models.CharField(max_length=12, editable=False, help_text=_("The first characters, to recognise it."))
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
     builtin = models.BooleanField(
-        default=False, editable=False, help_text="Derived by the server for its built-in Agent."
+        default=False, editable=False, help_text=_("Derived by the server for its built-in Agent.")
     )
 
     class Meta:

@@ -6,6 +6,7 @@ import uuid
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from runtime.transitions import LifecycleState
 
@@ -21,7 +22,7 @@ class AppInstance(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     close_reason = models.CharField(max_length=32, blank=True, default="")
     restored_at = models.DateTimeField(
-        null=True, blank=True, help_text="Set when recovery found this instance alive after a restart."
+        null=True, blank=True, help_text=_("Set when recovery found this instance alive after a restart.")
     )
 
     class Meta:

@@ -7,6 +7,7 @@ import uuid
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from runtime.models.instances import AppInstance, AppSession
 from runtime.transitions import InterruptionReason, OperationState
@@ -44,9 +45,9 @@ class ToolCall(models.Model):
     source_tool_call_id = models.CharField(max_length=128)
     tool = models.CharField(max_length=128)
     arguments = models.JSONField(default=dict)
-    caller = models.CharField(max_length=128, help_text="Who called: 'agent:<id>' or 'user:<id>'.")
+    caller = models.CharField(max_length=128, help_text=_("Who called: 'agent:<id>' or 'user:<id>'."))
     agent = models.ForeignKey(
-        "runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="The caller."
+        "runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text=_("The caller.")
     )
     channel = models.CharField(max_length=16, choices=DeliveryChannel.choices, default=DeliveryChannel.AGENT_SOCKET)
     status = models.CharField(max_length=16, choices=ToolCallStatus.choices)
@@ -88,7 +89,7 @@ class Operation(models.Model):
     started_at = models.DateTimeField()
     # while focusing, ends_at is the only time fact; the result is decided from it.
     ends_at = models.DateTimeField(
-        help_text="When the focus ends. While it runs, this is the only time stored; its result is decided from it."
+        help_text=_("When the focus ends. While it runs, this is the only time stored; its result is decided from it.")
     )
     state = models.CharField(max_length=16, choices=OperationState.choices, default=OperationState.FOCUSING)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -96,22 +97,24 @@ class Operation(models.Model):
     settled_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When LineUp recorded how it ended. Compare with the end time to see how late that was.",
+        help_text=_("When LineUp recorded how it ended. Compare with the end time to see how late that was."),
     )
     # Poison isolation (decision 0011): a settlement that raised is rolled back alone and counted
     # here, in a transaction of its own. Kept after the operation settles, as its history.
     settle_failures = models.PositiveIntegerField(
-        default=0, help_text="How many times recording its end failed with an error."
+        default=0, help_text=_("How many times recording its end failed with an error.")
     )
     next_settle_attempt_at = models.DateTimeField(
-        null=True, blank=True, help_text="After a failure, the periodic sweep tries again no earlier than this."
+        null=True, blank=True, help_text=_("After a failure, the periodic sweep tries again no earlier than this.")
     )
-    last_settle_error = models.TextField(blank=True, default="", help_text="The error of the last failed attempt.")
+    last_settle_error = models.TextField(blank=True, default="", help_text=_("The error of the last failed attempt."))
     settle_flagged_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When it had failed too often (LINEUP_SETTLE_MAX_FAILURES): the periodic sweep stopped trying, "
-        "and it waits for an operator to run the recovery sweep.",
+        help_text=_(
+            "When it had failed too often (LINEUP_SETTLE_MAX_FAILURES): the periodic sweep stopped trying, "
+            "and it waits for an operator to run the recovery sweep."
+        ),
     )
 
     class Meta:
@@ -184,18 +187,18 @@ class OutboxEntry(models.Model):
         "runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="outbox_entries"
     )
     channel = models.CharField(max_length=16, choices=DeliveryChannel.choices, default=DeliveryChannel.AGENT_SOCKET)
-    payload = models.JSONField(help_text="The tool.result body: source_tool_call_id and result.")
+    payload = models.JSONField(help_text=_("The tool.result body: source_tool_call_id and result."))
     created_at = models.DateTimeField()
     attempts = models.PositiveIntegerField(default=0)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     next_attempt_at = models.DateTimeField(
-        default=timezone.now, help_text="Not sent again before this (backoff per entry); due when written."
+        default=timezone.now, help_text=_("Not sent again before this (backoff per entry); due when written.")
     )
     acked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at"]
-        verbose_name_plural = "outbox entries"
+        verbose_name_plural = _("outbox entries")
         indexes = [
             models.Index(
                 fields=["conversation", "created_at"], condition=Q(acked_at__isnull=True), name="outbox_unacked"

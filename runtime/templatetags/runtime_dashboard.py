@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from runtime.admin.common import changelist_url
 from runtime.models import Operation
@@ -23,18 +24,18 @@ def operations_dashboard_rows(context: dict[str, Any]) -> dict[str, Any]:
         return {"rows": None}
     counts = operations_dashboard(now=timezone.now())
     rows = [
-        ("running", "Focusing, end time still ahead", changelist_url(Operation, deadline="running"), ""),
+        ("running", _("Focusing, end time still ahead"), changelist_url(Operation, deadline="running"), ""),
         (
             "due",
-            "End time passed, not settled yet",
+            _("End time passed, not settled yet"),
             changelist_url(Operation, deadline="due"),
-            "Normally none, or only for seconds: more, for longer, means no worker or beat is settling them.",
+            _("Normally none, or only for seconds: more, for longer, means no worker or beat is settling them."),
         ),
         (
             "flagged",
-            "Flagged: settling failed too often, needs an operator",
+            _("Flagged: settling failed too often, needs an operator"),
             changelist_url(Operation, needs_operator="flagged"),
-            "The periodic sweep no longer retries these; run the recovery sweep once the cause is fixed.",
+            _("The periodic sweep no longer retries these; run the recovery sweep once the cause is fixed."),
         ),
     ]
     return {

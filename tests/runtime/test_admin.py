@@ -22,6 +22,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
+from interact.models import LanguagePreference
 from runtime.models import (
     AppInstance,
     AppSession,
@@ -522,3 +523,36 @@ def test_recover_runtime_says_its_counts_in_proper_singular_and_plural(agent, ot
     out = io.StringIO()
     call_command("recover_runtime", stdout=out)
     assert "resumed 1 running operation; 2 outbox entries not acked yet" in out.getvalue()
+
+
+@pytest.mark.spec("R-4.1.1")
+def test_the_admin_dashboard_and_operation_filters_speak_chinese_to_a_staff_user_who_chose_it(
+    admin_client: Client, admin_user, agent
+):
+    """A staff user whose language is zh-hans meets LineUp's own admin text in Chinese: the
+    dashboard's caption and rows on the index, the end-time and needs-an-operator filters, the
+    recovery sweep button and the dry-run page; the English stays for everyone else."""
+    now = timezone.now()
+    assert isinstance(agent.start(60, now=now - timedelta(seconds=120)), Accepted)
+    english = admin_client.get(reverse("admin:index")).content.decode()
+    assert "Operations right now" in english and "End time passed, not settled yet" in english
+
+    LanguagePreference.objects.create(user=admin_user, language="zh-hans")
+    index = admin_client.get(reverse("admin:index")).content.decode()
+    assert "当前的操作" in index and "已过结束时间" in index and "运行恢复清扫…" in index
+    assert "Operations right now" not in index and "Run the recovery sweep" not in index
+
+    changelist = admin_client.get(admin_url(Operation, "changelist")).content.decode()
+    for chinese in (
+        "结束时间",
+        "需要运维人员处理",
+        "已过结束时间",
+        "立即运行恢复清扫",
+        "结算所选的到期操作",
+    ):
+        assert chinese in changelist
+    for english_text in ("needs an operator", "end time passed, not settled yet", "Run the recovery sweep now"):
+        assert english_text not in changelist
+
+    recover = admin_client.get(reverse("admin:runtime_operation_recover")).content.decode()
+    assert "演练" in recover and "将结算" in recover and "Right now (dry run)" not in recover
