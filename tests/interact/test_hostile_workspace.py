@@ -177,8 +177,7 @@ def test_schema_valid_frames_get_ok_or_a_stable_refusal_that_changes_nothing(pag
 
     outcomes: Counter[str] = Counter()
 
-    @given(frame=aimed_frames(scenario.pools))
-    def check(frame: dict[str, Any]) -> None:
+    def answer_and_check(frame: dict[str, Any]) -> None:
         before, since = database_state(), last_event_id()
         reply = page.request(frame)
         outcomes[reply["type"]] += 1
@@ -194,7 +193,13 @@ def test_schema_valid_frames_get_ok_or_a_stable_refusal_that_changes_nothing(pag
             assert (reply["type"], reply["frame"]) == ("ok", frame["type"]), (frame, reply)
         page.still_usable()
 
-    check()
+    given(frame=aimed_frames(scenario.pools))(answer_and_check)()
+    # A draw reaches ``snapshot`` only with snapshot.get on Ada's own conversation (~4 % of frames), so
+    # a run of new examples misses it about once in twenty: these frames make sure every outcome is
+    # checked in every run, whatever the draws were.
+    answer_and_check({"type": "snapshot.get", "conversation_id": scenario.mine, "request_id": "r-snapshot"})
+    answer_and_check({"type": "visibility", "conversation_id": scenario.mine, "visible": True, "request_id": "r-ok"})
+    answer_and_check({"type": "snapshot.get", "conversation_id": scenario.foreign, "request_id": "r-error"})
     assert outcomes["error"] and outcomes["ok"] and outcomes["snapshot"], outcomes  # both sides were reached
     foreign_ids = [scenario.foreign, *scenario.pools["instance_id"][-1:], scenario.pools["interaction_id"][-1]]
     assert not [e for e in page.events if any(i in json.dumps(e) for i in foreign_ids)]  # nothing of Bob's
