@@ -40,6 +40,11 @@ Variables:
     LINEUP_SERVE_STATIC     1/0: Daphne serves /static/ itself (default 1; 0 behind a proxy)
     LINEUP_MANIFEST_GLOBS   comma separated manifest globs, relative to BASE_DIR or absolute
                             (default interact/manifest.json,miniapps/*/manifest.json)
+    LINEUP_METRICS_DIR      a directory the processes of one host share for /metrics (Prometheus
+                            multi-process mode, e.g. /run/lineup/metrics; empty it at boot). Unset:
+                            each process's /metrics shows its own figures only
+    LINEUP_METRICS_TOKEN    a bearer token with which any client may read /metrics (loopback needs none)
+    LINEUP_METRICS_NETWORKS comma separated networks (CIDR) that may read /metrics without the token
 """
 
 from __future__ import annotations
@@ -98,6 +103,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz, /readyz and /metrics are answered before anything checks the Host header
+    # (a load balancer probes by IP) or redirects to HTTPS.
+    "lineup.probes.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the person's saved choice, else the language cookie, else Accept-Language.
@@ -246,6 +254,15 @@ LINEUP_MANIFEST_GLOBS = [
     for g in os.environ.get("LINEUP_MANIFEST_GLOBS", "interact/manifest.json,miniapps/*/manifest.json").split(",")
     if g.strip()
 ]
+
+# --- Metrics and probes (lineup.probes, runtime.metrics) --------------------------------------
+LINEUP_METRICS_DIR = os.environ.get("LINEUP_METRICS_DIR", "").strip()
+if LINEUP_METRICS_DIR:
+    # prometheus-client reads this when it is first imported (after the settings, by runtime.metrics).
+    Path(LINEUP_METRICS_DIR).mkdir(parents=True, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = LINEUP_METRICS_DIR
+LINEUP_METRICS_TOKEN = os.environ.get("LINEUP_METRICS_TOKEN", "")
+LINEUP_METRICS_NETWORKS = [n.strip() for n in os.environ.get("LINEUP_METRICS_NETWORKS", "").split(",") if n.strip()]
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from runtime import metrics
 from runtime.after_commit import hand_on_call
 
 logger = structlog.get_logger("lineup.runtime")
@@ -67,3 +68,5 @@ def enqueue_eta(operation_id: uuid.UUID, ends_at: datetime) -> None:
         current_app.send_task(SETTLE_OPERATION_TASK, args=[str(operation_id)], eta=ends_at)
     except Exception:  # the broker is down: the beat sweep / recover_runtime settle it instead
         logger.warning("deadline.enqueue_failed", operation_id=str(operation_id), exc_info=True)
+    else:
+        metrics.count_eta_published()
