@@ -7,7 +7,7 @@ Redis restart under a worker that holds unacked tasks (see ``RedisTransport``).
 import os
 
 import redis
-from celery import Celery
+from celery import Celery, signals
 from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lineup.settings")
@@ -43,3 +43,11 @@ class RedisTransport(kombu_redis.Transport):
 app = Celery("lineup")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.worker_process_init.connect
+def _configure_tracing(**_: object) -> None:
+    # In each child, after the fork: the span exporter's thread would not survive it.
+    from runtime.tracing import configure
+
+    configure()

@@ -22,7 +22,7 @@ from typing import Any, ParamSpec, TypeVar
 import structlog
 from django.db import connection, transaction
 
-from runtime import metrics
+from runtime import metrics, tracing
 from runtime.errors import Rejection
 from runtime.models import LifecycleEvent
 
@@ -51,7 +51,7 @@ def decision(service: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         started = time.perf_counter()
         try:
-            with transaction.atomic(durable=True):
+            with tracing.span(f"decision {service.__name__}") as span, transaction.atomic(durable=True):
                 buffer: list[LifecycleEvent] = []
                 # The decision's own block: under a test's transaction it is a savepoint itself.
                 connection._lineup_events = (buffer, len(connection.savepoint_ids))
@@ -61,6 +61,7 @@ def decision(service: Callable[P, R]) -> Callable[P, R]:
                         LifecycleEvent.objects.bulk_create(buffer)
                 finally:
                     connection._lineup_events = None
+                tracing.annotate(span, operation_id=getattr(result, "operation_id", None))
         finally:
             metrics.observe_decision(service.__name__, time.perf_counter() - started)
         return result
