@@ -121,3 +121,42 @@ def test_tracing_is_off_without_the_otel_environment(monkeypatch):
     assert tracing.wanted()
     monkeypatch.setenv("OTEL_SDK_DISABLED", "true")
     assert not tracing.wanted()
+
+
+def test_an_mcp_tool_call_continues_the_traceparent_in_its_meta(exporter, token, conversation):
+    """An MCP ``tools/call`` whose ``_meta`` carries a W3C ``traceparent`` is a span of that trace
+    (the client's span its parent), and its decision a child of it."""
+    import asyncio
+
+    from mcp import types
+
+    from lineup.gateways.mcp import bridge, server
+
+    trace_id, parent_id = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+    binding = bridge.bind(token=token, conversation_id=str(conversation.id), now=timezone.now())
+    params = types.CallToolRequestParams.model_validate(
+        {
+            "name": "pomodoro.start",
+            "arguments": {"duration_seconds": 600},
+            "_meta": {"traceparent": f"00-{trace_id}-{parent_id}-01"},
+        }
+    )
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    async def call() -> server.CallAnswer:
+        try:
+            return await server._route(binding, params, task=True)
+        finally:  # the worker thread's own connection, or the test database can not be dropped
+            await database_sync_to_async(connections.close_all)()
+
+    answer = asyncio.run(call())
+    assert answer.operation is not None, answer.outcome
+
+    spans = exporter.get_finished_spans()
+    call = by_name(spans, "tool.call")
+    decision = by_name(spans, "decision start_focus")
+    assert format(call.context.trace_id, "032x") == trace_id
+    assert format(call.parent.span_id, "016x") == parent_id
+    assert decision.parent.span_id == call.context.span_id
+    assert call.attributes["lineup.operation_id"] == answer.operation.operation_id
