@@ -26,6 +26,7 @@ from django.urls import path  # noqa: E402
 from interact.consumers import WorkspaceConsumer  # noqa: E402
 from lineup.gateways.agent_socket.consumer import AgentConsumer  # noqa: E402
 from lineup.gateways.mcp.asgi import mount_mcp  # noqa: E402
+from lineup.logs import access_log  # noqa: E402
 from lineup.origins import SameOriginWebSocket  # noqa: E402
 from runtime.after_commit import use_server_loop  # noqa: E402
 from runtime.embedded_scheduler import start_embedded_scheduler_if_configured  # noqa: E402
@@ -56,7 +57,7 @@ def with_server_loop(app: Callable) -> Callable:
     return on_server_loop
 
 
-application = with_server_loop(ProtocolTypeRouter({"http": http_app, "websocket": websocket_app}))
+application = access_log(with_server_loop(ProtocolTypeRouter({"http": http_app, "websocket": websocket_app})))
 
 configure_tracing()  # only when the OTEL_* environment asks for traces
 start_embedded_scheduler_if_configured()

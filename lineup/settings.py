@@ -14,6 +14,8 @@ Variables:
     LINEUP_SCHEDULER        embedded | celery | none (default: celery with REDIS_URL, else embedded)
     LINEUP_SECRET_KEY       required outside the embedded default, which makes one per install and
                             keeps it in $LINEUP_DATA_DIR/secret_key
+    LINEUP_SECRET_KEY_FALLBACKS  comma separated former keys, still accepted for signatures (sessions)
+                            while a new LINEUP_SECRET_KEY takes over (docs/operations.md, key rotation)
     LINEUP_DEBUG            1/0 (default 0; ``run_embedded --debug`` sets it): Django's debug pages
     LINEUP_ALLOWED_HOSTS    comma separated (default localhost,127.0.0.1,[::1])
     LINEUP_HTTPS            1: the site is reached over HTTPS only: Secure cookies, HSTS, http -> https
@@ -81,6 +83,9 @@ if not SECRET_KEY:
         raise RuntimeError("LINEUP_SECRET_KEY must be set outside the embedded default")
     # One per install, next to its database and login; never a key published with the code.
     SECRET_KEY = install_secret_key(DATA_DIR)
+
+# Key rotation without signing everyone out: sessions signed with a former key stay valid.
+SECRET_KEY_FALLBACKS = [k.strip() for k in os.environ.get("LINEUP_SECRET_KEY_FALLBACKS", "").split(",") if k.strip()]
 
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("LINEUP_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
@@ -362,9 +367,15 @@ LOGGING = {
             "foreign_pre_chain": _shared_processors,
         },
     },
+    "filters": {"quiet_sweep": {"()": "lineup.logs.QuietPeriodicSweep"}},
     "handlers": {
         # stderr, so a command's own output on stdout (recover_runtime --json) stays parseable.
-        "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "structured"},
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "structured",
+            "filters": ["quiet_sweep"],
+        },
     },
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {
