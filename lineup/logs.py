@@ -1,8 +1,9 @@
 """Logging pieces the settings' ``LOGGING`` names: what keeps the JSON log worth reading.
 
 * ``QuietPeriodicSweep`` drops Celery's INFO bookkeeping lines about the beat sweep (sent, received,
-  succeeded: three lines every ``LINEUP_SWEEP_SECONDS``, all day). The sweep's decisions are logged
-  by the Runtime as usual, and its failures stay (WARNING and above are never dropped).
+  succeeded with nothing settled: three lines every ``LINEUP_SWEEP_SECONDS``, all day). A sweep that
+  settled something keeps its ``succeeded`` line (with the count), its decisions are logged by the
+  Runtime as usual, and its failures stay (WARNING and above are never dropped).
 * ``access_log`` wraps the ASGI application: one JSON line per HTTP request (``http.access``: method,
   path, status, bytes, ms, client), instead of Daphne's plain-text NCSA lines on stdout — run Daphne
   with ``-v 0`` (its access log off; LineUp's logging is configured by the settings, not by ``-v``).
@@ -32,7 +33,10 @@ class QuietPeriodicSweep(logging.Filter):
             message = record.getMessage()
         except Exception:
             return True
-        return not any(name in message for name in SWEEP_TASK_NAMES)
+        if not any(name in message for name in SWEEP_TASK_NAMES):
+            return True
+        # "Task runtime.tasks.sweep_due[id] succeeded in 0.01s: N" — N operations settled.
+        return " succeeded in " in message and not message.rstrip().endswith(": 0")
 
 
 def access_log(app: Callable) -> Callable:

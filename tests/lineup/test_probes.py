@@ -104,3 +104,27 @@ def test_rate_limit_refusals_have_a_counter_for_any_door():
     before = value("lineup_rate_limit_refusals_total", door="agent_socket")
     metrics.count_rate_limit_refusal("agent_socket")
     assert value("lineup_rate_limit_refusals_total", door="agent_socket") == before + 1
+
+
+@pytest.mark.parametrize(
+    ("logger", "level", "message", "kept"),
+    [
+        ("celery.beat", logging.INFO, "Scheduler: Sending due task runtime.sweep_due (runtime.tasks.sweep_due)", False),
+        ("celery.worker.strategy", logging.INFO, "Task runtime.tasks.sweep_due[1b2c] received", False),
+        ("celery.app.trace", logging.INFO, "Task runtime.tasks.sweep_due[1b2c] succeeded in 0.004s: 0", False),
+        ("celery.app.trace", logging.INFO, "Task runtime.tasks.sweep_due[1b2c] succeeded in 0.02s: 3", True),
+        ("celery.app.trace", logging.ERROR, "Task runtime.tasks.sweep_due[1b2c] raised unexpected: X", True),
+        (
+            "celery.app.trace",
+            logging.INFO,
+            "Task runtime.tasks.settle_operation[1b2c] succeeded in 0.04s: 'Settle'",
+            True,
+        ),
+        ("lineup.runtime", logging.INFO, "runtime.tasks.sweep_due", True),
+    ],
+)
+def test_the_idle_sweep_leaves_no_line_at_info(logger, level, message, kept):
+    from lineup.logs import QuietPeriodicSweep
+
+    record = logging.LogRecord(logger, level, __file__, 1, message, None, None)
+    assert QuietPeriodicSweep().filter(record) is kept
