@@ -3,7 +3,7 @@
 Only what this machine can not have is replaced: the install paths (``/opt/lineup/venv/bin/python``
 is the test's Python, ``/opt/lineup/app`` this checkout, ``/var/lib/lineup`` a directory standing in
 for the beat unit's ``StateDirectory=``), the port of the templated Daphne (``%i``), the queue
-(the test's own) and nginx (the built-in Agent is pointed at the Daphne nginx would hand it to).
+(the test's own), and the built-in Agent's URLs of two Daphnes (both the test's one).
 With them running, a one-second focus started by an Agent is settled by the worker, whose log
 then has the decision line at INFO (LineUp's logging, not Celery's ``-l`` default), and none of the
 beat sweep's bookkeeping; Daphne logs JSON access lines and no plain-text ones.
@@ -49,7 +49,9 @@ def unit(name: str) -> dict[str, str]:
 def exec_start(name: str, *, state: Path, port: int, queue: str, agent_port: int = 0) -> list[str]:
     command = unit(name)["ExecStart"]
     command = command.replace("/opt/lineup/venv/bin/python", PYTHON).replace("/var/lib/lineup", str(state))
-    command = command.replace("%i", str(port)).replace("ws://127.0.0.1:8080/", f"ws://127.0.0.1:{agent_port}/")
+    command = command.replace("%i", str(port))
+    for daphne in ("8001", "8002"):  # the agent's one URL per Daphne: here the test's one Daphne
+        command = command.replace(f"ws://127.0.0.1:{daphne}/", f"ws://127.0.0.1:{agent_port}/")
     argv = shlex.split(command)
     if "-Q" in argv:
         argv[argv.index("-Q") + 1] = queue
