@@ -4,6 +4,9 @@ In-process, with the SDK's in-memory exporter: the real consumer (channels' comm
 ``lineup.asgi.application``), the real deciding services, the eta task's message as the broker
 would carry it (its headers captured at publish, then run by Celery's ``apply`` with them), and the
 settlement's hint to the consumer, which delivers the result.
+
+Not in tests/lineup/gateways/: the live Daphnes those packages keep for their tests run an embedded
+scheduler on the same database, which would settle this test's focus before its eta task does.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from runtime import deadlines, tracing
 from runtime.models import Operation
+from runtime.services.agents import create_agent_token
 from runtime.tasks import settle_operation_task
 from tests.support.hostile import InProcessAgent, in_process
 from tests.support.processes import wait_for
@@ -35,6 +39,11 @@ def exporter() -> Iterator[InMemorySpanExporter]:
     tracing.use_provider(provider)  # this module's tracer only: the process's global provider is left alone
     yield spans
     tracing.use_provider(None)
+
+
+@pytest.fixture
+def token(user) -> str:
+    return create_agent_token(user=user, name="traced-agent", now=timezone.now())[1]
 
 
 class Broker:
