@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import time
 
 from websockets.asyncio.client import connect
@@ -31,6 +32,12 @@ from bench.client import AgentConnection, new_call_id, tool_call_frame
 FOCUS_SECONDS = 600  # never reached: every focus is interrupted
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def _measure(server: common.Server, agents: list[common.BenchAgent], args: argparse.Namespace) -> dict:
     connections = [await AgentConnection(server.url(), agent.token).open() for agent in agents]
     echoes = [
@@ -39,6 +46,9 @@ async def _measure(server: common.Server, agents: list[common.BenchAgent], args:
     ]
     revisions = [await c.inventory_revision(a.conversation_ids[0]) for c, a in zip(connections, agents, strict=True)]
     samples: dict[str, list[float]] = {"start": [], "echo": [], "cas": [], "interrupt": []}
+    # Daphne's CPU time spent in the start blocks only (start, interrupt, result, ack): the cost of
+    # a decision cycle in the server, less sensitive to the machine's other load than latency.
+    cpu = {"measured": 0.0, "cycles": 0}
     cas = common.cas_updater(0)
     cas_count = 0
 
@@ -102,16 +112,24 @@ async def _measure(server: common.Server, agents: list[common.BenchAgent], args:
         for rtts in await asyncio.gather(*(echo_block(i, block) for i in range(len(connections)))):
             samples["echo"] += rtts
         samples["cas"] += cas_block(block * len(connections))
+        cpu_before = _cpu_seconds(server.process.pid)
         for starts, interrupts in await asyncio.gather(*(start_block(i, block) for i in range(len(connections)))):
             samples["start"] += starts
             samples["interrupt"] += interrupts
+        if len(samples["start"]) > args.warmup * len(connections):
+            cpu["measured"] += _cpu_seconds(server.process.pid) - cpu_before
+            cpu["cycles"] += block * len(connections)
     for connection in connections:
         errors += [f"unexpected frame {frame}" for frame in connection.unexpected]
         await connection.close()
     for echo in echoes:
         await echo.close()
     skip = args.warmup * len(connections)
-    return {"samples": {k: v[skip:] for k, v in samples.items()}, "errors": errors}
+    return {
+        "samples": {k: v[skip:] for k, v in samples.items()},
+        "errors": errors,
+        "daphne_cpu_ms_per_cycle": round(cpu["measured"] * 1000 / max(cpu["cycles"], 1), 3),
+    }
 
 
 def main(args: argparse.Namespace) -> common.Report:
@@ -142,6 +160,8 @@ def main(args: argparse.Namespace) -> common.Report:
             "echo": echo,
             "cas": cas,
             "interrupt_receipt": common.latency_summary(outcome["samples"]["interrupt"]),
+            # start + interrupt + result delivery + ack, in Daphne: the cost metrics or tracing add shows here
+            "daphne_cpu_ms_per_cycle": outcome["daphne_cpu_ms_per_cycle"],
         },
         errors=len(outcome["errors"]),
         log_dir=str(rig.log_dir),

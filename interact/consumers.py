@@ -23,6 +23,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from interact import workspace_actions
+from runtime import metrics
 from runtime.after_commit import answer_first
 from runtime.errors import Rejection
 from runtime.manifests import StrictValidator
@@ -97,10 +98,15 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         for conversation_id in self.conversation_ids:
             await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
         await self.accept()
+        self.counted = True
+        metrics.workspace_page_connected(1)
         await self._send("hello", user=self.user.get_username(), conversations=self.conversation_ids)
         logger.info("workspace.connected", user_id=self.user.id, conversations=len(self.conversation_ids))
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted", False):
+            self.counted = False
+            metrics.workspace_page_connected(-1)
         for conversation_id in self.conversation_ids:
             await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
 

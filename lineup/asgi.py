@@ -26,9 +26,11 @@ from django.urls import path  # noqa: E402
 from interact.consumers import WorkspaceConsumer  # noqa: E402
 from lineup.gateways.agent_socket.consumer import AgentConsumer  # noqa: E402
 from lineup.gateways.mcp.asgi import mount_mcp  # noqa: E402
+from lineup.logs import access_log  # noqa: E402
 from lineup.origins import SameOriginWebSocket  # noqa: E402
 from runtime.after_commit import use_server_loop  # noqa: E402
 from runtime.embedded_scheduler import start_embedded_scheduler_if_configured  # noqa: E402
+from runtime.tracing import configure as configure_tracing  # noqa: E402
 
 # One process, nothing else installed: Daphne serves /static/ itself. Behind a reverse proxy
 # (production) set LINEUP_SERVE_STATIC=0 and serve STATIC_ROOT from the proxy.
@@ -55,8 +57,9 @@ def with_server_loop(app: Callable) -> Callable:
     return on_server_loop
 
 
-application = with_server_loop(ProtocolTypeRouter({"http": http_app, "websocket": websocket_app}))
+application = access_log(with_server_loop(ProtocolTypeRouter({"http": http_app, "websocket": websocket_app})))
 
+configure_tracing()  # only when the OTEL_* environment asks for traces
 start_embedded_scheduler_if_configured()
 
 if settings.LINEUP_REFERENCE_AGENT_URL:

@@ -7,7 +7,7 @@ Redis restart under a worker that holds unacked tasks (see ``RedisTransport``).
 import os
 
 import redis
-from celery import Celery
+from celery import Celery, signals
 from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lineup.settings")
@@ -43,3 +43,19 @@ class RedisTransport(kombu_redis.Transport):
 app = Celery("lineup")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.setup_logging.connect
+def _keep_lineup_logging(**_: object) -> None:
+    # The settings' LOGGING (LINEUP_LOG_LEVEL, JSON lines) stays as it is: without this receiver
+    # Celery sets the root level from its own -l option (WARNING by default), which silenced every
+    # decision line of the worker (operation.completed and its lag) unless -l INFO was given.
+    return None
+
+
+@signals.worker_process_init.connect
+def _configure_tracing(**_: object) -> None:
+    # In each child, after the fork: the span exporter's thread would not survive it.
+    from runtime.tracing import configure
+
+    configure()

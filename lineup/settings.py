@@ -14,6 +14,8 @@ Variables:
     LINEUP_SCHEDULER        embedded | celery | none (default: celery with REDIS_URL, else embedded)
     LINEUP_SECRET_KEY       required outside the embedded default, which makes one per install and
                             keeps it in $LINEUP_DATA_DIR/secret_key
+    LINEUP_SECRET_KEY_FALLBACKS  comma separated former keys, still accepted for signatures (sessions)
+                            while a new LINEUP_SECRET_KEY takes over (docs/operations.md, key rotation)
     LINEUP_DEBUG            1/0 (default 0; ``run_embedded --debug`` sets it): Django's debug pages
     LINEUP_ALLOWED_HOSTS    comma separated (default localhost,127.0.0.1,[::1])
     LINEUP_HTTPS            1: the site is reached over HTTPS only: Secure cookies, HSTS, http -> https
@@ -40,6 +42,11 @@ Variables:
     LINEUP_SERVE_STATIC     1/0: Daphne serves /static/ itself (default 1; 0 behind a proxy)
     LINEUP_MANIFEST_GLOBS   comma separated manifest globs, relative to BASE_DIR or absolute
                             (default interact/manifest.json,miniapps/*/manifest.json)
+    LINEUP_METRICS_DIR      a directory the processes of one host share for /metrics (Prometheus
+                            multi-process mode, e.g. /run/lineup/metrics; empty it at boot). Unset:
+                            each process's /metrics shows its own figures only
+    LINEUP_METRICS_TOKEN    a bearer token with which any client may read /metrics (loopback needs none)
+    LINEUP_METRICS_NETWORKS comma separated networks (CIDR) that may read /metrics without the token
 """
 
 from __future__ import annotations
@@ -77,6 +84,9 @@ if not SECRET_KEY:
     # One per install, next to its database and login; never a key published with the code.
     SECRET_KEY = install_secret_key(DATA_DIR)
 
+# Key rotation without signing everyone out: sessions signed with a former key stay valid.
+SECRET_KEY_FALLBACKS = [k.strip() for k in os.environ.get("LINEUP_SECRET_KEY_FALLBACKS", "").split(",") if k.strip()]
+
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("LINEUP_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
 ]
@@ -98,6 +108,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz, /readyz and /metrics are answered before anything checks the Host header
+    # (a load balancer probes by IP) or redirects to HTTPS.
+    "lineup.probes.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the person's saved choice, else the language cookie, else Accept-Language.
@@ -247,6 +260,15 @@ LINEUP_MANIFEST_GLOBS = [
     if g.strip()
 ]
 
+# --- Metrics and probes (lineup.probes, runtime.metrics) --------------------------------------
+LINEUP_METRICS_DIR = os.environ.get("LINEUP_METRICS_DIR", "").strip()
+if LINEUP_METRICS_DIR:
+    # prometheus-client reads this when it is first imported (after the settings, by runtime.metrics).
+    Path(LINEUP_METRICS_DIR).mkdir(parents=True, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = LINEUP_METRICS_DIR
+LINEUP_METRICS_TOKEN = os.environ.get("LINEUP_METRICS_TOKEN", "")
+LINEUP_METRICS_NETWORKS = [n.strip() for n in os.environ.get("LINEUP_METRICS_NETWORKS", "").split(",") if n.strip()]
+
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -345,9 +367,15 @@ LOGGING = {
             "foreign_pre_chain": _shared_processors,
         },
     },
+    "filters": {"quiet_sweep": {"()": "lineup.logs.QuietPeriodicSweep"}},
     "handlers": {
         # stderr, so a command's own output on stdout (recover_runtime --json) stays parseable.
-        "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "structured"},
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "structured",
+            "filters": ["quiet_sweep"],
+        },
     },
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {

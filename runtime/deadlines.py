@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from runtime import metrics, tracing
 from runtime.after_commit import hand_on_call
 
 logger = structlog.get_logger("lineup.runtime")
@@ -48,7 +49,9 @@ def schedule_deadline_on_commit(operation_id: uuid.UUID, ends_at: datetime) -> N
     mode = settings.LINEUP_SCHEDULER
     if mode == "celery":
         # After the answer when there is one: a lost or late publish only leaves it to the sweep.
-        transaction.on_commit(lambda: hand_on_call(lambda: enqueue_eta(operation_id, ends_at)))
+        # The trace is the deciding one's, taken now: the publish happens outside its span.
+        headers = tracing.carrier()
+        transaction.on_commit(lambda: hand_on_call(lambda: enqueue_eta(operation_id, ends_at, headers=headers)))
     elif mode == "embedded":
         transaction.on_commit(_wake)
 
@@ -58,12 +61,15 @@ def _wake() -> None:
         listener()
 
 
-def enqueue_eta(operation_id: uuid.UUID, ends_at: datetime) -> None:
-    """Send the eta task for ``ends_at`` now (outside a transaction: the row must be committed)."""
+def enqueue_eta(operation_id: uuid.UUID, ends_at: datetime, *, headers: dict[str, str] | None = None) -> None:
+    """Send the eta task for ``ends_at`` now (outside a transaction: the row must be committed);
+    ``headers`` (a ``tracing.carrier()``) travel in its message, so the worker's span continues the trace."""
     if ends_at - timezone.now() > timedelta(seconds=settings.LINEUP_ETA_HORIZON_SECONDS):
         logger.info("deadline.left_to_sweep", operation_id=str(operation_id), ends_at=ends_at.isoformat())
         return
     try:
-        current_app.send_task(SETTLE_OPERATION_TASK, args=[str(operation_id)], eta=ends_at)
+        current_app.send_task(SETTLE_OPERATION_TASK, args=[str(operation_id)], eta=ends_at, headers=headers or None)
     except Exception:  # the broker is down: the beat sweep / recover_runtime settle it instead
         logger.warning("deadline.enqueue_failed", operation_id=str(operation_id), exc_info=True)
+    else:
+        metrics.count_eta_published()

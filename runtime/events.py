@@ -13,6 +13,7 @@ so a rolled-back savepoint takes exactly its own events with it.
 from __future__ import annotations
 
 import functools
+import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -21,6 +22,7 @@ from typing import Any, ParamSpec, TypeVar
 import structlog
 from django.db import connection, transaction
 
+from runtime import metrics, tracing
 from runtime.errors import Rejection
 from runtime.models import LifecycleEvent
 
@@ -47,16 +49,21 @@ def decision(service: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(service)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        with transaction.atomic(durable=True):
-            buffer: list[LifecycleEvent] = []
-            # The decision's own block: under a test's transaction it is a savepoint itself.
-            connection._lineup_events = (buffer, len(connection.savepoint_ids))
-            try:
-                result = service(*args, **kwargs)
-                if buffer:
-                    LifecycleEvent.objects.bulk_create(buffer)
-            finally:
-                connection._lineup_events = None
+        started = time.perf_counter()
+        try:
+            with tracing.span(f"decision {service.__name__}") as span, transaction.atomic(durable=True):
+                buffer: list[LifecycleEvent] = []
+                # The decision's own block: under a test's transaction it is a savepoint itself.
+                connection._lineup_events = (buffer, len(connection.savepoint_ids))
+                try:
+                    result = service(*args, **kwargs)
+                    if buffer:
+                        LifecycleEvent.objects.bulk_create(buffer)
+                finally:
+                    connection._lineup_events = None
+                tracing.annotate(span, operation_id=getattr(result, "operation_id", None))
+        finally:
+            metrics.observe_decision(service.__name__, time.perf_counter() - started)
         return result
 
     return wrapper
@@ -91,8 +98,11 @@ def record_event(
         event.save(force_insert=True)
     line = {k: _plain(v) for k, v in ids.items() if v}
 
+    via = metrics.settlement_path()  # what is deciding now; the hook below may run elsewhere
+
     def emit() -> None:
         getattr(logger, level)(kind, **line, **data)
+        metrics.count_event(kind, data, via=via)  # with the log line: counted once committed, like it
 
     if connection.in_atomic_block:
         transaction.on_commit(emit)

@@ -14,6 +14,7 @@ import structlog
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from runtime import tracing
 from runtime.after_commit import hand_on_send
 
 logger = structlog.get_logger("lineup.runtime")
@@ -57,6 +58,8 @@ def batched(messages: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, A
     by_group: dict[str, dict[str, Any]] = {}
     for group, message in messages:
         event = {"kind": message["kind"], "payload": message["payload"]}
+        if "trace" in message:
+            event["trace"] = message["trace"]
         by_group.setdefault(group, {"type": message["type"] + "s", "events": []})["events"].append(event)
     return by_group
 
@@ -80,10 +83,13 @@ def _hand_on(messages: list[tuple[str, dict[str, Any]]]) -> None:
 
 
 def project_on_commit(conversation_id: uuid.UUID | str, kind: str, payload: dict[str, Any]) -> None:
-    """After commit, tell the conversation's live pages and Agents that ``kind`` happened."""
-    _send_on_commit(
-        conversation_group(conversation_id), {"type": "conversation.event", "kind": kind, "payload": payload}
-    )
+    """After commit, tell the conversation's live pages and Agents that ``kind`` happened; with
+    tracing on, the hint carries the deciding trace (``trace``), which its delivery continues."""
+    message = {"type": "conversation.event", "kind": kind, "payload": payload}
+    headers = tracing.carrier()
+    if headers:
+        message["trace"] = headers
+    _send_on_commit(conversation_group(conversation_id), message)
 
 
 def notify_agent_on_commit(agent_id: uuid.UUID | str, kind: str, payload: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@ import structlog
 from celery import shared_task
 from django.utils import timezone
 
+from runtime import tracing
 from runtime.deadlines import enqueue_eta
 from runtime.models import Operation
 from runtime.services.recovery import SettleFailure, settle_isolated, sweep
@@ -24,8 +25,12 @@ def settle_operation_task(operation_id: str) -> str:
     retrying could never succeed. A settlement that raises is counted and backed off like the
     sweep's (``settle_isolated``); the sweep retries it.
     """
+    parent = _trace_headers(settle_operation_task.request)
     try:
-        outcome = settle_isolated(operation_id=operation_id, now=timezone.now())
+        with tracing.span(
+            "task runtime.tasks.settle_operation", parent=parent, attributes={"lineup.operation_id": operation_id}
+        ):
+            outcome = settle_isolated(operation_id=operation_id, now=timezone.now())
     except Operation.DoesNotExist:
         logger.warning("deadline.unknown_operation", operation_id=operation_id)
         return "UnknownOperation"
@@ -35,6 +40,17 @@ def settle_operation_task(operation_id: str) -> str:
         ends_at = Operation.objects.values_list("ends_at", flat=True).get(pk=operation_id)
         enqueue_eta(outcome.operation_id, ends_at)
     return type(outcome.decision).__name__
+
+
+def _trace_headers(request: object) -> dict[str, str]:
+    """The W3C trace context the publisher put in the message's headers (enqueue_eta), if any."""
+    found = {}
+    for key in ("traceparent", "tracestate"):
+        # A worker puts custom headers on the request itself; Task.apply(headers=...) under .headers.
+        value = getattr(request, key, None) or (getattr(request, "headers", None) or {}).get(key)
+        if isinstance(value, str):
+            found[key] = value
+    return found
 
 
 @shared_task(name="runtime.tasks.sweep_due")

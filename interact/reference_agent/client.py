@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import structlog
@@ -43,7 +43,7 @@ class AgentClient:
 
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         token: str,
         *,
         label: str = "reference",
@@ -52,7 +52,10 @@ class AgentClient:
         open_timeout: float = 10.0,
         agent_factory: AgentFactory = ReferenceAgent,
     ) -> None:
-        self.url = url
+        # Several servers (every Daphne): each reconnect after a lost connection tries the next one,
+        # so the Agent is not tied to one process — when the one it uses dies, another serves it.
+        self.urls = [url] if isinstance(url, str) else list(url)
+        self._current = 0
         self.token = token
         self.label = label
         self.initial_backoff = initial_backoff
@@ -63,6 +66,10 @@ class AgentClient:
         self.welcomed = asyncio.Event()
         self._ws: ClientConnection | None = None
         self._stopping = False
+
+    @property
+    def url(self) -> str:
+        return self.urls[self._current]
 
     async def _send(self, frame: dict[str, Any]) -> None:
         if self._ws is None:
@@ -107,6 +114,7 @@ class AgentClient:
                 self.agent.disconnected()
             if self._stopping:
                 break
+            self._current = (self._current + 1) % len(self.urls)
             delay = self.backoff(attempt)
             if self.connections and attempt == 0:
                 delay = min(delay, self.initial_backoff)

@@ -80,7 +80,7 @@ async def run_db(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 class ReferenceAgentSupervisor:
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         *,
         usernames: Sequence[str] | None = None,
         poll_seconds: float = DEFAULT_POLL_SECONDS,

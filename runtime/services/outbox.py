@@ -14,6 +14,7 @@ import structlog
 from django.conf import settings
 from django.db.models import Case, DateTimeField, F, Value, When
 
+from runtime import metrics
 from runtime.errors import Rejection, RejectionCode
 from runtime.models import OutboxEntry
 
@@ -50,6 +51,8 @@ def mark_sent(*, entries: list[OutboxEntry], now: datetime) -> None:
     OutboxEntry.objects.filter(pk__in=[e.pk for e in entries], acked_at__isnull=True).update(
         attempts=F("attempts") + 1, last_attempt_at=now, next_attempt_at=backoff
     )
+    first = sum(1 for entry in entries if entry.attempts == 0)
+    metrics.count_outbox_sends(first=first, redelivered=len(entries) - first)
     for entry in entries:
         entry.attempts += 1
         entry.last_attempt_at = now

@@ -25,6 +25,7 @@ and the admin's settle action are explicit retries: they try every due operation
 
 from __future__ import annotations
 
+import contextvars
 import time
 import traceback
 import uuid
@@ -37,6 +38,7 @@ import structlog
 from django.conf import settings
 from django.db import connection, transaction
 
+from runtime import metrics
 from runtime.clock import isoformat
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.events import decision, record_event
@@ -188,6 +190,8 @@ def settle_due(
         # The rest: already final, not due after all, deleted with their conversation, or held by
         # another decision right now (which settles them, or the next sweep does).
         summary.already_final += len(keys) - decided
+        if keys:
+            metrics.count_sweep_batch(metrics.settlement_path())
         if keys and on_batch is not None:
             on_batch(summary)
         if len(keys) < batch:
@@ -221,8 +225,11 @@ def _settle_each(ids: list[uuid.UUID], *, now: datetime, workers: int) -> list[S
     if workers <= 1 or len(ids) <= 1:
         return _settle_batch(ids, now)
     slices = [ids[k::workers] for k in range(min(workers, len(ids)))]
+    # Each thread in a copy of this context: settlements there are labelled like this one's (metrics).
+    contexts = [contextvars.copy_context() for _ in slices]
     with ThreadPoolExecutor(max_workers=len(slices), thread_name_prefix="recovery") as pool:
-        return [outcome for part in pool.map(lambda part: _settle_slice(part, now), slices) for outcome in part]
+        parts = pool.map(lambda context, part: context.run(_settle_slice, part, now), contexts, slices)
+        return [outcome for part in parts for outcome in part]
 
 
 def _settle_slice(ids: list[uuid.UUID], now: datetime) -> list[SettleOutcome | SettleFailure | None]:
@@ -237,7 +244,9 @@ def sweep(*, now: datetime) -> SweepSummary:
 
     A sweeper that raises is logged and skipped for this round; it must not hold up deadlines.
     """
-    summary = settle_due(now=now)
+    metrics.count_sweep("sweep")
+    with metrics.settling_via("sweep"):
+        summary = settle_due(now=now)
     for name, sweeper in sweepers().items():
         try:
             summary.swept[name] = sweeper(now)
@@ -277,12 +286,14 @@ def recover_runtime(*, now: datetime, dry_run: bool = False, workers: int = 1) -
     summary = RecoverySummary(dry_run=dry_run)
     summary.due = [{"operation_id": str(op_id)} for op_id in due_operation_ids(now=now, limit=10**9)]
     if not dry_run:
-        settled = settle_due(
-            now=now,
-            workers=workers,
-            on_batch=_progress_logger(total=len(summary.due), workers=workers),
-            retry_flagged=True,
-        )
+        metrics.count_sweep("recovery")
+        with metrics.settling_via("recovery"):
+            settled = settle_due(
+                now=now,
+                workers=workers,
+                on_batch=_progress_logger(total=len(summary.due), workers=workers),
+                retry_flagged=True,
+            )
         summary.settled = settled.settled
         summary.failed = [failure.as_dict() for failure in settled.failed]
     summary.flagged = [_flagged_item(operation) for operation in flagged_operations()]

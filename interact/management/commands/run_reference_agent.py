@@ -1,5 +1,8 @@
 """``manage.py run_reference_agent --url ws://HOST:PORT/ws/agent/ (--token T | --user NAME | --all-users)``.
 
+``--url`` may be given once per server (every Daphne): a lost connection is followed by one to the
+next, so the built-in Agent keeps answering when the Daphne it used dies.
+
 Runs the built-in Agent as a separate process, an ordinary client of ``/ws/agent/``: the LLM Agent
 (interact.llm_agent) when ``LINEUP_LLM_BASE_URL`` and ``LINEUP_LLM_MODEL`` are set, the reference
 Agent (interact.reference_agent) otherwise. With ``--token`` it uses an existing token; with
@@ -26,7 +29,12 @@ class Command(BaseCommand):
     help = "Run the built-in Agent (LLM Agent if LINEUP_LLM_* is set, else the reference Agent) against /ws/agent/."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--url", default="ws://127.0.0.1:8000/ws/agent/", help="the server's /ws/agent/ URL")
+        parser.add_argument(
+            "--url",
+            action="append",
+            dest="urls",
+            help="the server's /ws/agent/ URL (default ws://127.0.0.1:8000/ws/agent/); repeat it for each server",
+        )
         who = parser.add_mutually_exclusive_group(required=True)
         who.add_argument("--token", help="an Agent token (manage.py create_agent_token)")
         who.add_argument(
@@ -40,14 +48,15 @@ class Command(BaseCommand):
     def handle(
         self,
         *args: object,
-        url: str,
+        urls: list[str] | None,
         token: str | None,
         users: list[str] | None,
         all_users: bool,
         poll_seconds: float,
         **options: object,
     ) -> None:
-        if not url.startswith(("ws://", "wss://")):
+        urls = urls or ["ws://127.0.0.1:8000/ws/agent/"]
+        if not all(url.startswith(("ws://", "wss://")) for url in urls):
             raise CommandError("--url must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:8000/ws/agent/")
         if users:
             known = set(get_user_model().objects.filter(username__in=users).values_list("username", flat=True))
@@ -55,11 +64,11 @@ class Command(BaseCommand):
             if missing:
                 raise CommandError(f"no such user: {', '.join(missing)}")
         try:
-            asyncio.run(self._run(url, token, None if all_users else users, poll_seconds))
+            asyncio.run(self._run(urls, token, None if all_users else users, poll_seconds))
         except Unauthorized as error:
             raise CommandError(f"the server refused the token: {error}") from None
 
-    async def _run(self, url: str, token: str | None, users: list[str] | None, poll_seconds: float) -> None:
+    async def _run(self, url: list[str], token: str | None, users: list[str] | None, poll_seconds: float) -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -17,6 +17,7 @@ holds them (docs/decisions/0017-agents-page-and-live-connections.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from typing import Any
 
@@ -28,6 +29,7 @@ from django.utils import timezone
 
 from lineup.gateways.agent_socket import delivery
 from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
+from runtime import tracing
 from runtime.after_commit import answer_first
 from runtime.errors import Rejection
 from runtime.projections import agent_group, conversation_group
@@ -192,15 +194,18 @@ class AgentConsumer(AsyncWebsocketConsumer):
         await self._send("inventory", conversation_id=body["conversation_id"], **inventory.published())
 
     async def on_tool_call(self, body: dict[str, Any]) -> None:
-        outcome = await database_sync_to_async(route_tool_call)(
-            caller=self.caller,
-            conversation_id=body["conversation_id"],
-            source_tool_call_id=body["source_tool_call_id"],
-            tool=body["tool"],
-            arguments=body["arguments"],
-            inventory_revision=body["inventory_revision"],
-            now=timezone.now(),
-        )
+        attributes = {"lineup.tool": body["tool"], "lineup.conversation_id": body["conversation_id"]}
+        with tracing.span("tool.call", attributes=attributes) as span:
+            outcome = await database_sync_to_async(route_tool_call)(
+                caller=self.caller,
+                conversation_id=body["conversation_id"],
+                source_tool_call_id=body["source_tool_call_id"],
+                tool=body["tool"],
+                arguments=body["arguments"],
+                inventory_revision=body["inventory_revision"],
+                now=timezone.now(),
+            )
+            tracing.annotate(span, operation_id=getattr(outcome, "operation_id", None))
         common = {"conversation_id": body["conversation_id"], "source_tool_call_id": body["source_tool_call_id"]}
         if isinstance(outcome, Accepted):
             extra = {"result": outcome.result} if outcome.result is not None else {}
@@ -266,12 +271,23 @@ class AgentConsumer(AsyncWebsocketConsumer):
         )
         if not kinds & {"operation.settled", "interaction.resolved"} and not human_message:
             return
+        settled = next((e for e in events if e.get("kind") == "operation.settled" and e.get("trace")), None)
         try:
-            await self._deliver(
-                results="operation.settled" in kinds,
-                user_messages=human_message,
-                resolutions="interaction.resolved" in kinds,
-            )
+            # A settlement's result continues the trace of the decision that settled it.
+            with (
+                tracing.span(
+                    "tool.result",
+                    parent=settled["trace"] if settled else None,
+                    attributes={"lineup.operation_id": settled["payload"].get("operation_id") if settled else None},
+                )
+                if settled
+                else contextlib.nullcontext()
+            ):
+                await self._deliver(
+                    results="operation.settled" in kinds,
+                    user_messages=human_message,
+                    resolutions="interaction.resolved" in kinds,
+                )
         except Exception:  # e.g. the database restarting: the redelivery loop's next round retries
             logger.exception("agent.hint_failed", connection_id=self.connection_id, kinds=sorted(map(str, kinds)))
 

@@ -44,6 +44,7 @@ from pydantic import ValidationError
 from lineup.gateways.mcp import apps, bridge
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
 from lineup.gateways.mcp.schemas import result_or_rejection
+from runtime import tracing
 from runtime.after_commit import answer_first
 from runtime.clock import isoformat
 from runtime.manifests import ToolDescriptor
@@ -179,12 +180,21 @@ async def task_augmented_calls(ctx: ServerRequestContext[Any, Any], call_next: C
     return {**result, "task": _task(answer.operation, timezone.now())}
 
 
+def trace_parent(meta: Any) -> dict[str, str]:
+    """The W3C trace context a client put in a request's ``_meta`` (``traceparent``, ``tracestate``)."""
+    meta = dict(meta or {})
+    return {k: meta[k] for k in ("traceparent", "tracestate") if isinstance(meta.get(k), str)}
+
+
 async def _route(binding: Binding, params: types.CallToolRequestParams, *, task: bool) -> CallAnswer:
-    # Hints and the eta publish leave in a background task, not before this request's response.
-    async with answer_first():
-        answer = await database_sync_to_async(bridge.call_tool)(
-            binding, name=params.name, arguments=params.arguments, meta=dict(params.meta or {}), now=timezone.now()
-        )
+    attributes = {"lineup.tool": params.name, "lineup.conversation_id": binding.conversation_id}
+    with tracing.span("tool.call", parent=trace_parent(params.meta), attributes=attributes) as span:
+        # Hints and the eta publish leave in a background task, not before this request's response.
+        async with answer_first():
+            answer = await database_sync_to_async(bridge.call_tool)(
+                binding, name=params.name, arguments=params.arguments, meta=dict(params.meta or {}), now=timezone.now()
+            )
+        tracing.annotate(span, operation_id=answer.operation.operation_id if answer.operation else None)
     outcome = answer.outcome
     logger.info(
         "mcp.tool_call",
@@ -281,7 +291,10 @@ async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTask
             min(RESULT_WAIT_STEP_SECONDS, remaining) if remaining > 0 else RESULT_WAIT_AFTER_DEADLINE_SECONDS
         )
         view = await _task_operation(binding, params.task_id)
-    acked = await database_sync_to_async(bridge.deliver_result)(binding, view, now=timezone.now())
+    with tracing.span(
+        "tool.result", parent=trace_parent(params.meta), attributes={"lineup.operation_id": view.operation_id}
+    ):
+        acked = await database_sync_to_async(bridge.deliver_result)(binding, view, now=timezone.now())
     logger.info(
         "mcp.task_result",
         agent_id=binding.agent_id,

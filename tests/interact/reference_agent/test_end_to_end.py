@@ -10,6 +10,7 @@ channel layer. Everything is observed in the database, polled with deadlines.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -204,3 +205,35 @@ def test_the_in_process_supervisor_serves_a_later_user_across_a_server_restart(s
     finally:
         thread.stop()
     assert not thread.alive
+
+
+def test_the_built_in_agent_answers_through_another_daphne_when_its_own_dies(request, tmp_path, transactional_db, user):
+    """run_reference_agent with one --url per Daphne: killed under it, the Daphne it used is
+    replaced by the other on the next connection, and the person's next message is answered."""
+    conversation = conversation_get_or_create_default(user=user)
+    with supervised_processes(request, tmp_path) as processes:
+        env = lineup_env(LINEUP_SCHEDULER="embedded", LINEUP_OUTBOX_REDELIVERY_SECONDS="1")
+        first, second = (Server(processes=processes, env=env, port=free_port()) for _ in range(2))
+        first.start()
+        second.start()
+        agent = processes.start(
+            "reference-agent",
+            manage_py_argv("run_reference_agent", "--url", first.url, "--url", second.url, "--user", user.username),
+            env=env,
+            ready=r"reference_agent\.connected",
+        )
+
+        def connected_to(server: Server) -> str:
+            return rf'"url": "{re.escape(server.url)}"[^\n]*"event": "reference_agent\.connected"'
+
+        assert re.search(connected_to(first), agent.log_text()), agent.log_text()
+        first.daphne.kill()
+        agent.wait_for_log(connected_to(second))
+
+        say(conversation, user, "start a 2 second reading focus")
+        second.wait(
+            lambda: agent_message(
+                conversation, "Focus started: 2 seconds of reading. I'll let you know when it's done.", in_block=True
+            ),
+            "the start answered through the second Daphne",
+        )

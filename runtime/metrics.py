@@ -1,0 +1,260 @@
+"""Prometheus metrics: every instrument LineUp exposes, and the one place that updates them.
+
+The rest of the code calls the small functions below, from as few places as possible: the event
+log's after-commit line (``count_event``: decisions, settlements and their lag, failures), the
+``@decision`` wrapper (``observe_decision``), the eta publish, the sweep, the outbox's send and the
+workspace socket. ``render()`` is what ``/metrics`` answers (lineup.probes).
+
+Several processes (several Daphne, Celery worker children, beat) share one set of figures through
+prometheus-client's multi-process mode: with ``LINEUP_METRICS_DIR`` set (settings puts it in
+``PROMETHEUS_MULTIPROC_DIR`` before this module is imported) every process writes its counters to
+files there, and any Daphne's ``/metrics`` sums them. Without it (the embedded default, one process)
+the process's own registry is exported. Backlogs — unacknowledged results, flagged operations, live
+Agent connections — are read from the database at scrape time, never kept per process: the
+database is the truth, and a process's memory would miss what the others did.
+
+Labels are bounded sets (event kinds, rejection codes, triggers, channels): never a user, an
+Agent or a conversation id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+MULTIPROC_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+# Seconds. A decision is ~10 statements (docs/benchmarks.md): milliseconds, seconds when contended.
+DECISION_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+# Seconds late: an eta task lands within tens of ms, the sweep within its period (2 s), recovery
+# after however long everything was down.
+LAG_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 3600.0)
+
+DECISIONS = Counter(
+    "lineup_decisions_total",
+    "Decisions recorded in the event log, by event kind and outcome (ok, a rejection code or a receipt status).",
+    ["kind", "outcome"],
+)
+DECISION_SECONDS = Histogram(
+    "lineup_decision_duration_seconds",
+    "Wall time of one deciding transaction, by service.",
+    ["service"],
+    buckets=DECISION_BUCKETS,
+)
+SETTLEMENTS = Counter(
+    "lineup_settlements_total",
+    "Operations settled, by final state and by what settled them (eta, sweep, recovery or the interrupting event).",
+    ["state", "trigger"],
+)
+SETTLEMENT_LAG = Histogram(
+    "lineup_settlement_lag_seconds",
+    "settled_at - ends_at of each completed operation, by what settled it (eta, sweep, recovery).",
+    ["trigger"],
+    buckets=LAG_BUCKETS,
+)
+SETTLEMENT_FAILURES = Counter(
+    "lineup_settlement_failures_total", "Settlements that raised and were rolled back (settlement.failed)."
+)
+FLAGGINGS = Counter(
+    "lineup_operations_flagged_total", "Operations newly flagged for an operator after repeated failures."
+)
+OUTBOX_SENDS = Counter(
+    "lineup_outbox_sends_total",
+    "tool.result deliveries written to an Agent, first sends and redeliveries of an unacknowledged result.",
+    ["attempt"],
+)
+ETA_PUBLISHED = Counter("lineup_eta_tasks_published_total", "Celery eta settle tasks published to the broker.")
+SWEEPS = Counter("lineup_sweeps_total", "Sweeps run (beat, embedded scheduler, recover_runtime).", ["path"])
+SWEEP_BATCHES = Counter(
+    "lineup_sweep_batches_total", "Batches of due operations a sweep or recovery settled.", ["path"]
+)
+RATE_LIMIT_REFUSALS = Counter(
+    "lineup_rate_limit_refusals_total", "Requests or frames refused by a rate limit, by door.", ["door"]
+)
+WORKSPACE_PAGES = Gauge(
+    "lineup_workspace_pages",
+    "Workspace pages connected on /ws/workspace/ (summed over live processes).",
+    multiprocess_mode="livesum",
+)
+
+# What is settling in this context: the beat sweep and recovery say so; a deadline settled outside
+# them is the eta task's (or the embedded scheduler's, its stand-in).
+_settling_via: contextvars.ContextVar[str] = contextvars.ContextVar("lineup_settling_via", default="eta")
+
+
+@contextlib.contextmanager
+def settling_via(path: str) -> Iterator[None]:
+    """Label the deadline settlements made inside the block with ``path`` (sweep, recovery)."""
+    token = _settling_via.set(path)
+    try:
+        yield
+    finally:
+        _settling_via.reset(token)
+
+
+def settlement_path() -> str:
+    return _settling_via.get()
+
+
+# --- what the code calls ------------------------------------------------------------------------
+
+
+def count_event(kind: str, data: dict[str, Any], *, via: str) -> None:
+    """One committed event-log entry (runtime.events): the decision, and a settlement's details;
+    ``via`` is ``settlement_path()`` where the event was recorded."""
+    outcome = data.get("code") or data.get("status") or "ok"
+    DECISIONS.labels(kind, str(outcome)).inc()
+    if kind in ("operation.completed", "operation.interrupted"):
+        trigger = data.get("trigger") or "deadline"
+        via = via if trigger == "deadline" else trigger
+        SETTLEMENTS.labels(kind.removeprefix("operation."), via).inc()
+        if data.get("lag_ms") is not None:
+            SETTLEMENT_LAG.labels(via).observe(max(data["lag_ms"], 0) / 1000)
+    elif kind == "settlement.failed":
+        SETTLEMENT_FAILURES.inc()
+    elif kind == "settlement.flagged":
+        FLAGGINGS.inc()
+
+
+def observe_decision(service: str, seconds: float) -> None:
+    DECISION_SECONDS.labels(service).observe(seconds)
+
+
+def count_outbox_sends(*, first: int, redelivered: int) -> None:
+    if first:
+        OUTBOX_SENDS.labels("first").inc(first)
+    if redelivered:
+        OUTBOX_SENDS.labels("redelivery").inc(redelivered)
+
+
+def count_eta_published() -> None:
+    ETA_PUBLISHED.inc()
+
+
+def count_sweep(path: str) -> None:
+    SWEEPS.labels(path).inc()
+
+
+def count_sweep_batch(path: str) -> None:
+    SWEEP_BATCHES.labels(path).inc()
+
+
+def count_rate_limit_refusal(door: str) -> None:
+    """A rate limit refused a request or frame at ``door`` (a fixed name such as ``agent_socket``)."""
+    RATE_LIMIT_REFUSALS.labels(door).inc()
+
+
+def workspace_page_connected(delta: int) -> None:
+    WORKSPACE_PAGES.inc(delta)
+
+
+# --- what is read at scrape time --------------------------------------------------------------
+
+
+class BacklogCollector(Collector):
+    """Backlogs from the database, whichever process made them: read once per scrape."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from django.db.models import Count, Min
+        from django.utils import timezone
+
+        from runtime.models import AgentConnection, DeliveryChannel, Operation, OutboxEntry
+        from runtime.services.agents import liveness_window
+        from runtime.transitions import OperationState
+
+        now = timezone.now()
+        waiting = GaugeMetricFamily(
+            "lineup_outbox_unacked", "Final results written and not yet acknowledged, by channel.", labels=["channel"]
+        )
+        oldest = GaugeMetricFamily(
+            "lineup_outbox_oldest_unacked_age_seconds",
+            "Age of the oldest unacknowledged result, by channel (0 when none waits).",
+            labels=["channel"],
+        )
+        rows = {
+            row["channel"]: row
+            for row in OutboxEntry.objects.filter(acked_at__isnull=True)
+            .values("channel")
+            .annotate(count=Count("id"), oldest=Min("created_at"))
+        }
+        for channel in DeliveryChannel.values:
+            row = rows.get(channel)
+            waiting.add_metric([channel], row["count"] if row else 0)
+            oldest.add_metric([channel], _age(now, row["oldest"]) if row else 0.0)
+        yield waiting
+        yield oldest
+        focusing = Operation.objects.filter(state=OperationState.FOCUSING)
+        yield GaugeMetricFamily(
+            "lineup_operations_flagged",
+            "Focusing operations flagged for an operator (settlement failed too often).",
+            value=focusing.filter(settle_flagged_at__isnull=False).count(),
+        )
+        yield GaugeMetricFamily(
+            "lineup_operations_overdue",
+            "Focusing operations whose ends_at has passed (settled within seconds when all is well).",
+            value=focusing.filter(ends_at__lte=now).count(),
+        )
+        yield GaugeMetricFamily(
+            "lineup_agent_connections",
+            "Live /ws/agent/ connections, on every process (runtime.AgentConnection).",
+            value=AgentConnection.objects.filter(seen_at__gte=now - liveness_window()).count(),
+        )
+
+
+def _age(now: datetime, then: datetime | None) -> float:
+    return max((now - then).total_seconds(), 0.0) if then else 0.0
+
+
+def multiprocess_dir() -> Path | None:
+    value = os.environ.get(MULTIPROC_DIR_ENV)
+    return Path(value) if value else None
+
+
+def _forget_dead_processes(directory: Path) -> None:
+    """Drop the live gauges of processes that died without saying so (kill -9): their pages are gone."""
+    for path in directory.glob("gauge_live*_*.db"):
+        try:
+            pid = int(path.stem.rsplit("_", 1)[1])
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            multiprocess.mark_process_dead(pid, str(directory))
+        except (ValueError, PermissionError):
+            continue
+
+
+def render() -> tuple[bytes, str]:
+    """The Prometheus text exposition of every process's figures and the database's backlogs."""
+    directory = multiprocess_dir()
+    registry = CollectorRegistry()
+    if directory is not None:
+        _forget_dead_processes(directory)
+        multiprocess.MultiProcessCollector(registry, path=str(directory))
+        registry.register(BacklogCollector())
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    registry.register(BacklogCollector())
+    return generate_latest(REGISTRY) + generate_latest(registry), CONTENT_TYPE_LATEST
+
+
+def process_exited() -> None:
+    """Forget this process's live gauges (called at a clean exit; the scrape covers the others)."""
+    directory = multiprocess_dir()
+    if directory is not None:
+        multiprocess.mark_process_dead(os.getpid(), str(directory))

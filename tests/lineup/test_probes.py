@@ -1,0 +1,130 @@
+"""``/healthz``, ``/readyz`` and ``/metrics`` in-process: who may read the metrics, probes by IP,
+and the counters that the decisions themselves move."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.utils import timezone
+from prometheus_client import REGISTRY
+
+from lineup.probes import ProbeMiddleware
+from runtime import metrics
+from runtime.services.focus import interrupt_focus, start_focus
+from runtime.services.recovery import recover_runtime
+
+pytestmark = pytest.mark.django_db
+
+
+def value(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+@pytest.mark.parametrize(
+    ("address", "headers", "status"),
+    [
+        ("127.0.0.1", {}, 200),
+        ("::1", {}, 200),
+        ("10.0.0.7", {}, 403),
+        ("127.0.0.1", {"HTTP_X_FORWARDED_FOR": "203.0.113.9"}, 403),  # a proxy on loopback forwarded it
+        ("10.0.0.7", {"HTTP_AUTHORIZATION": "Bearer right-token"}, 200),
+        ("10.0.0.7", {"HTTP_AUTHORIZATION": "Bearer wrong-token"}, 403),
+        ("192.168.5.20", {}, 200),  # inside LINEUP_METRICS_NETWORKS
+    ],
+)
+def test_metrics_answer_loopback_the_token_and_configured_networks_only(client, settings, address, headers, status):
+    """Loopback reads /metrics without credentials; anyone else needs the bearer token or a
+    configured network; a request a proxy forwarded is never taken for a loopback one."""
+    settings.LINEUP_METRICS_TOKEN = "right-token"
+    settings.LINEUP_METRICS_NETWORKS = ["192.168.5.0/24"]
+    response = client.get("/metrics", REMOTE_ADDR=address, **headers)
+    assert response.status_code == status
+    if status == 200:
+        assert b"lineup_outbox_unacked" in response.content
+        assert response["Content-Type"].startswith("text/plain; version=")
+
+
+def test_probes_by_ip_are_answered_and_log_no_error(client, caplog):
+    """A load balancer probing by IP (a Host not in ALLOWED_HOSTS) gets its answer, and nothing is
+    logged at error level (it used to be a DisallowedHost error with a traceback)."""
+    caplog.set_level(logging.INFO)
+    assert client.get("/healthz", HTTP_HOST="10.9.8.7").content == b"ok\n"
+    response = client.get("/readyz", HTTP_HOST="10.9.8.7")
+    assert response.status_code == 200, response.content
+    assert response.json()["checks"]["database"] == "ok"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert client.get("/accounts/login/", HTTP_HOST="10.9.8.7").status_code == 400  # only the probes
+
+
+def test_readyz_is_503_with_what_failed(client, monkeypatch):
+    monkeypatch.setattr("lineup.probes._database", lambda: "OperationalError: connection refused")
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json()["status"] == "not ready"
+    assert response.json()["checks"]["database"] == "OperationalError: connection refused"
+
+
+def test_probe_paths_only_for_get(client):
+    assert ProbeMiddleware(lambda request: None).routes.keys() == {"/healthz", "/readyz", "/metrics"}
+    assert client.post("/healthz").status_code == 404
+
+
+def test_decisions_settlements_and_lag_are_counted_once_committed(conversation, django_capture_on_commit_callbacks):
+    """A start, an interrupt and a recovery settlement move the decision counters, the settlement
+    counter by trigger and the lag histogram of the path that settled it."""
+    now = timezone.now()
+    before = {
+        "started": value("lineup_decisions_total", kind="operation.started", outcome="ok"),
+        "interrupted": value("lineup_settlements_total", state="interrupted", trigger="agent_interrupt"),
+        "recovered": value("lineup_settlements_total", state="completed", trigger="recovery"),
+        "lag": value("lineup_settlement_lag_seconds_count", trigger="recovery"),
+        "lag_sum": value("lineup_settlement_lag_seconds_sum", trigger="recovery"),
+        "duration": value("lineup_decision_duration_seconds_count", service="start_focus"),
+    }
+    common = {"conversation_id": conversation.id, "activity": None, "caller": "test"}
+    with django_capture_on_commit_callbacks(execute=True):
+        start_focus(source_tool_call_id="a", duration_seconds=60, now=now, **common)
+    assert value("lineup_decisions_total", kind="operation.started", outcome="ok") == before["started"] + 1
+    with django_capture_on_commit_callbacks(execute=True):
+        interrupt_focus(conversation_id=conversation.id, source_tool_call_id="b", caller="test", now=now)
+        start_focus(source_tool_call_id="c", duration_seconds=60, now=now, **common)
+        recover_runtime(now=now + timezone.timedelta(seconds=63))
+
+    assert value("lineup_decisions_total", kind="operation.started", outcome="ok") == before["started"] + 2
+    assert value("lineup_decision_duration_seconds_count", service="start_focus") == before["duration"] + 2
+    interrupted = value("lineup_settlements_total", state="interrupted", trigger="agent_interrupt")
+    assert interrupted == before["interrupted"] + 1
+    assert value("lineup_settlements_total", state="completed", trigger="recovery") == before["recovered"] + 1
+    assert value("lineup_settlement_lag_seconds_count", trigger="recovery") == before["lag"] + 1
+    assert value("lineup_settlement_lag_seconds_sum", trigger="recovery") == pytest.approx(before["lag_sum"] + 3, 0.01)
+
+
+def test_rate_limit_refusals_have_a_counter_for_any_door():
+    before = value("lineup_rate_limit_refusals_total", door="agent_socket")
+    metrics.count_rate_limit_refusal("agent_socket")
+    assert value("lineup_rate_limit_refusals_total", door="agent_socket") == before + 1
+
+
+@pytest.mark.parametrize(
+    ("logger", "level", "message", "kept"),
+    [
+        ("celery.beat", logging.INFO, "Scheduler: Sending due task runtime.sweep_due (runtime.tasks.sweep_due)", False),
+        ("celery.worker.strategy", logging.INFO, "Task runtime.tasks.sweep_due[1b2c] received", False),
+        ("celery.app.trace", logging.INFO, "Task runtime.tasks.sweep_due[1b2c] succeeded in 0.004s: 0", False),
+        ("celery.app.trace", logging.INFO, "Task runtime.tasks.sweep_due[1b2c] succeeded in 0.02s: 3", True),
+        ("celery.app.trace", logging.ERROR, "Task runtime.tasks.sweep_due[1b2c] raised unexpected: X", True),
+        (
+            "celery.app.trace",
+            logging.INFO,
+            "Task runtime.tasks.settle_operation[1b2c] succeeded in 0.04s: 'Settle'",
+            True,
+        ),
+        ("lineup.runtime", logging.INFO, "runtime.tasks.sweep_due", True),
+    ],
+)
+def test_the_idle_sweep_leaves_no_line_at_info(logger, level, message, kept):
+    from lineup.logs import QuietPeriodicSweep
+
+    record = logging.LogRecord(logger, level, __file__, 1, message, None, None)
+    assert QuietPeriodicSweep().filter(record) is kept
