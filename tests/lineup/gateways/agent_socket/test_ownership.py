@@ -25,6 +25,7 @@ from tests.lineup.gateways.agent_socket.client import AgentSocket
 
 FOCUSES_EACH = 50
 FOCUS_SECONDS = 1
+INTERRUPTED_FOCUS_SECONDS = 120
 
 
 def _conversations(user, count: int) -> list[str]:
@@ -71,10 +72,14 @@ def test_two_agents_of_one_user_each_receive_exactly_their_own_results(live, con
 
     for n, conversation_id in enumerate(conversation_ids):
         name = "AB"[n % 2]
-        accepted = sock_of(name).start(conversation_id, f"{name}-{n}", FOCUS_SECONDS)
+        to_interrupt = name == "A" and n % 10 == 0
+        # The focuses B will stop last long enough that B's hello + inventory + call land first on a
+        # loaded machine (with one second, 1-2 of them sometimes completed before the interrupt).
+        seconds = INTERRUPTED_FOCUS_SECONDS if to_interrupt else FOCUS_SECONDS
+        accepted = sock_of(name).start(conversation_id, f"{name}-{n}", seconds)
         assert accepted["type"] == "tool.accepted", accepted
         started[name].append(accepted["operation_id"])
-        if name == "A" and n % 10 == 0:  # B stops some of A's focuses: the result is still A's
+        if to_interrupt:  # B stops some of A's focuses: the result is still A's
             b = sock_of("B")
             revision = b.inventory(conversation_id)["revision"]
             receipt = b.call(conversation_id, f"B-stop-{n}", "pomodoro.interrupt", {}, revision)
