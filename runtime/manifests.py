@@ -213,6 +213,9 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
         if name not in runtime_tools:
             raise ManifestError(f"{path}: {where}/name: the Runtime has no handler for {name!r}")
         seen.add(name)
+        # The schemas first: a policy is checked against a valid input schema only.
+        input_validator = _compile(tool["input_schema"], path=path, where=f"{where}/input_schema")
+        result_validator = _compile(tool["result_schema"], path=path, where=f"{where}/result_schema")
         policy = None
         if tool["call_model"] == "operation":
             policy = OperationPolicy(**tool.get("deadline_operation", {}))
@@ -234,8 +237,8 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
                 conversation_scopes=tuple(tool["conversation_scopes"]),
                 input_schema=tool["input_schema"],
                 result_schema=tool["result_schema"],
-                input_validator=_compile(tool["input_schema"], path=path, where=f"{where}/input_schema"),
-                result_validator=_compile(tool["result_schema"], path=path, where=f"{where}/result_schema"),
+                input_validator=input_validator,
+                result_validator=result_validator,
                 operation=policy,
             )
         )
