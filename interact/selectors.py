@@ -83,7 +83,11 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
     )
     snapshots = {s.instance_id: s for s in InstanceSnapshot.objects.filter(instance__in=instances)}
     foreground = next((i for i in instances if i.lifecycle_state == LifecycleState.FOREGROUND), None)
-    focusing = Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING).first()
+    focusing = (
+        Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING)
+        .select_related("tool_call")
+        .first()
+    )
 
     sessions = list(
         AppSession.objects.filter(conversation=conversation)

@@ -177,12 +177,20 @@ def operation_projection(operation: Operation) -> dict[str, Any]:
         "state": operation.state,
         "started_at": isoformat(operation.started_at),
         "ends_at": isoformat(operation.ends_at),
+        # The manifest's policy, so the page warns that leaving ends it only when it does.
+        "ends_when_left": _ends_when_left(operation),
     }
     if operation.ended_at is not None:
         projection["ended_at"] = isoformat(operation.ended_at)
     if operation.interruption_reason:
         projection["interruption_reason"] = operation.interruption_reason
     return projection
+
+
+def _ends_when_left(operation: Operation) -> bool:
+    # Readers load the start call with the operation (select_related), so this costs no query.
+    descriptor = get_tool(operation.tool_call.tool)
+    return descriptor.operation.ends_when_left if descriptor and descriptor.operation else True
 
 
 def policy_of(tool: str) -> OperationPolicy:

@@ -175,7 +175,8 @@ def operation_status(binding: Binding, operation_id: object) -> dict[str, Any] |
         pk = uuid.UUID(str(operation_id)) if isinstance(operation_id, str) else None
     except ValueError:
         pk = None
-    row = Operation.objects.filter(pk=pk, conversation_id=binding.conversation_id).first() if pk else None
+    rows = Operation.objects.filter(pk=pk, conversation_id=binding.conversation_id).select_related("tool_call")
+    row = rows.first() if pk else None
     if row is None:
         return None
     status: dict[str, Any] = {
