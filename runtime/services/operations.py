@@ -21,7 +21,6 @@ foreground app), so a decision costs about ten statements whatever the conversat
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -46,6 +45,7 @@ from runtime.models import (
     Workspace,
 )
 from runtime.projections import project_on_commit
+from runtime.services.snapshots import encoded_size
 from runtime.services.workspace import (
     IN_FRONT,
     Closing,
@@ -285,8 +285,12 @@ def start_operation(
     if contract is not None:
         snapshot = InstanceSnapshot(instance=instance, schema_version=contract.schema_version, updated_at=started_at)
         if initial_state is not None:
-            snapshot.state = initial_state
-            snapshot.size_bytes = len(json.dumps(initial_state, separators=(",", ":")).encode())
+            # The app's own first state: held to its contract like any save (a bad one is its bug).
+            size = encoded_size(initial_state)
+            error = first_error(contract.validator, initial_state)
+            if error is not None or size > contract.max_bytes:
+                raise ValueError(f"{app_id}: initial_state breaks its contract: {error or f'{size} bytes'}")
+            snapshot.state, snapshot.size_bytes, snapshot.revision = initial_state, size, 1
         snapshot.save(force_insert=True)
     call = ToolCall.objects.create(
         conversation_id=conversation_id,

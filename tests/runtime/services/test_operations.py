@@ -87,7 +87,13 @@ MANIFEST = {
             {"exclusive": False, "ends_when_left": False, "max_duration_seconds": 600, "duration_argument": "minutes"},
         ),
         _operation_tool(
-            "probe.solo", {"exclusive": True, "busy_rejection_code": "probe_busy", "ends_when_left": False}
+            "probe.solo",
+            {
+                "exclusive": True,
+                "busy_rejection_code": "probe_busy",
+                "ends_when_left": False,
+                "duration_argument": "minutes",
+            },
         ),
         {
             "name": "probe.stop",
