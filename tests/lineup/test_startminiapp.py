@@ -27,7 +27,9 @@ from tests.support.processes import ROOT, free_port
 pytestmark = pytest.mark.spec("R-3.11", "R-2.2.8", "R-3.6")
 
 # What a fresh clone would not have: history, local data, caches, installed node modules.
-NOT_COPIED = shutil.ignore_patterns(".git", "var", "node_modules", "__pycache__", ".venv", "*.sqlite3", ".pytest_cache")
+NOT_COPIED = shutil.ignore_patterns(
+    ".git", "var", "node_modules", "__pycache__", ".venv", "*.sqlite3", ".pytest_cache", ".hypothesis", ".ruff_cache"
+)
 TIMER_SECONDS = 2
 
 
