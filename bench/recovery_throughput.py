@@ -124,7 +124,8 @@ def create_due_operations(
                     app_session_id=session.id,
                     tool_call_id=call.id,
                     source_tool_call_id=call.source_tool_call_id,
-                    duration_seconds=focus_seconds,
+                    app_id="pomodoro",
+                    details={"activity": None},
                     started_at=started,
                     ends_at=started + timedelta(seconds=focus_seconds),
                 )

@@ -74,8 +74,10 @@ def create_running_operations(rows: int, *, chunk: int = 250_000) -> None:
         f"jsonb_build_object('duration_seconds', {FOCUS_SECONDS}), 'agent:bench', 'agent_socket', 'accepted', "
         f"{pomodoro}, '', {started} FROM series",
         "INSERT INTO runtime_operation (id, conversation_id, instance_id, app_session_id, tool_call_id, "
-        "source_tool_call_id, duration_seconds, started_at, ends_at, state, settle_failures, last_settle_error) "
-        f"SELECT {operation}, {conversation}, {pomodoro}, {session}, {call}, 'sweep-' || n, {FOCUS_SECONDS}, "
+        "source_tool_call_id, app_id, exclusive, details, started_at, ends_at, state, settle_failures, "
+        "last_settle_error) "
+        f"SELECT {operation}, {conversation}, {pomodoro}, {session}, {call}, 'sweep-' || n, 'pomodoro', true, "
+        "jsonb_build_object('activity', null), "
         f"{started}, {started} + interval '{FOCUS_SECONDS} seconds', 'focusing', 0, '' FROM series",
     ]
     params = {"user": user.pk, "interact_app": system_app_id(), "schema_version": schema_version}

@@ -22,7 +22,7 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.manifests import get_manifest
 from runtime.models import AppInstance, AppSession, Conversation, InstanceSnapshot, Operation
 from runtime.services.conversations import conversation_get_or_create_default
-from runtime.services.focus import operation_projection, operation_result
+from runtime.services.operations import operation_projection, operation_result
 from runtime.transitions import LifecycleState, OperationState
 
 TIMELINE_LIMIT = 200  # newest messages and blocks sent to a page; older history stays in the database
@@ -83,7 +83,11 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
     )
     snapshots = {s.instance_id: s for s in InstanceSnapshot.objects.filter(instance__in=instances)}
     foreground = next((i for i in instances if i.lifecycle_state == LifecycleState.FOREGROUND), None)
-    focusing = Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING).first()
+    focusing = (
+        Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING)
+        .select_related("tool_call")
+        .first()
+    )
 
     sessions = list(
         AppSession.objects.filter(conversation=conversation)
@@ -115,7 +119,7 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
             "read_only": session.state != "open",
             "opened_at": isoformat(session.opened_at),
             "ended_at": isoformat(session.ended_at) if session.ended_at else None,
-            "activity": operation.activity if operation else None,
+            "activity": (operation.details or {}).get("activity") if operation else None,
             "result": operation_result(operation) if operation and operation.state != OperationState.FOCUSING else None,
             "entries": [],
             "sort_key": isoformat(session.opened_at),

@@ -58,6 +58,7 @@ import dj_database_url
 import structlog
 
 from lineup.secret_key import install_secret_key
+from miniapps.bundled import BUNDLED_MINIAPPS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -101,6 +102,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    # The bundled MiniApps come first: their AppConfig.ready() registers their tool handlers before
+    # the Runtime's validates the manifests (docs/miniapps.md). They import only runtime.api.
+    *BUNDLED_MINIAPPS,
     # Bottom to top (docs/decisions/0010-layers.md): each app imports only those listed before it.
     "runtime",
     "interact",

@@ -34,7 +34,7 @@ class RejectionCode(enum.StrEnum):
 class Rejection(Exception):
     """A request the Runtime refuses; nothing was changed."""
 
-    def __init__(self, code: RejectionCode, detail: str, **context: object) -> None:
+    def __init__(self, code: RejectionCode | str, detail: str, **context: object) -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail

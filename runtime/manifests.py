@@ -19,6 +19,8 @@ from django.conf import settings
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import SchemaError, ValidationError
 
+from runtime.miniapps import registered_tools
+
 MANIFEST_SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "manifest.schema.json"
 INSTANCE_STATE_FEATURE = "app.instance-state.v1"
 
@@ -78,6 +80,21 @@ class ManifestError(Exception):
 
 
 @dataclass(frozen=True)
+class OperationPolicy:
+    """How the Runtime runs the deadline operation a tool starts (the manifest's ``deadline_operation``).
+
+    Not published: the Agent sees its effects (a rejection code, a bound in MCP's ``inputSchema``),
+    and the Inventory revision stays a digest of exactly what is published.
+    """
+
+    exclusive: bool = True  # at most one running per app and conversation
+    busy_rejection_code: str = "operation_running"  # what a start is refused with while one runs
+    ends_when_left: bool = True  # the user leaving the app (back to Interact, another app) ends it
+    max_duration_seconds: int = 24 * 60 * 60  # the Runtime's bound, on top of the frozen input schema
+    duration_argument: str = "duration_seconds"  # the integer argument that is the duration in seconds
+
+
+@dataclass(frozen=True)
 class ToolDescriptor:
     name: str
     version: int
@@ -89,6 +106,7 @@ class ToolDescriptor:
     result_schema: dict[str, Any]
     input_validator: Any = field(compare=False, repr=False)
     result_validator: Any = field(compare=False, repr=False)
+    operation: OperationPolicy | None = None  # for call_model "operation"
 
     def published(self) -> dict[str, Any]:
         """The descriptor as the Agent sees it in the Inventory."""
@@ -195,6 +213,20 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
         if name not in runtime_tools:
             raise ManifestError(f"{path}: {where}/name: the Runtime has no handler for {name!r}")
         seen.add(name)
+        # The schemas first: a policy is checked against a valid input schema only.
+        input_validator = _compile(tool["input_schema"], path=path, where=f"{where}/input_schema")
+        result_validator = _compile(tool["result_schema"], path=path, where=f"{where}/result_schema")
+        policy = None
+        if tool["call_model"] == "operation":
+            policy = OperationPolicy(**tool.get("deadline_operation", {}))
+            argument = tool["input_schema"].get("properties", {}).get(policy.duration_argument)
+            if not isinstance(argument, dict) or argument.get("type") != "integer":
+                raise ManifestError(
+                    f"{path}: {where}/deadline_operation/duration_argument: "
+                    f"{policy.duration_argument!r} is not an integer property of the input schema"
+                )
+        elif "deadline_operation" in tool:
+            raise ManifestError(f"{path}: {where}/deadline_operation: only an operation tool has one")
         tools.append(
             ToolDescriptor(
                 name=name,
@@ -205,8 +237,9 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
                 conversation_scopes=tuple(tool["conversation_scopes"]),
                 input_schema=tool["input_schema"],
                 result_schema=tool["result_schema"],
-                input_validator=_compile(tool["input_schema"], path=path, where=f"{where}/input_schema"),
-                result_validator=_compile(tool["result_schema"], path=path, where=f"{where}/result_schema"),
+                input_validator=input_validator,
+                result_validator=result_validator,
+                operation=policy,
             )
         )
 
@@ -260,14 +293,21 @@ def manifest_paths() -> list[Path]:
 
 @cache
 def registry() -> dict[str, Manifest]:
-    """The validated manifests of this process, loaded once (at start-up, from AppConfig.ready)."""
-    from runtime.tool_router import RUNTIME_TOOLS
+    """The validated manifests of this process, loaded once (at start-up, from AppConfig.ready).
 
-    return load_manifests(manifest_paths(), runtime_tools=frozenset(RUNTIME_TOOLS))
+    Every published tool must have a handler some MiniApp registered (``runtime.miniapps``).
+    """
+    return load_manifests(manifest_paths(), runtime_tools=registered_tools())
 
 
 def get_manifest(app_id: str) -> Manifest | None:
     return registry().get(app_id)
+
+
+def get_tool(name: str) -> ToolDescriptor | None:
+    """The descriptor of tool ``name`` (whatever conversation it is published to)."""
+    manifest = registry().get(name.split(".", 1)[0])
+    return next((t for t in manifest.tools if t.name == name), None) if manifest else None
 
 
 def system_app_id() -> str:

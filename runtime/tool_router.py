@@ -11,43 +11,42 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError
 
+from runtime.api import ToolRequest
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.inventory import inventory_for_scope
-from runtime.manifests import first_error
-from runtime.models import Conversation, DeliveryChannel
-from runtime.selectors import find_tool_call, focusing_operation
-from runtime.services.focus import INTERRUPT_TOOL, START_TOOL, interrupt_focus, start_focus
+from runtime.manifests import ToolDescriptor, first_error, get_tool
+from runtime.miniapps import handler
+from runtime.models import Conversation, DeliveryChannel, Operation
+from runtime.selectors import find_tool_call
+from runtime.services.operations import busy_rejection
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, replay
+from runtime.transitions import OperationState
 
 MAX_SOURCE_TOOL_CALL_ID_LENGTH = 128
-# The frozen schema sets no upper bound; the Runtime does, so a typo can not book a year.
-MAX_FOCUS_SECONDS = 24 * 60 * 60
-# The bounds the Router enforces beyond a tool's frozen input schema, per tool and argument.
-ENFORCED_BOUNDS: dict[str, dict[str, dict[str, int]]] = {
-    START_TOOL: {"duration_seconds": {"maximum": MAX_FOCUS_SECONDS}},
-}
 
 
 def enforced_input_schema(tool: str, input_schema: dict[str, Any]) -> dict[str, Any]:
     """``input_schema`` with the Router's own bounds written in: exactly what a call may send.
 
-    The Inventory keeps publishing the frozen schema (its revision is a digest of it); a gateway
-    whose clients read bounds only from the schema (MCP's ``inputSchema``) publishes this one.
+    A frozen schema may set no upper bound on an operation's duration; the manifest's
+    ``deadline_operation.max_duration_seconds`` does, so a typo can not book a year. The Inventory
+    keeps publishing the frozen schema (its revision is a digest of it); a gateway whose clients
+    read bounds only from the schema (MCP's ``inputSchema``) publishes this one.
     """
-    bounds = ENFORCED_BOUNDS.get(tool)
-    if not bounds:
+    descriptor = get_tool(tool)
+    policy = descriptor.operation if descriptor else None
+    if policy is None:
         return input_schema
     schema = copy.deepcopy(input_schema)
-    for argument, keywords in bounds.items():
-        schema["properties"][argument].update(keywords)
+    schema["properties"][policy.duration_argument]["maximum"] = policy.max_duration_seconds
     return schema
 
 
@@ -60,50 +59,6 @@ class Caller:
     conversation_ids: Collection[str] | None = None  # None: every conversation of the user
     agent_id: uuid.UUID | None = None  # the Agent whose results these calls' operations are
     channel: str = DeliveryChannel.AGENT_SOCKET  # how that Agent reads them (pushed, or over MCP)
-
-
-def _start(call: RoutedCall) -> Accepted:
-    duration = call.arguments["duration_seconds"]
-    if duration > MAX_FOCUS_SECONDS:
-        raise Rejection(
-            RejectionCode.INVALID_ARGUMENTS,
-            f"duration_seconds: {duration} is more than the limit of {MAX_FOCUS_SECONDS}",
-        )
-    return start_focus(
-        conversation_id=call.conversation.id,
-        source_tool_call_id=call.source_tool_call_id,
-        duration_seconds=duration,
-        activity=call.arguments.get("activity"),
-        caller=call.caller.label,
-        agent_id=call.caller.agent_id,
-        channel=call.caller.channel,
-        now=call.now,
-    )
-
-
-def _interrupt(call: RoutedCall) -> Receipt:
-    return interrupt_focus(
-        conversation_id=call.conversation.id,
-        source_tool_call_id=call.source_tool_call_id,
-        caller=call.caller.label,
-        now=call.now,
-    )
-
-
-RUNTIME_TOOLS: dict[str, Callable[[RoutedCall], Accepted | Receipt]] = {
-    START_TOOL: _start,
-    INTERRUPT_TOOL: _interrupt,
-}
-
-
-@dataclass(frozen=True)
-class RoutedCall:
-    caller: Caller
-    conversation: Conversation
-    source_tool_call_id: str
-    tool: str
-    arguments: dict[str, Any]
-    now: datetime
 
 
 def access_conversation(caller: Caller, conversation_id: object) -> Conversation:
@@ -171,7 +126,7 @@ def _route(
         raise Rejection(RejectionCode.INVALID_ARGUMENTS, "arguments must be a JSON object")
 
     try:
-        _validate(conversation, tool, arguments, inventory_revision)
+        descriptor = _validate(conversation, tool, arguments, inventory_revision)
     except Rejection:
         # A retry is answered from what is stored, even if the Inventory moved on since. (A valid
         # call's service looks for its retry itself, once, under the workspace lock.)
@@ -180,34 +135,45 @@ def _route(
             return replay(existing, caller=caller.label, tool=tool, arguments=arguments)
         raise
 
-    routed = RoutedCall(
-        caller=caller,
-        conversation=conversation,
+    request = ToolRequest(
+        conversation_id=conversation.id,
         source_tool_call_id=source_tool_call_id,
         tool=tool,
         arguments=arguments,
         now=now,
+        caller=caller.label,
+        agent_id=caller.agent_id,
+        channel=caller.channel,
     )
+    run = handler(tool)
+    if run is None:  # unreachable: a manifest can not publish a tool without a handler
+        raise Rejection(RejectionCode.UNKNOWN_TOOL, f"{tool!r} has no handler in this process")
     try:
-        return RUNTIME_TOOLS[tool](routed)
+        return run(request)
     except IntegrityError:
         # A constraint caught a race the workspace lock did not (e.g. SQLite without row locks):
         # answer as the winner's rows say.
         existing = find_tool_call(conversation_id=conversation.id, source_tool_call_id=source_tool_call_id)
         if existing is not None:
             return replay(existing, caller=caller.label, tool=tool, arguments=arguments)
-        running = focusing_operation(conversation_id=conversation.id)
-        if running is not None:
-            raise Rejection(
-                RejectionCode.ACTIVE_FOCUSING_OPERATION,
-                "this conversation already has a focusing operation; interrupt it or wait for its result",
-                operation_id=str(running.id),
-            ) from None
+        policy = descriptor.operation
+        running = (
+            Operation.objects.filter(
+                conversation_id=conversation.id, app_id=descriptor.app_id, exclusive=True, state=OperationState.FOCUSING
+            ).first()
+            if policy is not None and policy.exclusive
+            else None
+        )
+        if policy is not None and running is not None:
+            raise busy_rejection(policy, descriptor.app_id, running.id) from None
         raise
 
 
-def _validate(conversation: Conversation, tool: str, arguments: dict[str, Any], inventory_revision: object) -> None:
-    """The call names a tool published to the conversation, at its current revision, with valid arguments."""
+def _validate(
+    conversation: Conversation, tool: str, arguments: dict[str, Any], inventory_revision: object
+) -> ToolDescriptor:
+    """The call names a tool published to the conversation, at its current revision, with valid
+    arguments (within its manifest's bounds); its descriptor."""
     inventory = inventory_for_scope(conversation.scope)
     descriptor = inventory.get(tool)
     if descriptor is None:
@@ -221,6 +187,15 @@ def _validate(conversation: Conversation, tool: str, arguments: dict[str, Any], 
     if error is not None:
         where, message = error
         raise Rejection(RejectionCode.INVALID_ARGUMENTS, f"{where or '(arguments)'}: {message}")
+    policy = descriptor.operation
+    if policy is not None:
+        duration = arguments.get(policy.duration_argument)
+        if isinstance(duration, int) and duration > policy.max_duration_seconds:
+            raise Rejection(
+                RejectionCode.INVALID_ARGUMENTS,
+                f"{policy.duration_argument}: {duration} is more than the limit of {policy.max_duration_seconds}",
+            )
+    return descriptor
 
 
 def _uuid_or_none(value: object) -> uuid.UUID | None:

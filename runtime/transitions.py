@@ -28,10 +28,10 @@ FINAL_OPERATION_STATES = frozenset({OperationState.COMPLETED, OperationState.INT
 
 
 class InterruptionReason(models.TextChoices):
-    AGENT_INTERRUPT = "agent_interrupt"  # pomodoro.interrupt from the Agent
+    AGENT_INTERRUPT = "agent_interrupt"  # the app's interrupting tool, from the Agent
     RETURNED_TO_INTERACT = "returned_to_interact"  # the user went back to Interact
     SWITCHED_APP = "switched_app"  # the user switched to another MiniApp
-    APP_CLOSED = "app_closed"  # the user (or the host window) closed Pomodoro
+    APP_CLOSED = "app_closed"  # the user (or the host window) closed the app
     HOST_INTERRUPTION = "host_interruption"  # reserved, never produced now
 
 

@@ -31,7 +31,7 @@ from typing import Literal
 Language = Literal["en", "zh"]
 
 MIN_FOCUS_SECONDS = 1
-# The Tool Router's own upper bound (runtime.tool_router.MAX_FOCUS_SECONDS); checked here too so
+# Pomodoro's manifest bound (deadline_operation.max_duration_seconds); checked here too so
 # the person gets a plain answer instead of a rejected call.
 MAX_FOCUS_SECONDS = 24 * 60 * 60
 MAX_ACTIVITY_LENGTH = 256  # pomodoro.start's input_schema: activity maxLength

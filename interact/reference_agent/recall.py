@@ -20,7 +20,8 @@ def _activity(conversation_id: str, operation_id: str) -> str | None:
     except ValueError:
         return None
     return (
-        Operation.objects.filter(pk=ids[1], conversation_id=ids[0]).values_list("activity", flat=True).first() or None
+        Operation.objects.filter(pk=ids[1], conversation_id=ids[0]).values_list("details__activity", flat=True).first()
+        or None
     )
 
 

@@ -126,8 +126,9 @@ class OperationAdmin(ReadOnlyAdmin):
         "interruption_reason",
         "conversation_link",
         "source_tool_call_id",
-        "activity",
-        "duration_seconds",
+        "app_id",
+        "details_display",
+        "duration_display",
         "started_at",
         "ends_at",
         "ended_at",
@@ -150,6 +151,17 @@ class OperationAdmin(ReadOnlyAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Operation]:
         lag = ExpressionWrapper(F("settled_at") - F("ends_at"), output_field=DurationField())
         return super().get_queryset(request).annotate(lag=lag)
+
+    @admin.display(description=_("details"))
+    def details_display(self, obj: Operation) -> str:
+        """The app's own details (e.g. what the person is doing), as short text."""
+        if not obj.details:
+            return "-"
+        return ", ".join(f"{key}: {value}" for key, value in sorted(obj.details.items()))
+
+    @admin.display(description=_("duration"))
+    def duration_display(self, obj: Operation) -> str:
+        return f"{round((obj.ends_at - obj.started_at).total_seconds())} s"
 
     @admin.display(description=_("settlement lag"), ordering="lag")
     def settlement_lag(self, obj: Operation) -> str:

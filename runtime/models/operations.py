@@ -73,7 +73,12 @@ class ToolCall(models.Model):
 
 
 class Operation(models.Model):
-    """A deadline operation (R-3.3): the focus started by one ``pomodoro.start`` call."""
+    """A deadline operation (R-3.3), started by one MiniApp tool call.
+
+    Generic: which app it belongs to, whether it is exclusive (at most one running per app and
+    conversation) and the app's own details (JSON, e.g. what the person is doing) — the Runtime
+    decides its end from ``ends_at`` alone and never reads ``details``.
+    """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     # Indexed by operations_by_conversation, which leads with it.
@@ -84,8 +89,11 @@ class Operation(models.Model):
     app_session = models.OneToOneField(AppSession, on_delete=models.CASCADE, related_name="operation")
     tool_call = models.OneToOneField(ToolCall, on_delete=models.CASCADE, related_name="operation")
     source_tool_call_id = models.CharField(max_length=128)
-    activity = models.CharField(max_length=256, null=True, blank=True)  # noqa: DJ001 (absent is not empty)
-    duration_seconds = models.PositiveIntegerField()
+    app_id = models.CharField(max_length=64, help_text=_("The MiniApp whose tool started it."))
+    exclusive = models.BooleanField(
+        default=True, help_text=_("At most one such operation runs per app and conversation (the app's manifest says).")
+    )
+    details = models.JSONField(default=dict, blank=True, help_text=_("The app's own details of this operation."))
     started_at = models.DateTimeField()
     # R-3.4: while focusing, ends_at is the only time fact; the result is decided from it.
     ends_at = models.DateTimeField(
@@ -140,11 +148,10 @@ class Operation(models.Model):
         ]
         constraints = [
             models.UniqueConstraint(
-                fields=["conversation"],
-                condition=Q(state=OperationState.FOCUSING),
-                name="one_focusing_operation_per_conversation",
+                fields=["conversation", "app_id"],
+                condition=Q(state=OperationState.FOCUSING, exclusive=True),
+                name="one_running_exclusive_operation_per_app",
             ),
-            models.CheckConstraint(condition=Q(duration_seconds__gte=1), name="operation_duration_positive"),
             models.CheckConstraint(condition=Q(ends_at__gt=F("started_at")), name="operation_ends_after_start"),
             models.CheckConstraint(
                 condition=Q(state=OperationState.FOCUSING, ended_at__isnull=True, settled_at__isnull=True)

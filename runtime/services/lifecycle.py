@@ -1,8 +1,8 @@
 """Host lifecycle events: what the user does with apps in the workspace (SPEC R-3.8, §4.2).
 
-Going back to Interact, switching to another app and closing an app end a running focus
-``interrupted`` through the same settlement rule as the Agent's interrupt — without faking an
-Agent tool call. Dimming, locking and reloading a Surface are not exits (R-4.2.2): they are
+Going back to Interact or switching to another app end a running operation whose manifest says
+``ends_when_left``, and closing an app ends its operation, ``interrupted`` through the same
+settlement rule as the Agent's interrupt — without faking an Agent tool call. Dimming, locking and reloading a Surface are not exits (R-4.2.2): they are
 recorded, and only ``visibility`` moves the foreground app to ``suspended`` and back.
 """
 
@@ -15,7 +15,7 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.events import decision, record_event, records_rejection
 from runtime.manifests import get_manifest
 from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation, Workspace
-from runtime.services.focus import settle_for_lifecycle
+from runtime.services.operations import policy_of, settle_for_lifecycle
 from runtime.services.workspace import (
     bring_to_foreground,
     close_instance_locked,
@@ -43,17 +43,26 @@ def _open_instance(workspace: Workspace, instance_id: uuid.UUID | str) -> AppIns
 
 
 def _focusing_operation_of(instance: AppInstance) -> Operation | None:
-    return Operation.objects.filter(instance=instance, state=OperationState.FOCUSING).first()
+    return (
+        Operation.objects.filter(instance=instance, state=OperationState.FOCUSING).select_related("tool_call").first()
+    )
 
 
 def _leave(workspace: Workspace, leaving: AppInstance, *, trigger: Trigger, target: AppInstance, now: datetime) -> None:
-    """Leave the foreground app for ``target``; a Pomodoro with a running focus is not a background timer."""
+    """Leave the foreground app for ``target``.
+
+    An operation whose manifest says ``ends_when_left`` is not a background timer: leaving ends it.
+    Any other keeps running on its ``ends_at`` while its app waits in the background.
+    """
     operation = _focusing_operation_of(leaving)
     if operation is not None:
-        # Settles interrupted (or completed, if already due), closes Pomodoro and brings ``target``.
-        settle_for_lifecycle(workspace, operation, trigger=trigger, now=now, next_foreground=target)
+        if policy_of(operation.tool_call.tool).ends_when_left:
+            # Settles interrupted (or completed, if already due), closes the app and brings ``target``.
+            settle_for_lifecycle(workspace, operation, trigger=trigger, now=now, next_foreground=target)
+        else:
+            bring_to_foreground(workspace, target, now=now)
     elif Operation.objects.filter(instance=leaving).exists():
-        # A Pomodoro whose focus already ended has nothing left to show.
+        # An app whose operation already ended has nothing left to show.
         close_instance_locked(workspace, leaving, reason="left", now=now, next_foreground=target)
     else:
         bring_to_foreground(workspace, target, now=now)
@@ -62,7 +71,7 @@ def _leave(workspace: Workspace, leaving: AppInstance, *, trigger: Trigger, targ
 @records_rejection("lifecycle.rejected")
 @decision
 def return_to_interact(*, conversation_id: uuid.UUID | str, now: datetime) -> AppInstance:
-    """The user goes back to Interact; a running focus ends ``interrupted(returned_to_interact)``."""
+    """The user goes back to Interact; a running operation that ends when left ends ``interrupted(returned_to_interact)``."""
     workspace = lock_workspace(conversation_id, now=now)
     interact = system_instance(workspace)
     current = front_instance(workspace)
@@ -82,7 +91,7 @@ def return_to_interact(*, conversation_id: uuid.UUID | str, now: datetime) -> Ap
 @records_rejection("lifecycle.rejected")
 @decision
 def switch_app(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str, now: datetime) -> AppInstance:
-    """The user switches to another open app; a running focus ends ``interrupted(switched_app)``."""
+    """The user switches to another open app; a running operation that ends when left ends ``interrupted(switched_app)``."""
     workspace = lock_workspace(conversation_id, now=now)
     target = _open_instance(workspace, instance_id)
     current = front_instance(workspace)
@@ -102,7 +111,7 @@ def switch_app(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str
 def open_app(*, conversation_id: uuid.UUID | str, app_id: str, now: datetime) -> AppInstance:
     """The user opens a user-launchable MiniApp: a new instance and sub-session, in front.
 
-    Opening an app is switching to it, so a running focus ends ``interrupted(switched_app)``.
+    Opening an app is switching to it, so a running operation that ends when left ends ``interrupted(switched_app)``.
     """
     manifest = get_manifest(app_id)
     if manifest is None or manifest.is_system:
@@ -142,7 +151,7 @@ def open_app(*, conversation_id: uuid.UUID | str, app_id: str, now: datetime) ->
 @records_rejection("lifecycle.rejected")
 @decision
 def close_instance(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str, now: datetime) -> None:
-    """The user closes an app. A running focus first ends ``interrupted(app_closed)`` with its
+    """The user closes an app. A running operation first ends ``interrupted(app_closed)`` with its
     result committed; the close never rewrites a final start (R-4.2.6). Closing a closed
     instance again changes nothing.
     """

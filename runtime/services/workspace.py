@@ -347,7 +347,7 @@ def close_instances(closings: list[Closing], *, now: datetime) -> None:
     """Close instances whose operations (if any) are already final, one statement per table.
 
     Stops tool delivery to them, settles their other non-final ordinary tool calls as
-    ``cancelled(app_closed)`` (never touching a final ``pomodoro.start``), ends their sub-sessions,
+    ``cancelled(app_closed)`` (never touching a final operation start), ends their sub-sessions,
     freezes their snapshots (a closed instance's snapshot is read-only), and restores each
     workspace's previous valid foreground app — or ``next_foreground`` when the user chose where to
     go (R-2.2.7, R-4.2.5, R-4.2.6, R-4.2.8). At most one closing per workspace.

@@ -70,7 +70,8 @@ function focusWords(op) {
  */
 function confirmLeaving({ focusInstanceId, title, text, confirmLabel, perform }) {
   const op = runningFocus();
-  if (!op || op.instance_id !== focusInstanceId) {
+  // An app whose manifest says its operation runs on in the background (ends_when_left: false) is left at once.
+  if (!op || op.instance_id !== focusInstanceId || op.ends_when_left === false) {
     perform();
     return;
   }

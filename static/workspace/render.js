@@ -195,7 +195,8 @@ function renderStage() {
   const name = appName(front.app_id, front.name);
   el.appTitle.textContent = name;
   const focus = runningFocus();
-  const focusing = focus && focus.instance_id === front.instance_id;
+  // Only an operation that leaving ends (the app's manifest: ends_when_left) gets the warning.
+  const focusing = focus && focus.instance_id === front.instance_id && focus.ends_when_left !== false;
   el.focusHint.hidden = !focusing;
   replaceChildren(
     el.focusHint,

@@ -29,6 +29,7 @@ from tests.browser.workspace_page import (
     pending_interactions,
     settled,
 )
+from tests.support.factories import activity_of
 
 PHONES = {"390x844": {"width": 390, "height": 844}, "360x740": {"width": 360, "height": 740}}
 DESKTOP = {"width": 1280, "height": 800}
@@ -339,7 +340,7 @@ def test_a_right_to_left_override_in_an_activity_leaves_the_pages_labels_in_orde
     Leaving this screen ends it." left to right, and so do the leave dialog and the block title."""
     ws.say(f"focus 30 seconds on {RLO}gnidaer")
     operation = server.wait(lambda: focusing_operation(conversation), "the focus to start")
-    assert operation.activity == f"{RLO}gnidaer"
+    assert activity_of(operation) == f"{RLO}gnidaer"
     ws.expect_app_in_front("pomodoro")
     hint = ws.page.locator("#focus-hint")
     expect(hint).to_have_text(f"Focus running: {RLO}gnidaer. Leaving this screen ends it.")

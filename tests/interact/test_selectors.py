@@ -86,6 +86,7 @@ def test_a_running_focus_is_projected_with_its_deadline(user, conversation, agen
         "state": "focusing",
         "started_at": "2026-01-05T09:00:00.250Z",
         "ends_at": "2026-01-05T09:25:00.250Z",
+        "ends_when_left": True,
     }
     (block,) = blocks(snapshot)
     assert (block["app_session_id"], block["state"], block["read_only"]) == (str(started.app_session_id), "open", False)

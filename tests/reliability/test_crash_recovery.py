@@ -48,7 +48,7 @@ from runtime.transitions import InterruptionReason, OperationState
 from tests.lineup.gateways.agent_socket.client import AgentSocket
 from tests.reliability.agent import CrashAgent, Delivery
 from tests.reliability.conftest import ROLES, CrashRig
-from tests.support.factories import AgentDriver
+from tests.support.factories import AgentDriver, planned_seconds
 from tests.support.processes import wait_for
 
 pytestmark = [pytest.mark.celery, pytest.mark.postgres]
@@ -332,7 +332,9 @@ def _run(s: Scenario) -> None:
     focusing_at_crash = {
         str(op.id): op.ends_at for op in Operation.objects.filter(pk__in=outage_ids, state=OperationState.FOCUSING)
     }
-    short_ends = max(op.ends_at for op in Operation.objects.filter(pk__in=outage_ids, duration_seconds=OUTAGE_SHORT))
+    short_ends = max(
+        op.ends_at for op in Operation.objects.filter(pk__in=outage_ids) if planned_seconds(op) == OUTAGE_SHORT
+    )
     # Real time passes the short rounds' ends_at while nothing runs (the subject of the test).
     wait_for(
         lambda: timezone.now() > short_ends + timedelta(seconds=0.3), timeout=10, what="the short rounds to fall due"

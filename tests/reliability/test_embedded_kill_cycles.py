@@ -116,8 +116,11 @@ def test_every_focus_settles_once_from_its_ends_at_across_kill_cycles(request, t
 
             wait_for(all_final, timeout=30, what="every focus to settle", describe=processes.describe)
             context = f"seed={seed} (replay: LINEUP_CRASH_SEED={seed})\n" + "\n".join(timeline)
+            # The duration each start asked for: its call's arguments (the operation keeps only its times).
             rows = db.execute(
-                "SELECT id, state, ends_at, ended_at, settled_at, started_at, duration_seconds FROM runtime_operation"
+                "SELECT o.id, o.state, o.ends_at, o.ended_at, o.settled_at, o.started_at,"
+                " json_extract(c.arguments, '$.duration_seconds')"
+                " FROM runtime_operation o JOIN runtime_toolcall c ON c.id = o.tool_call_id"
             ).fetchall()
             assert {row[0] for row in rows} == set(started), context
             settlements = Counter(

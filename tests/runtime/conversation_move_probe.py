@@ -152,7 +152,7 @@ def read_after(ids: dict[str, str]) -> dict[str, Any]:
             "conversation": str(operation.conversation_id),
             "tool_call": str(operation.tool_call_id),
             "state": operation.state,
-            "activity": operation.activity,
+            "activity": operation.details.get("activity"),
         },
         "outbox": {
             "id": str(operation.outbox_entry.pk),

@@ -17,13 +17,14 @@ from django.conf import settings
 
 from runtime.inventory import build_inventory, inventory_for_scope
 from runtime.manifests import load_manifests, registry
+from runtime.miniapps import registered_tools
 from runtime.models import AppInstance, AppSession, Conversation, LifecycleEvent, Operation, ToolCall
 from runtime.tool_calls import Rejected
-from runtime.tool_router import RUNTIME_TOOLS, Caller, route_tool_call
+from runtime.tool_router import Caller, route_tool_call
 from tests.support.factories import T0, new_call_id
 
 BASE_DIR = Path(settings.BASE_DIR)
-TOOLS = frozenset(RUNTIME_TOOLS)
+TOOLS = registered_tools()
 
 # Copied from SPEC §3.1 "Frozen JSON Schemas" (the frozen contract, not from the manifest).
 FROZEN = json.loads(

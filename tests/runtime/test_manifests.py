@@ -26,7 +26,7 @@ from runtime.manifests import (
     manifest_paths,
     registry,
 )
-from runtime.tool_router import RUNTIME_TOOLS
+from runtime.miniapps import registered_tools
 
 BASE_DIR = Path(settings.BASE_DIR)
 BUNDLED = {
@@ -34,7 +34,7 @@ BUNDLED = {
     "pomodoro": BASE_DIR / "miniapps" / "pomodoro" / "manifest.json",
     "notes": BASE_DIR / "miniapps" / "notes" / "manifest.json",
 }
-TOOLS = frozenset(RUNTIME_TOOLS)
+TOOLS = registered_tools()
 
 # SPEC §3.2, the app.instance-state.v1 contract Pomodoro declares.
 POMODORO_STATE_SCHEMA = {

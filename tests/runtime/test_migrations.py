@@ -1,5 +1,7 @@
 """The conversation moved from Interact to the Runtime (runtime 0005-0006, interact 0003) and kept
-every row, id and relation, on PostgreSQL and on the embedded SQLite (docs/decisions/0010-layers.md).
+every row, id and relation, on PostgreSQL and on the embedded SQLite (docs/decisions/0010-layers.md);
+Pomodoro's operation columns became generic operation details (runtime 0012-0014) and kept every
+row (docs/decisions/0022-miniapps-plug-in.md).
 
 Each backend gets a fresh database in a subprocess (tests/runtime/conversation_move_probe.py), so
 the suite's own test database never migrates backwards.
@@ -22,9 +24,9 @@ from tests.support.processes import PYTHON, ROOT
 pytestmark = pytest.mark.spec("R-2.2.8", "R-3.13")
 
 
-def _run_probe(env: dict[str, str]) -> dict[str, Any]:
+def _run_probe(env: dict[str, str], probe: str = "tests.runtime.conversation_move_probe") -> dict[str, Any]:
     result = subprocess.run(
-        [PYTHON, "-m", "tests.runtime.conversation_move_probe"],
+        [PYTHON, "-m", probe],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -101,3 +103,46 @@ def test_the_move_keeps_every_row_on_the_embedded_sqlite(tmp_path):
     assert report["vendor"] == "sqlite"
     assert (tmp_path / "db.sqlite3").exists()
     _assert_everything_kept(report)
+
+
+GENERIC_PROBE = "tests.runtime.generic_operation_probe"
+
+
+def _assert_operations_kept(report: dict[str, Any]) -> None:
+    written, after = report["written"], report["after"]
+    rows = after["rows"]
+    assert after["operations"] == 4
+    expected = {
+        # name: (state, details, planned seconds, interruption reason)
+        "focusing": ("focusing", {"activity": "reading"}, 1500, None),
+        "completed": ("completed", {"activity": "数学"}, 1500, None),
+        "interrupted": ("interrupted", {"activity": None}, 600, "agent_interrupt"),
+        # Its stored duration disagreed with its times: kept in its details, not lost.
+        "odd": ("completed", {"activity": "", "duration_seconds": 60}, 61, None),
+    }
+    for name, (state, details, planned, reason) in expected.items():
+        row = rows[name]
+        assert (row["app_id"], row["exclusive"], row["state"]) == ("pomodoro", True, state), name
+        assert row["details"] == details, name
+        assert row["planned_seconds"] == planned, name
+        assert row["interruption_reason"] == reason, name
+        assert row["instance"] == written["rows"][name]["instance"], name
+        assert row["snapshot"] == written["rows"][name]["snapshot"], name
+        assert row["payload"] == written["rows"][name].get("payload"), name
+    # The partial unique index still keeps one running Pomodoro per conversation.
+    assert after["second_running_refused"] is True
+
+
+@pytest.mark.postgres
+@pytest.mark.spec("R-3.12", "R-2.2.8")
+def test_operations_keep_every_row_as_generic_details_on_postgresql(fresh_postgres_url):
+    report = _run_probe(_base_env(DATABASE_URL=fresh_postgres_url, LINEUP_SECRET_KEY="probe"), GENERIC_PROBE)
+    assert report["vendor"] == "postgresql"
+    _assert_operations_kept(report)
+
+
+@pytest.mark.spec("R-3.12", "R-2.2.8")
+def test_operations_keep_every_row_as_generic_details_on_the_embedded_sqlite(tmp_path):
+    report = _run_probe(_base_env(LINEUP_DATA_DIR=str(tmp_path)), GENERIC_PROBE)
+    assert report["vendor"] == "sqlite"
+    _assert_operations_kept(report)

@@ -82,7 +82,8 @@ def new_round(conversation: Conversation) -> dict[str, Any]:
         "app_session": session,
         "tool_call": call,
         "source_tool_call_id": call.source_tool_call_id,
-        "duration_seconds": 60,
+        "app_id": "pomodoro",
+        "details": {"activity": None},
         "started_at": at(1),
         "ends_at": at(61),
     }
@@ -93,14 +94,17 @@ def new_round(conversation: Conversation) -> dict[str, Any]:
 
 @pytest.mark.spec("R-3.12")
 def test_two_focusing_operations_in_one_conversation_are_refused(started, conversation):
-    """A second focusing operation in a conversation violates the partial unique index; a final one is fine."""
+    """A second running exclusive operation of an app in a conversation violates the partial unique
+    index; a final one is fine, and so is a running one that is not exclusive."""
     fields = new_round(conversation)
 
-    with refused_by("one_focusing_operation_per_conversation"):
+    with refused_by("one_running_exclusive_operation_per_app"):
         Operation.objects.create(**fields)
 
     Operation.objects.create(**fields, state=OperationState.COMPLETED, ended_at=at(61), settled_at=at(61))
     assert Operation.objects.filter(conversation=conversation).count() == 2
+    Operation.objects.create(**{**new_round(conversation), "exclusive": False})
+    assert Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING).count() == 2
 
 
 @pytest.mark.spec("R-3.13")
@@ -149,7 +153,6 @@ BAD_OPERATION_UPDATES = {
         {"ended_at": at(5), "settled_at": at(5)},
         {"ended_at": None, "settled_at": None},
     ),
-    "duration-0": ("operation_duration_positive", {"duration_seconds": 0}, {"duration_seconds": 1}),
     "ends_at-equal-to-started_at": ("operation_ends_after_start", {"ends_at": T0}, {"ends_at": at(0.001)}),
     "ends_at-before-started_at": ("operation_ends_after_start", {"ends_at": at(-60)}, {"ends_at": at(60)}),
 }
@@ -170,14 +173,14 @@ def test_bad_operation_rows_are_refused(constraint, bad, fix, started):
 
 @pytest.mark.spec("R-3.3")
 def test_a_new_operation_of_duration_0_is_refused(started, conversation):
-    """duration_seconds 0 is refused on insert too (the field alone would allow 0)."""
+    """A duration of 0 (ends_at == started_at) is refused on insert too, not only on update."""
     fields = new_round(conversation)
     Operation.objects.filter(pk=started.operation_id).update(
         state=OperationState.COMPLETED, ended_at=at(60), settled_at=at(60)
     )
 
-    with refused_by("operation_duration_positive"):
-        Operation.objects.create(**{**fields, "duration_seconds": 0})
+    with refused_by("operation_ends_after_start"):
+        Operation.objects.create(**{**fields, "ends_at": fields["started_at"]})
 
 
 # --- tool calls and outbox --------------------------------------------------------------------

@@ -313,3 +313,44 @@ def test_a_settlement_that_fails_after_its_state_change_is_rolled_back_whole(use
     assert sweep(now=at(70 + BACKOFF)).settled == [first]
     assert OutboxEntry.objects.filter(operation_id=first).count() == 1
     assert Operation.objects.get(pk=first).state == OperationState.COMPLETED
+
+
+@pytest.mark.spec("R-4.4.1", "R-2.2.8")
+def test_a_result_that_breaks_its_result_schema_is_a_counted_settlement_failure_never_sent(user, monkeypatch):
+    """The app's result is checked against the start tool's frozen result_schema before the outbox
+    write: a bad one fails that settlement (rolled back whole, counted, flagged after too many) while
+    the others of the sweep settle; fixed, the next sweep settles it with a valid result."""
+    import dataclasses
+
+    from runtime import miniapps
+
+    ids = _start_due_operations(user, 3)
+    bad, others = ids[0], set(ids[1:])
+    pomodoro = miniapps.registered("pomodoro")
+    assert pomodoro is not None
+
+    def broken(view):  # e.g. a typo in an app: a state its result_schema does not allow
+        return {**pomodoro.result(view), "state": "done"} if view.operation_id == bad else pomodoro.result(view)
+
+    monkeypatch.setitem(miniapps._REGISTERED, "pomodoro", dataclasses.replace(pomodoro, result=broken))
+    first = sweep(now=at(70))
+    assert set(first.settled) == others
+    assert [f.operation_id for f in first.failed] == [bad]
+    _assert_still_focusing_untouched(bad)
+    operation = Operation.objects.get(pk=bad)
+    assert operation.settle_failures == 1
+    assert operation.last_settle_error.startswith(
+        "runtime.services.operations.ResultSchemaViolation: pomodoro.start result state: 'done' is not one of"
+    ), operation.last_settle_error
+
+    for attempt in range(2, MAX_FAILURES + 1):
+        sweep(now=Operation.objects.get(pk=bad).next_settle_attempt_at)
+        assert Operation.objects.get(pk=bad).settle_failures == attempt
+    assert Operation.objects.get(pk=bad).settle_flagged_at is not None
+    _assert_still_focusing_untouched(bad)
+
+    monkeypatch.setitem(miniapps._REGISTERED, "pomodoro", pomodoro)
+    _recover_json()
+    operation = Operation.objects.get(pk=bad)
+    assert operation.state == OperationState.COMPLETED
+    assert OutboxEntry.objects.get(operation_id=bad).payload["result"]["state"] == "completed"

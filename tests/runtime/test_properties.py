@@ -43,8 +43,8 @@ from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
 from runtime.models import AppInstance, Conversation, Operation, OutboxEntry, ToolCall, Workspace
 from runtime.services.conversations import conversation_get_or_create_default
-from runtime.services.focus import operation_result, settle_operation
 from runtime.services.lifecycle import close_instance, open_app, return_to_interact, set_visibility, switch_app
+from runtime.services.operations import operation_result, settle_operation
 from runtime.services.recovery import recover_runtime, settle_due
 from runtime.services.snapshots import save_snapshot
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome

@@ -25,7 +25,7 @@ from runtime.models import (
     ToolCallStatus,
 )
 from runtime.selectors import due_outbox_page
-from runtime.services.focus import settle_operation
+from runtime.services.operations import settle_operation
 from runtime.services.outbox import ack_outbox_entry, mark_sent
 from runtime.tool_calls import Accepted, Receipt
 from runtime.transitions import LifecycleState, OperationState, Trigger
@@ -85,7 +85,8 @@ def closed_history(conversation, count: int) -> None:
             app_session=s,
             tool_call=c,
             source_tool_call_id=c.source_tool_call_id,
-            duration_seconds=1500,
+            app_id="pomodoro",
+            details={"activity": None},
             started_at=long_ago + timedelta(seconds=n),
             ends_at=long_ago + timedelta(seconds=n + 1500),
             state=OperationState.COMPLETED,

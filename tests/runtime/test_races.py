@@ -21,6 +21,7 @@ import pytest
 from django.db import connection, connections
 from django.db.models import F
 
+from miniapps.pomodoro.tools import start_focus
 from runtime.errors import RejectionCode
 from runtime.models import (
     AppInstance,
@@ -34,8 +35,8 @@ from runtime.models import (
     ToolCallStatus,
     Workspace,
 )
-from runtime.services.focus import operation_result, settle_operation, start_focus
 from runtime.services.lifecycle import close_instance, return_to_interact
+from runtime.services.operations import operation_result, settle_operation
 from runtime.services.recovery import recover_runtime, settle_due
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.tool_router import Caller

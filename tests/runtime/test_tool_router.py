@@ -27,9 +27,9 @@ from runtime.models import (
     ToolCall,
 )
 from runtime.tool_calls import Accepted, Receipt, Rejected
-from runtime.tool_router import MAX_FOCUS_SECONDS, MAX_SOURCE_TOOL_CALL_ID_LENGTH, Caller, route_tool_call
+from runtime.tool_router import MAX_SOURCE_TOOL_CALL_ID_LENGTH, Caller, route_tool_call
 from runtime.transitions import LifecycleState, OperationState
-from tests.support.factories import T0, AgentDriver, at, new_call_id
+from tests.support.factories import MAX_FOCUS_SECONDS, T0, AgentDriver, activity_of, at, new_call_id, planned_seconds
 
 pytestmark = pytest.mark.django_db
 
@@ -285,9 +285,9 @@ def test_the_limits_themselves_are_accepted(agent):
     outcome = agent.call(START, {"duration_seconds": MAX_FOCUS_SECONDS, "activity": "a" * 256}, now=T0, call_id=call_id)
     assert isinstance(outcome, Accepted)
     operation = Operation.objects.get()
-    assert operation.duration_seconds == MAX_FOCUS_SECONDS
+    assert planned_seconds(operation) == MAX_FOCUS_SECONDS
     assert operation.source_tool_call_id == call_id
-    assert operation.activity == "a" * 256
+    assert activity_of(operation) == "a" * 256
     outcome = agent.call(INTERRUPT, {}, now=at(1), call_id="i" * MAX_SOURCE_TOOL_CALL_ID_LENGTH)
     assert isinstance(outcome, Receipt)
     assert outcome.receipt["status"] == "interrupted"

@@ -13,6 +13,8 @@ from runtime.models import Conversation
 from runtime.tool_calls import ToolOutcome
 from runtime.tool_router import Caller, route_tool_call
 
+# Pomodoro's bound on a focus (its manifest's deadline_operation.max_duration_seconds: 24 h).
+MAX_FOCUS_SECONDS = 24 * 60 * 60
 T0 = datetime(2026, 1, 5, 9, 0, 0, tzinfo=UTC)  # a fixed clock: tests pass ``now`` explicitly
 
 
@@ -68,3 +70,13 @@ class AgentDriver:
 
     def interrupt(self, *, now: datetime, call_id: str | None = None) -> ToolOutcome:
         return self.call("pomodoro.interrupt", {}, now=now, call_id=call_id)
+
+
+def planned_seconds(operation: Any) -> int:
+    """A deadline operation's planned duration (what its start asked for): ends_at - started_at."""
+    return round((operation.ends_at - operation.started_at).total_seconds())
+
+
+def activity_of(operation: Any) -> str | None:
+    """A Pomodoro focus's activity, kept in its operation's details."""
+    return (operation.details or {}).get("activity")

@@ -9,8 +9,8 @@ What this adds to the endpoint (docs/agents.md, "MiniApps in MCP Apps hosts"; de
   document (``surface_document``), ``text/html;profile=mcp-app``, whose ``_meta.ui.csp`` declares no
   connect, resource, frame or base-URI domain;
 * the app-only tool ``lineup.operation_status`` (``_meta.ui.visibility: ["app"]``): the Runtime's
-  state of one operation of the bound conversation, which is how a rendered Surface learns that a
-  focus was completed or interrupted. It only reads the Operation row: it acks nothing, records no
+  state of one operation of the bound conversation (with the app's own fields from its projection),
+  which is how a rendered Surface learns that its operation was completed or interrupted. It only reads the Operation row: it acks nothing, records no
   tool call and changes no state, so a host that renders the app never, twice or after a reload
   changes nothing the Runtime guarantees.
 
@@ -41,6 +41,7 @@ from runtime.clock import isoformat
 from runtime.errors import RejectionCode
 from runtime.manifests import ToolDescriptor, get_manifest
 from runtime.models import Operation
+from runtime.services.operations import operation_projection
 
 UI_SCHEME = "ui://"
 URI_PREFIX = "ui://lineup/"
@@ -174,7 +175,8 @@ def operation_status(binding: Binding, operation_id: object) -> dict[str, Any] |
         pk = uuid.UUID(str(operation_id)) if isinstance(operation_id, str) else None
     except ValueError:
         pk = None
-    row = Operation.objects.filter(pk=pk, conversation_id=binding.conversation_id).first() if pk else None
+    rows = Operation.objects.filter(pk=pk, conversation_id=binding.conversation_id).select_related("tool_call")
+    row = rows.first() if pk else None
     if row is None:
         return None
     status: dict[str, Any] = {
@@ -184,8 +186,11 @@ def operation_status(binding: Binding, operation_id: object) -> dict[str, Any] |
         "ends_at": isoformat(row.ends_at),
         "server_time": isoformat(timezone.now()),
     }
-    if row.activity:
-        status["activity"] = row.activity
+    # The app's own words about it (Pomodoro: the activity), from its projection, not from constants here.
+    shown = set(STATUS_OUTPUT_SCHEMA["properties"]) - set(status)
+    for key, value in operation_projection(row).items():
+        if key in shown and key not in ("ended_at", "interruption_reason") and isinstance(value, str) and value:
+            status[key] = value
     if row.ended_at is not None:
         status["ended_at"] = isoformat(row.ended_at)
     if row.interruption_reason:

@@ -20,6 +20,7 @@ from runtime.models import AppInstance, Operation, OutboxEntry, ToolCall
 from runtime.transitions import OperationState
 from tests.interact.llm_agent.conftest import API_KEY, MODEL
 from tests.interact.llm_agent.fake_openai import call, error, held_back, text, tool_calls
+from tests.support.factories import activity_of, planned_seconds
 from tests.support.processes import manage_py_argv
 
 
@@ -84,7 +85,7 @@ def test_the_command_selects_the_llm_agent_which_starts_a_focus_and_reports_its_
         "the reply in the block",
     )
     operation = Operation.objects.get(conversation=conversation)
-    assert (operation.duration_seconds, operation.activity) == (2, "reading")
+    assert (planned_seconds(operation), activity_of(operation)) == (2, "reading")
     assert started.app_session_id == operation.app_session_id
     assert ToolCall.objects.get(conversation=conversation).source_tool_call_id.startswith("llm.en.")
 

@@ -24,6 +24,7 @@ from interact.services.messages import post_human_message
 from runtime.models import AgentToken, Operation, OutboxEntry
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.transitions import OperationState
+from tests.support.factories import activity_of, planned_seconds
 from tests.support.processes import (
     PYTHON,
     ManagedProcess,
@@ -114,7 +115,7 @@ def test_the_command_runs_rounds_in_english_and_stops_one_in_chinese(server, use
         "the start announced in the sub-session block",
     )
     first = Operation.objects.get(conversation=conversation)
-    assert (first.duration_seconds, first.activity, started.app_session_id) == (2, "reading", first.app_session_id)
+    assert (planned_seconds(first), activity_of(first), started.app_session_id) == (2, "reading", first.app_session_id)
     server.wait(
         lambda: agent_message(conversation, "Focus complete: 2 seconds of reading.", in_block=False),
         "the completed report in the main IM",
@@ -126,7 +127,7 @@ def test_the_command_runs_rounds_in_english_and_stops_one_in_chinese(server, use
     second = server.wait(
         lambda: Operation.objects.filter(conversation=conversation).exclude(pk=first.pk).first(), "another round"
     )
-    assert (second.duration_seconds, second.activity) == (2, "reading")
+    assert (planned_seconds(second), activity_of(second)) == (2, "reading")
     server.wait(
         lambda: (
             Message.objects.filter(conversation=conversation, text="Focus complete: 2 seconds of reading.").count() == 2
@@ -148,8 +149,8 @@ def test_the_command_runs_rounds_in_english_and_stops_one_in_chinese(server, use
         "the Chinese interrupted report",
     )
     assert stopped.app_session_id is None and stopped.text.endswith("（按你的要求停止）。")
-    third = Operation.objects.get(conversation=conversation, activity="写作业")
-    assert (third.state, third.interruption_reason, third.duration_seconds) == (
+    third = Operation.objects.get(conversation=conversation, details__activity="写作业")
+    assert (third.state, third.interruption_reason, planned_seconds(third)) == (
         OperationState.INTERRUPTED,
         "agent_interrupt",
         60,

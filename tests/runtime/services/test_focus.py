@@ -25,12 +25,12 @@ from runtime.models import (
     ToolCall,
     ToolCallStatus,
 )
-from runtime.services.focus import operation_result, settle_operation
 from runtime.services.lifecycle import open_app
+from runtime.services.operations import operation_result, settle_operation
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.tool_router import Caller
 from runtime.transitions import AlreadyFinal, LifecycleState, NotDue, OperationState, Settle, Trigger
-from tests.support.factories import T0, AgentDriver, at, new_call_id
+from tests.support.factories import T0, AgentDriver, activity_of, at, new_call_id, planned_seconds
 
 pytestmark = pytest.mark.django_db
 
@@ -158,8 +158,8 @@ def test_start_creates_one_instance_session_and_operation_and_brings_pomodoro_to
     # operation_id, source_tool_call_id, activity?, duration_seconds, started_at, ends_at,
     # state, ended_at?, interruption_reason?
     assert operation.source_tool_call_id == call_id
-    assert operation.activity == "homework"
-    assert operation.duration_seconds == DURATION
+    assert activity_of(operation) == "homework"
+    assert planned_seconds(operation) == DURATION
     assert operation.started_at == T0
     assert operation.ends_at == operation.started_at + timedelta(seconds=DURATION)
     assert operation.state == OperationState.FOCUSING
@@ -193,7 +193,7 @@ def test_start_without_activity_stores_no_activity_and_truncates_time_to_millise
     now = T0 + timedelta(microseconds=123_456)
     accepted(agent.start(60, now=now))
     operation = Operation.objects.get()
-    assert operation.activity is None
+    assert activity_of(operation) is None
     assert ToolCall.objects.get().arguments == {"duration_seconds": 60}
     assert operation.started_at == to_millis(now) == T0 + timedelta(microseconds=123_000)
     assert operation.ends_at == operation.started_at + timedelta(seconds=60)

@@ -19,6 +19,7 @@ from runtime.inventory import inventory_for_scope
 from runtime.models import Agent, AppSession, AppSessionState, Conversation, Operation, OutboxEntry
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.transitions import OperationState
+from tests.support.factories import activity_of, planned_seconds
 
 
 def _message_sent(sock, conversation_id: str, text: str, app_session_id: str | None = None) -> dict:
@@ -90,7 +91,7 @@ def test_tool_calls_receipts_results_acks_and_messages(live, connect, token, use
         "app_session_id": str(operation.app_session_id),
         "replayed": False,
     }
-    assert (operation.state, operation.duration_seconds, operation.activity) == (
+    assert (operation.state, planned_seconds(operation), activity_of(operation)) == (
         OperationState.FOCUSING,
         600,
         "reading",

@@ -39,10 +39,10 @@ from runtime.manifests import StrictValidator
 from runtime.models import Agent, Conversation, Operation, OutboxEntry
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.tool_calls import Accepted
-from runtime.tool_router import MAX_FOCUS_SECONDS, Caller
+from runtime.tool_router import Caller
 from runtime.wire import MAX_DEPTH, MAX_FRAME_BYTES
 from tests.lineup.gateways.agent_socket.client import Closed as LiveClosed
-from tests.support.factories import AgentDriver
+from tests.support.factories import MAX_FOCUS_SECONDS, AgentDriver, activity_of, planned_seconds
 from tests.support.hostile import (
     InProcessAgent,
     LoopThread,
@@ -395,7 +395,7 @@ def test_tool_arguments_from_each_input_schema(runner, user, conversation, token
         elif case.tool == "pomodoro.start":
             assert answer["type"] == "tool.accepted" and answer["replayed"] is False, (case, answer)
             operation = Operation.objects.get(pk=answer["operation_id"])
-            assert (operation.duration_seconds, operation.activity or None) == (
+            assert (planned_seconds(operation), activity_of(operation) or None) == (
                 case.arguments["duration_seconds"],
                 case.arguments.get("activity") or None,
             )
@@ -570,7 +570,7 @@ def test_unicode_that_is_valid_is_stored_exactly_as_sent(agent, scenario):
         }
         accepted = agent.request(start)
         assert accepted["type"] == "tool.accepted", accepted
-        assert Operation.objects.get(pk=accepted["operation_id"]).activity == activity
+        assert activity_of(Operation.objects.get(pk=accepted["operation_id"])) == activity
         stopped = agent.request({**stop, "source_tool_call_id": uuid.uuid4().hex, "inventory_revision": revision})
         assert stopped["receipt"]["status"] == "interrupted", stopped
         agent.ack_pushed_results(scenario.mine)

@@ -20,9 +20,9 @@ import httpx2
 import pytest
 from jsonschema import Draft202012Validator
 
-from runtime.tool_router import MAX_FOCUS_SECONDS
 from runtime.wire import FrameError, loads_strict
 from tests.lineup.gateways.agent_socket.client import row_counts
+from tests.support.factories import MAX_FOCUS_SECONDS
 
 SCHEMA = json.loads((Path(__file__).parent / "vendor" / "mcp-2025-11-25.schema.json").read_text())
 VERSION = "2025-11-25"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from runtime.models import Operation
-from runtime.tool_router import MAX_FOCUS_SECONDS
+from tests.support.factories import MAX_FOCUS_SECONDS
 
 INSPECTOR = Path(__file__).resolve().parent / "inspector" / "node_modules" / ".bin" / "mcp-inspector"
 TOOL_IS_ERROR = 5  # the Inspector CLI's exit status for a result with isError

@@ -17,7 +17,7 @@ from mcp.types import METHOD_NOT_FOUND, CallToolResult
 
 from runtime.clock import isoformat
 from runtime.models import Operation, OutboxEntry
-from runtime.services.focus import operation_result
+from runtime.services.operations import operation_result
 from tests.lineup.gateways.agent_socket.client import AgentSocket
 
 FOCUS_SECONDS = 1

@@ -18,10 +18,11 @@ from lineup.gateways.mcp.schemas import REJECTION_SCHEMA
 from runtime.clock import to_millis
 from runtime.inventory import inventory_for_scope
 from runtime.models import Agent, LifecycleEvent, Operation, ToolCall
-from runtime.tool_router import MAX_FOCUS_SECONDS, enforced_input_schema
+from runtime.tool_router import enforced_input_schema
 from runtime.transitions import OperationState
 from tests.lineup.gateways.agent_socket.client import row_counts
 from tests.lineup.gateways.mcp.client import INVENTORY_REVISION
+from tests.support.factories import MAX_FOCUS_SECONDS, activity_of
 
 LIFECYCLE = LifecycleEvent._meta.label
 
@@ -90,7 +91,7 @@ def test_a_valid_start_answers_its_receipt_at_once(live, mcp, conversation):
         "result_uri": f"lineup://operations/{operation.id}",
     }
     assert result.meta == {"lineup/source_tool_call_id": "mcp:start-1", "lineup/replayed": False}
-    assert operation.state == OperationState.FOCUSING and operation.activity == "write"
+    assert operation.state == OperationState.FOCUSING and activity_of(operation) == "write"
     assert to_millis(before) <= operation.started_at <= answered  # the Runtime stores milliseconds
     assert (operation.ends_at - operation.started_at).total_seconds() == 1500
     call = ToolCall.objects.get()

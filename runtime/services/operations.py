@@ -1,4 +1,11 @@
-"""Focus: starting, interrupting and settling Pomodoro deadline operations (SPEC §3).
+"""Deadline operations: starting, interrupting and settling them, for any MiniApp (SPEC §3).
+
+A MiniApp's tool handler (``runtime.api``) calls ``start_operation`` or ``interrupt_operation``;
+what is generic lives here: the instance, sub-session, operation, focus change and deadline; the
+retries answered by the caller's call id; the exclusivity and end-on-leave policies of the
+manifest (``deadline_operation``); the settlement. The app only shapes its result and projection
+from a read-only ``OperationView``, and every result is checked against the start tool's frozen
+``result_schema`` before the outbox row is written.
 
 Every service here runs in one durable transaction (``@decision``) that locks the conversation's
 workspace row first and the operation second, decides with ``runtime.transitions.decide_settlement``
@@ -23,9 +30,10 @@ from django.db.models import Q, Subquery
 
 from runtime.clock import isoformat, to_millis
 from runtime.deadlines import schedule_deadline_on_commit
-from runtime.errors import Rejection, RejectionCode
+from runtime.errors import Rejection
 from runtime.events import decision, record_event
-from runtime.manifests import get_manifest
+from runtime.manifests import OperationPolicy, first_error, get_manifest, get_tool
+from runtime.miniapps import registered
 from runtime.models import (
     AppInstance,
     DeliveryChannel,
@@ -37,6 +45,7 @@ from runtime.models import (
     Workspace,
 )
 from runtime.projections import project_on_commit
+from runtime.services.snapshots import encoded_size
 from runtime.services.workspace import (
     IN_FRONT,
     Closing,
@@ -59,34 +68,117 @@ from runtime.transitions import (
     decide_settlement,
 )
 
-POMODORO_APP_ID = "pomodoro"
-START_TOOL = "pomodoro.start"
-INTERRUPT_TOOL = "pomodoro.interrupt"
+
+class ResultSchemaViolation(Exception):
+    """An app shaped a final result its start tool's frozen result_schema refuses.
+
+    Raised inside the settlement, so it rolls back like any settlement failure and the poison
+    isolation counts it (and flags the operation after too many): never a silent bad result.
+    """
 
 
-def operation_result(operation: Operation) -> dict[str, Any]:
-    """The final result of ``pomodoro.start`` (its frozen result_schema, SPEC §3.1)."""
+class OperationView:
+    """A read-only view of one operation, for the app that shapes its result and projection.
+
+    ``instance_state`` (the last snapshot of the app's instance) is read only when asked for, so
+    an app that does not need it costs no query.
+    """
+
+    __slots__ = ("_operation", "_state", "_state_read")
+
+    def __init__(self, operation: Operation) -> None:
+        self._operation = operation
+        self._state: dict[str, Any] | None = None
+        self._state_read = False
+
+    @property
+    def operation_id(self) -> uuid.UUID:
+        return self._operation.id
+
+    @property
+    def app_id(self) -> str:
+        return self._operation.app_id
+
+    @property
+    def instance_id(self) -> uuid.UUID:
+        return self._operation.instance_id
+
+    @property
+    def state(self) -> str:
+        """``focusing`` while it runs, then ``completed`` or ``interrupted``."""
+        return self._operation.state
+
+    @property
+    def started_at(self) -> datetime:
+        return self._operation.started_at
+
+    @property
+    def ends_at(self) -> datetime:
+        return self._operation.ends_at
+
+    @property
+    def ended_at(self) -> datetime | None:
+        return self._operation.ended_at
+
+    @property
+    def interruption_reason(self) -> str | None:
+        return self._operation.interruption_reason
+
+    @property
+    def duration_seconds(self) -> int:
+        return round((self._operation.ends_at - self._operation.started_at).total_seconds())
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return dict(self._operation.details or {})
+
+    @property
+    def instance_state(self) -> dict[str, Any] | None:
+        if not self._state_read:
+            self._state = (
+                InstanceSnapshot.objects.filter(instance_id=self._operation.instance_id)
+                .values_list("state", flat=True)
+                .first()
+            )
+            self._state_read = True
+        return self._state
+
+
+def standard_result(view: OperationView) -> dict[str, Any]:
+    """The plain final result of a deadline operation: how and when it ended (SPEC §3.1)."""
     result = {
-        "state": operation.state,
-        "operation_id": str(operation.id),
-        "started_at": isoformat(operation.started_at),
-        "ends_at": isoformat(operation.ends_at),
-        "ended_at": isoformat(operation.ended_at),
+        "state": view.state,
+        "operation_id": str(view.operation_id),
+        "started_at": isoformat(view.started_at),
+        "ends_at": isoformat(view.ends_at),
+        "ended_at": isoformat(view.ended_at),
     }
-    if operation.interruption_reason:
-        result["interruption_reason"] = operation.interruption_reason
+    if view.interruption_reason:
+        result["interruption_reason"] = view.interruption_reason
     return result
 
 
+def operation_result(operation: Operation) -> dict[str, Any]:
+    """The final result of a settled operation, as its app shapes it (``standard_result`` by default)."""
+    miniapp = registered(operation.app_id)
+    build = miniapp.result if miniapp and miniapp.result else standard_result
+    return build(OperationView(operation))
+
+
 def operation_projection(operation: Operation) -> dict[str, Any]:
+    """What the workspace is told about an operation: the Runtime's ids and times, and the app's fields."""
+    miniapp = registered(operation.app_id)
+    extra = miniapp.projection(OperationView(operation)) if miniapp and miniapp.projection else {}
     projection = {
         "operation_id": str(operation.id),
         "instance_id": str(operation.instance_id),
         "app_session_id": str(operation.app_session_id),
-        "activity": operation.activity,
+        **extra,
         "state": operation.state,
         "started_at": isoformat(operation.started_at),
         "ends_at": isoformat(operation.ends_at),
+        # The manifest's policy, so the page warns that leaving ends it only when it does.
+        "ends_when_left": _ends_when_left(operation),
     }
     if operation.ended_at is not None:
         projection["ended_at"] = isoformat(operation.ended_at)
@@ -95,44 +187,76 @@ def operation_projection(operation: Operation) -> dict[str, Any]:
     return projection
 
 
+def _ends_when_left(operation: Operation) -> bool:
+    # Readers load the start call with the operation (select_related), so this costs no query.
+    descriptor = get_tool(operation.tool_call.tool)
+    return descriptor.operation.ends_when_left if descriptor and descriptor.operation else True
+
+
+def policy_of(tool: str) -> OperationPolicy:
+    descriptor = get_tool(tool)
+    if descriptor is None or descriptor.operation is None:
+        raise LookupError(f"{tool!r} is not a published operation tool")
+    return descriptor.operation
+
+
+def _checked_result(operation: Operation) -> dict[str, Any]:
+    result = operation_result(operation)
+    descriptor = get_tool(operation.tool_call.tool)
+    if descriptor is None:
+        raise ResultSchemaViolation(
+            f"{operation.tool_call.tool!r} is no longer published; its result can not be checked"
+        )
+    error = first_error(descriptor.result_validator, result)
+    if error is not None:
+        where, message = error
+        raise ResultSchemaViolation(f"{descriptor.name} result {where or '(result)'}: {message}")
+    return result
+
+
+def busy_rejection(policy: OperationPolicy, app_id: str, operation_id: object) -> Rejection:
+    return Rejection(
+        policy.busy_rejection_code,  # the manifest's public code
+        # "focusing" is the generic running state (SPEC §3.3); the wording is the published one.
+        "this conversation already has a focusing operation; interrupt it or wait for its result",
+        operation_id=str(operation_id),
+    )
+
+
 @decision
-def start_focus(
+def start_operation(
     *,
     conversation_id: uuid.UUID | str,
     source_tool_call_id: str,
+    tool: str,
+    arguments: dict[str, Any],
     duration_seconds: int,
-    activity: str | None,
+    details: dict[str, Any] | None,
     caller: str,
     now: datetime,
     agent_id: uuid.UUID | None = None,
     channel: str = DeliveryChannel.AGENT_SOCKET,
+    initial_state: dict[str, Any] | None = None,
 ) -> Accepted:
-    """Start a focus: create the Pomodoro instance, its sub-session and its deadline operation.
+    """Start a deadline operation for ``tool``: its app's instance, sub-session and operation.
 
     Locks the workspace, so concurrent starts in one conversation are decided one at a time:
-    a retry of the same call is answered from the stored rows; any other start while one is
-    focusing is rejected ``active_focusing_operation`` with nothing created (R-3.12). Brings
-    Pomodoro to the foreground (Interact to the background) and, on commit, schedules the
-    deadline and projects the new state.
+    a retry of the same call is answered from the stored rows; for an exclusive operation, any
+    other start of the same app while one runs is rejected with the manifest's
+    ``busy_rejection_code`` with nothing created (R-3.12). Brings the app to the foreground
+    (Interact to the background) and, on commit, schedules the deadline and projects the new state.
     """
+    app_id = tool.split(".", 1)[0]
+    policy = policy_of(tool)
     workspace = lock_workspace(conversation_id, now=now)
-    arguments: dict[str, Any] = {"duration_seconds": duration_seconds}
-    if activity is not None:
-        arguments["activity"] = activity
-    # One read under the lock: a retry of this call, a focusing operation, the app in front.
-    seen = _under_lock(conversation_id, source_tool_call_id=source_tool_call_id, front=True)
+    # One read under the lock: a retry of this call, a running exclusive operation, the app in front.
+    seen = _under_lock(conversation_id, source_tool_call_id=source_tool_call_id, front=True, app_id=app_id)
     if seen["retry_call_id"] is not None:
-        outcome = replay(
-            ToolCall.objects.get(pk=seen["retry_call_id"]), caller=caller, tool=START_TOOL, arguments=arguments
-        )
+        outcome = replay(ToolCall.objects.get(pk=seen["retry_call_id"]), caller=caller, tool=tool, arguments=arguments)
         assert isinstance(outcome, Accepted)
         return outcome
-    if seen["focusing_operation_id"] is not None:
-        raise Rejection(
-            RejectionCode.ACTIVE_FOCUSING_OPERATION,
-            "this conversation already has a focusing operation; interrupt it or wait for its result",
-            operation_id=str(seen["focusing_operation_id"]),
-        )
+    if policy.exclusive and seen["focusing_operation_id"] is not None:
+        raise busy_rejection(policy, app_id, seen["focusing_operation_id"])
     in_front = []
     if seen["front_id"] is not None:
         in_front = [
@@ -149,19 +273,29 @@ def start_focus(
     operation_id = uuid.uuid4()
     instance, session = open_in_front(
         workspace,
-        app_id=POMODORO_APP_ID,
+        app_id=app_id,
         in_front=in_front,
         now=now,
         opened_at=started_at,
         operation_id=operation_id,
         source_tool_call_id=source_tool_call_id,
     )
-    contract = get_manifest(POMODORO_APP_ID).instance_state
-    InstanceSnapshot.objects.create(instance=instance, schema_version=contract.schema_version, updated_at=started_at)
+    manifest = get_manifest(app_id)
+    contract = manifest.instance_state if manifest else None
+    if contract is not None:
+        snapshot = InstanceSnapshot(instance=instance, schema_version=contract.schema_version, updated_at=started_at)
+        if initial_state is not None:
+            # The app's own first state: held to its contract like any save (a bad one is its bug).
+            size = encoded_size(initial_state)
+            error = first_error(contract.validator, initial_state)
+            if error is not None or size > contract.max_bytes:
+                raise ValueError(f"{app_id}: initial_state breaks its contract: {error or f'{size} bytes'}")
+            snapshot.state, snapshot.size_bytes, snapshot.revision = initial_state, size, 1
+        snapshot.save(force_insert=True)
     call = ToolCall.objects.create(
         conversation_id=conversation_id,
         source_tool_call_id=source_tool_call_id,
-        tool=START_TOOL,
+        tool=tool,
         arguments=arguments,
         caller=caller,
         agent_id=agent_id,
@@ -177,8 +311,9 @@ def start_focus(
         app_session=session,
         tool_call=call,
         source_tool_call_id=source_tool_call_id,
-        activity=activity,
-        duration_seconds=duration_seconds,
+        app_id=app_id,
+        exclusive=policy.exclusive,
+        details=details or {},
         started_at=started_at,
         ends_at=ends_at,
     )
@@ -191,7 +326,7 @@ def start_focus(
         operation_id=operation.id,
         source_tool_call_id=source_tool_call_id,
         duration_seconds=duration_seconds,
-        activity=activity,
+        **(details or {}),
         ends_at=isoformat(ends_at),
         caller=caller,
     )
@@ -205,7 +340,9 @@ def start_focus(
     )
 
 
-def _under_lock(conversation_id: uuid.UUID | str, *, source_tool_call_id: str, front: bool) -> dict[str, Any]:
+def _under_lock(
+    conversation_id: uuid.UUID | str, *, source_tool_call_id: str, front: bool, app_id: str
+) -> dict[str, Any]:
     """What a decision reads about its conversation, in one statement after taking the lock.
 
     After, not inside, the locking statement: a statement that waited for the lock still reads
@@ -218,7 +355,9 @@ def _under_lock(conversation_id: uuid.UUID | str, *, source_tool_call_id: str, f
             )[:1]
         ),
         "focusing_operation_id": Subquery(
-            Operation.objects.filter(conversation_id=conversation_id, state=OperationState.FOCUSING).values("id")[:1]
+            Operation.objects.filter(
+                conversation_id=conversation_id, app_id=app_id, exclusive=True, state=OperationState.FOCUSING
+            ).values("id")[:1]
         ),
     }
     if front:
@@ -231,36 +370,46 @@ def _under_lock(conversation_id: uuid.UUID | str, *, source_tool_call_id: str, f
 
 
 @decision
-def interrupt_focus(
-    *, conversation_id: uuid.UUID | str, source_tool_call_id: str, caller: str, now: datetime
+def interrupt_operation(
+    *,
+    conversation_id: uuid.UUID | str,
+    source_tool_call_id: str,
+    tool: str,
+    caller: str,
+    now: datetime,
+    no_active_status: str = "no_active_operation",
 ) -> Receipt:
-    """The Agent's ``pomodoro.interrupt``: settle the conversation's focusing operation.
+    """A short ``tool`` that stops the conversation's running operation of the tool's app.
 
-    Takes no target: it binds the single focusing operation of ``conversation_id`` under the
-    workspace lock (R-3.6). Receipts: ``interrupted``; ``operation_already_final`` when the
-    conversation's latest operation had already ended (or reached ``ends_at``, in which case it
-    settles ``completed`` here); ``no_active_focusing_operation`` when it never had one (R-3.7).
+    Takes no target: it binds the app's running operation in ``conversation_id`` (the latest, if
+    the app's operations are not exclusive) under the workspace lock (R-3.6). Receipts:
+    ``interrupted``; ``operation_already_final`` when the app's latest operation had already ended
+    (or reached ``ends_at``, in which case it settles ``completed`` here); ``no_active_status``
+    when it never had one (R-3.7).
     """
+    app_id = tool.split(".", 1)[0]
     workspace = lock_workspace(conversation_id, now=now)
     retry = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id)
-    # The focusing operation (whatever the clocks say: an earlier one started in the same
+    # The running operation (whatever the clocks say: an earlier one started in the same
     # millisecond, or on a clock that stepped back, must not shadow it), locked, with the retry check.
     focusing = _lock_operations(
-        Q(conversation_id=conversation_id, state=OperationState.FOCUSING),
+        Q(conversation_id=conversation_id, app_id=app_id, state=OperationState.FOCUSING),
         retry_call_id=Subquery(retry.values("id")[:1]),
     )
-    operation = focusing[0] if focusing else None
+    operation = max(focusing, key=lambda o: o.started_at) if focusing else None
     retry_call_id = operation.retry_call_id if operation else retry.values_list("id", flat=True).first()
     if retry_call_id is not None:
-        outcome = replay(ToolCall.objects.get(pk=retry_call_id), caller=caller, tool=INTERRUPT_TOOL, arguments={})
+        outcome = replay(ToolCall.objects.get(pk=retry_call_id), caller=caller, tool=tool, arguments={})
         assert isinstance(outcome, Receipt)
         return outcome
 
-    if operation is None:  # none focusing: the latest one, already final, if there is one
-        operation = Operation.objects.filter(conversation_id=conversation_id).order_by("-started_at").first()
+    if operation is None:  # none running: the app's latest one, already final, if there is one
+        operation = (
+            Operation.objects.filter(conversation_id=conversation_id, app_id=app_id).order_by("-started_at").first()
+        )
     was_focusing = operation is not None and operation.state == OperationState.FOCUSING
     if operation is None:
-        receipt: dict[str, Any] = {"status": "no_active_focusing_operation"}
+        receipt: dict[str, Any] = {"status": no_active_status}
     else:
         [outcome] = settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now)
         status = (
@@ -273,7 +422,7 @@ def interrupt_focus(
     ToolCall.objects.create(
         conversation_id=conversation_id,
         source_tool_call_id=source_tool_call_id,
-        tool=INTERRUPT_TOOL,
+        tool=tool,
         arguments={},
         caller=caller,
         status=ToolCallStatus.SUCCEEDED,
@@ -289,7 +438,7 @@ def interrupt_focus(
         conversation_id=conversation_id,
         operation_id=operation.id if operation else None,
         source_tool_call_id=source_tool_call_id,
-        tool=INTERRUPT_TOOL,
+        tool=tool,
         status=receipt["status"],
         caller=caller,
     )
@@ -347,7 +496,7 @@ def settle_for_lifecycle(
     now: datetime,
     next_foreground: AppInstance | None = None,
 ) -> SettlementDecision:
-    """Settle a focusing operation because of a lifecycle event (return / switch / close, R-3.8).
+    """Settle a running operation because of a lifecycle event (return / switch / close, R-3.8).
 
     For the lifecycle services, which already hold the workspace lock; no Agent tool call is
     faked: the start's result is the only result.
@@ -425,7 +574,8 @@ def settle_locked(
     for operation, verdict in by_id.values():
         operation.state, operation.ended_at = verdict.state, verdict.ended_at
         operation.interruption_reason, operation.settled_at = verdict.interruption_reason, now
-        results[operation.tool_call_id] = operation_result(operation)
+        # Checked before anything about the result is written: a bad one fails this settlement.
+        results[operation.tool_call_id] = _checked_result(operation)
     ToolCall.objects.filter(pk__in=list(results)).update(
         status=ToolCallStatus.SUCCEEDED, result=per_row(ToolCall, "result", results), finished_at=now
     )
@@ -441,7 +591,8 @@ def settle_locked(
                 next_attempt_at=now,
                 payload={
                     "source_tool_call_id": operation.source_tool_call_id,
-                    "tool": START_TOOL,
+                    # The start call's tool: a result is labelled with the call it answers.
+                    "tool": operation.tool_call.tool,
                     "conversation_id": str(operation.conversation_id),
                     "result": results[operation.tool_call_id],
                 },

@@ -1,0 +1,1 @@
+"""The bundled MiniApps: Django apps built on ``runtime.api`` only (docs/miniapps.md)."""

@@ -1,0 +1,1 @@
+"""Pomodoro: one fixed-length focus, started and stopped by the Agent (SPEC §3)."""

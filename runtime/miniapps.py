@@ -1,0 +1,63 @@
+"""The MiniApps this process runs: what each registered from its Django ``AppConfig.ready()``.
+
+A MiniApp is a Django app under ``miniapps/`` that calls ``runtime.api.register_miniapp`` with its
+tool handlers and the functions that shape its operations' results and projections
+(docs/miniapps.md). Its manifest is still read and validated by ``runtime.manifests``; a manifest
+tool without a registered handler is a start-up error. Registration happens before the Runtime's
+own ``ready()`` validates the manifests (the MiniApps are listed before ``runtime`` in
+``INSTALLED_APPS``), so a process never publishes a tool it can not run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from runtime.api import OperationView, ToolRequest
+    from runtime.tool_calls import Accepted, Receipt
+
+ToolHandler = Callable[["ToolRequest"], "Accepted | Receipt"]
+ResultBuilder = Callable[["OperationView"], dict[str, Any]]
+
+
+class RegistrationError(Exception):
+    """A MiniApp registered twice, or registered a tool of another app."""
+
+
+@dataclass(frozen=True)
+class MiniApp:
+    app_id: str
+    tools: Mapping[str, ToolHandler]
+    # The final result of an operation of this app (checked against the start tool's result_schema).
+    result: ResultBuilder | None = None
+    # The app's own fields of its operations' projection (merged after the Runtime's ids).
+    projection: ResultBuilder | None = None
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+
+_REGISTERED: dict[str, MiniApp] = {}
+
+
+def register(miniapp: MiniApp) -> None:
+    if miniapp.app_id in _REGISTERED and _REGISTERED[miniapp.app_id] != miniapp:
+        raise RegistrationError(f"MiniApp {miniapp.app_id!r} is already registered")
+    for tool in miniapp.tools:
+        if not tool.startswith(f"{miniapp.app_id}."):
+            raise RegistrationError(f"{miniapp.app_id!r} can not register {tool!r}: not its tool")
+    _REGISTERED[miniapp.app_id] = miniapp
+
+
+def registered(app_id: str) -> MiniApp | None:
+    return _REGISTERED.get(app_id)
+
+
+def handler(tool: str) -> ToolHandler | None:
+    miniapp = _REGISTERED.get(tool.split(".", 1)[0])
+    return miniapp.tools.get(tool) if miniapp else None
+
+
+def registered_tools() -> frozenset[str]:
+    """Every tool some registered MiniApp handles: what a manifest may publish."""
+    return frozenset(tool for miniapp in _REGISTERED.values() for tool in miniapp.tools)
