@@ -9,7 +9,7 @@ Celery worker child — installs the SDK with a batching exporter, named by ``OT
 The spans, each with the ids it concerns as attributes (``lineup.operation_id``):
 
     tool.call (the Agent socket, or an MCP request continuing the caller's ``traceparent``)
-      └ decision start_focus
+      └ decision start_operation
           └ task runtime.tasks.settle_operation (the worker; its parent travels in the eta
             task's message headers)
               └ decision settle_operation

@@ -118,7 +118,7 @@ def test_metrics_from_daphne_and_worker_and_readiness_through_a_postgresql_outag
     assert sample(body, "lineup_settlement_lag_seconds_count", trigger="eta") == 1
     assert sample(body, "lineup_settlement_lag_seconds_bucket", trigger="eta", le="5.0") == 1
     assert sample(body, "lineup_eta_tasks_published_total") == 2
-    assert sample(body, "lineup_decision_duration_seconds_count", service="start_focus") == 2
+    assert sample(body, "lineup_decision_duration_seconds_count", service="start_operation") == 2
     assert sample(body, "lineup_outbox_sends_total", attempt="first") >= 2
     assert sample(body, "lineup_agent_connections") == 1
     # The backlog is the database's, whichever process wrote it.

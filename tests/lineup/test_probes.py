@@ -10,8 +10,8 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 
 from lineup.probes import ProbeMiddleware
+from miniapps.pomodoro.tools import interrupt_focus, start_focus
 from runtime import metrics
-from runtime.services.focus import interrupt_focus, start_focus
 from runtime.services.recovery import recover_runtime
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def test_decisions_settlements_and_lag_are_counted_once_committed(conversation, 
         "recovered": value("lineup_settlements_total", state="completed", trigger="recovery"),
         "lag": value("lineup_settlement_lag_seconds_count", trigger="recovery"),
         "lag_sum": value("lineup_settlement_lag_seconds_sum", trigger="recovery"),
-        "duration": value("lineup_decision_duration_seconds_count", service="start_focus"),
+        "duration": value("lineup_decision_duration_seconds_count", service="start_operation"),
     }
     common = {"conversation_id": conversation.id, "activity": None, "caller": "test"}
     with django_capture_on_commit_callbacks(execute=True):
@@ -92,7 +92,7 @@ def test_decisions_settlements_and_lag_are_counted_once_committed(conversation, 
         recover_runtime(now=now + timezone.timedelta(seconds=63))
 
     assert value("lineup_decisions_total", kind="operation.started", outcome="ok") == before["started"] + 2
-    assert value("lineup_decision_duration_seconds_count", service="start_focus") == before["duration"] + 2
+    assert value("lineup_decision_duration_seconds_count", service="start_operation") == before["duration"] + 2
     interrupted = value("lineup_settlements_total", state="interrupted", trigger="agent_interrupt")
     assert interrupted == before["interrupted"] + 1
     assert value("lineup_settlements_total", state="completed", trigger="recovery") == before["recovered"] + 1

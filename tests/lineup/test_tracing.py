@@ -64,7 +64,7 @@ def by_name(spans: tuple[ReadableSpan, ...], name: str) -> ReadableSpan:
 def test_one_trace_from_tool_call_through_decision_eta_task_and_settlement_to_tool_result(
     settings, exporter, token, conversation, monkeypatch
 ):
-    """tool.call → decision start_focus → the eta task (its parent in the message headers) →
+    """tool.call → decision start_operation → the eta task (its parent in the message headers) →
     decision settle_operation → tool.result (its parent in the settlement's hint): one trace, each
     span the child of the one before, the operation id on each."""
     settings.LINEUP_SCHEDULER = "celery"
@@ -105,7 +105,7 @@ def test_one_trace_from_tool_call_through_decision_eta_task_and_settlement_to_to
 
     spans = exporter.get_finished_spans()
     call = by_name(spans, "tool.call")
-    start = by_name(spans, "decision start_focus")
+    start = by_name(spans, "decision start_operation")
     task_span = by_name(spans, "task runtime.tasks.settle_operation")
     settle = by_name(spans, "decision settle_operation")
     delivery = by_name(spans, "tool.result")
@@ -164,7 +164,7 @@ def test_an_mcp_tool_call_continues_the_traceparent_in_its_meta(exporter, token,
 
     spans = exporter.get_finished_spans()
     call = by_name(spans, "tool.call")
-    decision = by_name(spans, "decision start_focus")
+    decision = by_name(spans, "decision start_operation")
     assert format(call.context.trace_id, "032x") == trace_id
     assert format(call.parent.span_id, "016x") == parent_id
     assert decision.parent.span_id == call.context.span_id
