@@ -24,7 +24,9 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.urls import path  # noqa: E402
 
 from interact.consumers import WorkspaceConsumer  # noqa: E402
-from lineup.gateways.agent_socket.consumer import AgentConsumer  # noqa: E402
+from lineup.doors import limits  # noqa: E402
+from lineup.doors.websocket import BoundedSocket, echo_of  # noqa: E402
+from lineup.gateways.agent_socket.consumer import CORRELATION_FIELDS, AgentConsumer  # noqa: E402
 from lineup.gateways.mcp.asgi import mount_mcp  # noqa: E402
 from lineup.origins import SameOriginWebSocket  # noqa: E402
 from runtime.after_commit import use_server_loop  # noqa: E402
@@ -35,10 +37,19 @@ from runtime.embedded_scheduler import start_embedded_scheduler_if_configured  #
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.LINEUP_SERVE_STATIC else django_asgi_app
 http_app = mount_mcp(http_app)
 
+# Every socket is bounded (lineup.doors.websocket) before anything else reads its frames; the
+# workspace's limits apply after its origin and session checks, which read no frame.
 websocket_app = URLRouter(
     [
-        path("ws/agent/", AgentConsumer.as_asgi()),
-        path("ws/workspace/", SameOriginWebSocket(AuthMiddlewareStack(WorkspaceConsumer.as_asgi()))),
+        path("ws/agent/", BoundedSocket(AgentConsumer.as_asgi(), limits.agent_socket, echo_of(CORRELATION_FIELDS))),
+        path(
+            "ws/workspace/",
+            SameOriginWebSocket(
+                AuthMiddlewareStack(
+                    BoundedSocket(WorkspaceConsumer.as_asgi(), limits.workspace_socket, echo_of(("request_id",)))
+                )
+            ),
+        ),
     ]
 )
 

@@ -31,6 +31,20 @@ Variables:
     LINEUP_OUTBOX_REDELIVERY_SECONDS  resend an unacked tool.result after this long (default 5)
     LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS  each resend waits twice as long, up to this (default 300)
     LINEUP_AGENT_HEARTBEAT_SECONDS  a live /ws/agent/ connection refreshes its row this often (default 15)
+    LINEUP_WS_HELLO_TIMEOUT_SECONDS / LINEUP_WS_HELLO_MAX_BYTES  /ws/agent/'s first frame must be a
+                            valid hello this soon and this small, else close 4401 (5 / 4096)
+    LINEUP_WS_MAX_FRAME_BYTES  largest frame either socket handles (65536)
+    LINEUP_AGENT_FRAMES_PER_SECOND / _BURST  per /ws/agent/ connection (200 / 1000)
+    LINEUP_WORKSPACE_FRAMES_PER_SECOND / _BURST  per /ws/workspace/ connection (30 / 120)
+    LINEUP_WS_QUEUE_FRAMES / LINEUP_WS_QUEUE_BYTES  frames waiting per connection (64 / 1048576)
+    LINEUP_AGENT_CONNECTIONS_PER_TOKEN / _PER_USER  live /ws/agent/ connections per process (32 / 64)
+    LINEUP_WORKSPACE_CONNECTIONS_PER_USER  live /ws/workspace/ connections per process (32)
+    LINEUP_MCP_IN_FLIGHT_PER_TOKEN  /mcp/ requests handled at once per token, per process (16)
+    LINEUP_HTTP_MAX_BODY_BYTES  largest request body (4194304); refused from Content-Length
+    LINEUP_HTTP_HEADER_TIMEOUT_SECONDS  a request's headers must be complete this soon (10)
+    LINEUP_HTTP_IDLE_TIMEOUT_SECONDS  an idle HTTP connection is closed after this long (60)
+    LINEUP_TRUSTED_PROXY_HOPS  proxies in front that append to X-Forwarded-For (default 0: none
+                            trusted, the socket's peer is the client's address)
     LINEUP_REFERENCE_AGENT_URL  run the reference Agent in-process against this /ws/agent/ URL
     LINEUP_LLM_BASE_URL     an OpenAI-compatible API base, e.g. http://127.0.0.1:11434/v1; with
     LINEUP_LLM_MODEL        the model name, the built-in Agent is the LLM Agent (docs/agents.md)
@@ -227,6 +241,26 @@ LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS = float(os.environ.get("LINEUP_OUTBOX_REDEL
 # A live /ws/agent/ connection refreshes its runtime.AgentConnection row this often; a row not
 # refreshed for three periods (its process died) is not counted as live (decision 0017).
 LINEUP_AGENT_HEARTBEAT_SECONDS = float(os.environ.get("LINEUP_AGENT_HEARTBEAT_SECONDS", "15"))
+
+# The doors' limits (lineup.doors, docs/decisions/0022-bounded-doors.md): what one client may cost.
+# Generous for any legitimate client (the reference Agent, a page, the soak's Agents); published
+# to Agents in welcome.limits.
+LINEUP_WS_HELLO_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_WS_HELLO_TIMEOUT_SECONDS", "5"))
+LINEUP_WS_HELLO_MAX_BYTES = int(os.environ.get("LINEUP_WS_HELLO_MAX_BYTES", "4096"))
+LINEUP_WS_MAX_FRAME_BYTES = int(os.environ.get("LINEUP_WS_MAX_FRAME_BYTES", str(64 * 1024)))
+LINEUP_AGENT_FRAMES_PER_SECOND = float(os.environ.get("LINEUP_AGENT_FRAMES_PER_SECOND", "200"))
+LINEUP_AGENT_FRAMES_BURST = int(os.environ.get("LINEUP_AGENT_FRAMES_BURST", "1000"))
+LINEUP_WORKSPACE_FRAMES_PER_SECOND = float(os.environ.get("LINEUP_WORKSPACE_FRAMES_PER_SECOND", "30"))
+LINEUP_WORKSPACE_FRAMES_BURST = int(os.environ.get("LINEUP_WORKSPACE_FRAMES_BURST", "120"))
+LINEUP_WS_QUEUE_FRAMES = int(os.environ.get("LINEUP_WS_QUEUE_FRAMES", "64"))
+LINEUP_WS_QUEUE_BYTES = int(os.environ.get("LINEUP_WS_QUEUE_BYTES", str(1024 * 1024)))
+LINEUP_AGENT_CONNECTIONS_PER_TOKEN = int(os.environ.get("LINEUP_AGENT_CONNECTIONS_PER_TOKEN", "32"))
+LINEUP_AGENT_CONNECTIONS_PER_USER = int(os.environ.get("LINEUP_AGENT_CONNECTIONS_PER_USER", "64"))
+LINEUP_WORKSPACE_CONNECTIONS_PER_USER = int(os.environ.get("LINEUP_WORKSPACE_CONNECTIONS_PER_USER", "32"))
+LINEUP_MCP_IN_FLIGHT_PER_TOKEN = int(os.environ.get("LINEUP_MCP_IN_FLIGHT_PER_TOKEN", "16"))
+LINEUP_HTTP_MAX_BODY_BYTES = int(os.environ.get("LINEUP_HTTP_MAX_BODY_BYTES", str(4 * 1024 * 1024)))
+LINEUP_HTTP_HEADER_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_HTTP_HEADER_TIMEOUT_SECONDS", "10"))
+LINEUP_HTTP_IDLE_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_HTTP_IDLE_TIMEOUT_SECONDS", "60"))
 
 # The built-in reference Agent, run inside the server process when this URL is set (run_embedded
 # sets it to its own /ws/agent/). In production run `manage.py run_reference_agent` once instead.
