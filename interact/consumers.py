@@ -98,6 +98,8 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         # connections in this process; one person's tabs or scripts can not hold all of them.
         door = self.scope.get("lineup.door")
         cap = settings.LINEUP_WORKSPACE_CONNECTIONS_PER_USER
+        if door is not None:
+            door.context["user_id"] = self.user.id
         if door is not None and not door.claim("workspace-user", str(self.user.id), cap):
             await self.accept()
             self.ended = True

@@ -79,6 +79,7 @@ class Door:
 
     def __init__(self) -> None:
         self.authenticated = False
+        self.context: dict[str, Any] = {}  # the consumer's log ids (connection_id, agent_id), for the door's lines
         self._held: list[tuple[str, str]] = []
 
     def claim(self, kind: str, key: str, cap: int) -> bool:
@@ -111,8 +112,11 @@ class _Bucket:
 
 
 class _Connection:
-    def __init__(self, limits: SocketLimits, echo: Echo, receive: Callable, send: Callable, path: str) -> None:
+    def __init__(
+        self, limits: SocketLimits, echo: Echo, receive: Callable, send: Callable, path: str, log_event: str
+    ) -> None:
         self.limits, self.echo, self.upstream, self.downstream, self.path = limits, echo, receive, send, path
+        self.log_event = log_event
         self.door = Door()
         self.inbox: deque[Message] = deque()
         self.queued_frames = 0
@@ -186,7 +190,10 @@ class _Connection:
             await self._refuse(message, now, f"over {limits.rate_per_second:g} frames per second; slow down")
             return
         if size > limits.max_frame_bytes:
-            await self._error("frame_too_large", f"a frame may be at most {limits.max_frame_bytes} bytes")
+            if message.get("text") is None:  # both protocols are JSON text: what the consumers answer too
+                await self._error("malformed_frame", "a frame is one JSON text, not binary")
+            else:
+                await self._error("frame_too_large", f"a frame may be at most {limits.max_frame_bytes} bytes")
             return
         if self.queued_frames >= limits.queue_frames or self.queued_bytes + size > limits.queue_bytes:
             await self._refuse(message, now, "too many frames waiting to be handled; wait for the answers")
@@ -198,15 +205,15 @@ class _Connection:
 
     async def _refuse(self, message: Message, now: float, detail: str) -> None:
         self.refused += 1
-        if self.refused == 1:
-            logger.info("door.rate_limited", path=self.path, detail=detail)
         if not self.refusals.take(now):
-            logger.info("door.closed_for_abuse", path=self.path, refused=self.refused)
+            logger.info("door.closed_for_abuse", path=self.path, refused=self.refused, **self.door.context)
             await self.close(CLOSE_TOO_MANY, "rate limit exceeded")
             return
         await self._error("rate_limited", detail, **self.echo(message.get("text")))
 
     async def _error(self, code: str, detail: str, **echoed: str) -> None:
+        # The consumer's own refusal line, so a refusal reads the same whoever made it.
+        logger.info(self.log_event, code=code, detail=detail, door=True, **self.door.context, **echoed)
         await self.send(
             {"type": "websocket.send", "text": encode({"type": "error", "code": code, "detail": detail, **echoed})}
         )
@@ -232,14 +239,16 @@ class _Connection:
 class BoundedSocket:
     """ASGI middleware: ``app``'s WebSocket connections under ``limits()`` (read per connection)."""
 
-    def __init__(self, app: Callable[..., Awaitable[None]], limits: Callable[[], SocketLimits], echo: Echo) -> None:
-        self.app, self.limits, self.echo = app, limits, echo
+    def __init__(
+        self, app: Callable[..., Awaitable[None]], limits: Callable[[], SocketLimits], echo: Echo, *, log_event: str
+    ) -> None:
+        self.app, self.limits, self.echo, self.log_event = app, limits, echo, log_event
 
     async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
-        connection = _Connection(self.limits(), self.echo, receive, send, scope.get("path", ""))
+        connection = _Connection(self.limits(), self.echo, receive, send, scope.get("path", ""), self.log_event)
         pump = asyncio.ensure_future(connection.pump())
         try:
             await self.app({**scope, DOOR: connection.door}, connection.receive, connection.send)

@@ -52,7 +52,7 @@ class Client:
     def __init__(self, app: SlowApp, limits: SocketLimits = LIMITS) -> None:
         self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()  # client -> server (Daphne's queue)
         self.outgoing: list[dict[str, Any]] = []
-        door = BoundedSocket(app, lambda: limits, echo_of(("request_id",)))
+        door = BoundedSocket(app, lambda: limits, echo_of(("request_id",)), log_event="test.frame_rejected")
         self.task = asyncio.ensure_future(
             door({"type": "websocket", "path": "/ws/test/"}, self.incoming.get, self._sent)
         )
@@ -208,7 +208,7 @@ def test_every_close_carries_a_code_and_a_reason():
         async def record(message: dict[str, Any]) -> None:
             sent.append(message)
 
-        door = BoundedSocket(Closer(crash), lambda: LIMITS, echo_of(()))
+        door = BoundedSocket(Closer(crash), lambda: LIMITS, echo_of(()), log_event="test.frame_rejected")
         try:
             await door({"type": "websocket", "path": "/ws/test/"}, incoming.get, record)
         except RuntimeError:

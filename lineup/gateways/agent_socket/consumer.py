@@ -72,6 +72,8 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self.connection_id = self.row_id.hex[:12]
         self.conversation_ids = []
         self.background: list[asyncio.Task] = []
+        if (door := self.scope.get(DOOR)) is not None:
+            door.context.update(connection_id=self.connection_id, agent_id=None)
         await self.accept()
         self.background.append(asyncio.ensure_future(self._close_without_hello()))
 
@@ -202,6 +204,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self.token_digest = digest
         if door is not None:
             door.authenticated = True
+            door.context["agent_id"] = str(agent.id)
         self.conversation_ids = conversation_ids
         self.caller = Caller(
             label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=self.conversation_ids, agent_id=agent.id
