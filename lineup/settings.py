@@ -22,6 +22,8 @@ Variables:
     LINEUP_HSTS_INCLUDE_SUBDOMAINS / LINEUP_HSTS_PRELOAD  1/0 (default 1 / 1)
     LINEUP_LOGIN_FAILURE_LIMIT  failed sign-ins of one username from one address before a lockout (5)
     LINEUP_LOGIN_COOLOFF_MINUTES  how long a lockout lasts (default 15)
+    LINEUP_LOGIN_ADDRESS_FAILURE_LIMIT  failed sign-ins from one address, any usernames, before that
+                            address is paused too (default 30)
     LINEUP_LOG_LEVEL        DEBUG/INFO/... (default INFO)
     LINEUP_LOG_FORMAT       json | console (default console when embedded, json otherwise)
     LINEUP_SWEEP_SECONDS    beat sweep period (default 2)
@@ -341,8 +343,13 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "lineup.lockout.locked_out"
 AXES_VERBOSE = False
-# The address is REMOTE_ADDR: behind a proxy run Daphne with --proxy-headers, so that it is the
-# client's (from X-Forwarded-For), not the proxy's.
+# ... and an address is refused after this many failures across all usernames (lineup.login_throttle).
+AXES_HANDLER = "lineup.login_throttle.AddressAwareHandler"
+LINEUP_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LINEUP_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+# The address is REMOTE_ADDR, or behind N proxies of ours the N-th X-Forwarded-For entry from the
+# right (lineup.client_address); never Daphne's --proxy-headers, which believes the client's.
+LINEUP_TRUSTED_PROXY_HOPS = int(os.environ.get("LINEUP_TRUSTED_PROXY_HOPS", "0"))
+AXES_CLIENT_IP_CALLABLE = "lineup.client_address.client_ip"
 
 # --- Logging: one JSON line per decision ----------------------------------------------------
 LOG_LEVEL = os.environ.get("LINEUP_LOG_LEVEL", "INFO").upper()
