@@ -66,6 +66,7 @@ from pathlib import Path
 import dj_database_url
 import structlog
 
+from lineup.data_dir import secure_data_dir
 from lineup.secret_key import install_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -170,11 +171,11 @@ if DATABASE_URL:
         )
     }
 else:
-    DATA_DIR.mkdir(parents=True, exist_ok=True)  # the embedded default needs nothing installed
+    # The embedded default needs nothing installed; its data is its owner's only (0700 / 0600).
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": DATA_DIR / "db.sqlite3",
+            "NAME": secure_data_dir(DATA_DIR),
             # SQLite has no row locks: IMMEDIATE takes the write lock at BEGIN, so every
             # deciding transaction is serialised within the one embedded process.
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},

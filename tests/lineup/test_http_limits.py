@@ -99,3 +99,13 @@ def test_half_sent_headers_lose_the_connection_after_the_header_timeout(port):
     with connect(port) as sock:
         sock.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         assert read_all(sock).startswith(b"HTTP/1.1 200 ")
+
+
+@pytest.mark.spec("R-2.2.3")
+@pytest.mark.parametrize("path", ["/static/../lineup/settings.py", "/static/..%2f..%2fREADME.md", "/static/%2e%2e/x"])
+def test_a_path_leaving_static_is_not_found(port, path):
+    """Not a 500 with a traceback in the log: simply not found."""
+    with connect(port) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        answer = read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 404 "), answer[:200]
