@@ -214,6 +214,12 @@ class _Connection:
     async def _error(self, code: str, detail: str, **echoed: str) -> None:
         # The consumer's own refusal line, so a refusal reads the same whoever made it.
         logger.info(self.log_event, code=code, detail=detail, door=True, **self.door.context, **echoed)
+        try:
+            await self._send_error(code, detail, echoed)
+        except Exception:  # the client is gone mid-refusal: its disconnect follows
+            self.closed = True
+
+    async def _send_error(self, code: str, detail: str, echoed: dict[str, str]) -> None:
         await self.send(
             {"type": "websocket.send", "text": encode({"type": "error", "code": code, "detail": detail, **echoed})}
         )

@@ -73,8 +73,8 @@ def readable_id(body: bytes) -> str | int | None:
 
 async def with_readable_id(refusal: Refusal, scope: Scope, receive: ASGIReceiveCallable) -> Refusal:
     """``refusal`` echoing the request's id: a refusal made before the body was read (401, 403,
-    404) reads it now, within the size limit, so a client with several requests out can tell which."""
-    if refusal.request_id is not None or refusal.status not in (401, 403, 404) or scope.get("method") != "POST":
+    404, 429) reads it now, within the size limit, so a client with several requests out can tell which."""
+    if refusal.request_id is not None or refusal.status not in (401, 403, 404, 429) or scope.get("method") != "POST":
         return refusal
     try:
         body = await read_body(receive, header_map(scope), limit=MAX_FRAME_BYTES)
@@ -94,6 +94,34 @@ class McpEndpoint:
         self._starting: asyncio.Lock | None = None
 
     async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        # Fair share: a token's requests at once, in this process, counted from before their
+        # admission (its database read is itself a cost: one token's 400 parallel tasks/result calls
+        # took another user's answers from ~30 ms to seconds). The digest needs no database.
+        bearer = _BEARER.match(header_map(scope).get("authorization", ""))
+        key = token_digest(bearer.group("token")) if bearer else ""
+        cap = settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN
+        if key and _in_flight[key] >= cap:
+            logger.info("mcp.too_many_in_flight", cap=cap)
+            too_many = Refusal(
+                429,
+                f"too many requests in flight for this token (at most {cap}); wait for an answer first",
+                code=NOT_ADMITTED,
+                data={"code": "too_many_requests"},
+                headers=((b"retry-after", b"1"),),
+            )
+            await send_refusal(send, await with_readable_id(too_many, scope, receive))
+            return
+        if key:
+            _in_flight[key] += 1
+        try:
+            await self._handle(scope, receive, send)
+        finally:
+            if key:
+                _in_flight[key] -= 1
+                if _in_flight[key] <= 0:
+                    del _in_flight[key]
+
+    async def _handle(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         try:
             admitted = await self._admit(scope, receive)
         except Refusal as refusal:
@@ -102,30 +130,8 @@ class McpEndpoint:
         if admitted is None:
             return  # the client went away while sending its request
         binding, body = admitted
-        # Fair share: a token's requests handled at once, in this process (one token's 400 parallel
-        # tasks/result calls took another user's answers from ~30 ms to seconds).
-        key = token_digest(_BEARER.match(header_map(scope).get("authorization", "")).group("token"))  # type: ignore[union-attr]
-        cap = settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN
-        if _in_flight[key] >= cap:
-            logger.info("mcp.too_many_in_flight", agent_id=binding.agent_id, cap=cap)
-            refusal = Refusal(
-                429,
-                f"too many requests in flight for this token (at most {cap}); wait for an answer first",
-                code=NOT_ADMITTED,
-                request_id=readable_id(body),
-                data={"code": "too_many_requests"},
-                headers=((b"retry-after", b"1"),),
-            )
-            await send_refusal(send, refusal)
-            return
-        _in_flight[key] += 1
-        try:
-            manager = await self._session_manager()
-            await manager.handle_request({**scope, BINDING_SCOPE_KEY: binding}, replaying(body, receive), send)
-        finally:
-            _in_flight[key] -= 1
-            if _in_flight[key] <= 0:
-                del _in_flight[key]
+        manager = await self._session_manager()
+        await manager.handle_request({**scope, BINDING_SCOPE_KEY: binding}, replaying(body, receive), send)
 
     async def _admit(self, scope: Scope, receive: ASGIReceiveCallable) -> tuple[bridge.Binding, bytes] | None:
         """The request's binding and its checked body (None if the client left), or the ``Refusal`` to answer."""
