@@ -221,7 +221,11 @@ async def mcp_parallel(port: int, size: dict[str, Any], attacker: common.BenchAg
 
         async def one() -> None:
             while time.monotonic() < deadline:
-                response = await client.post(url, json=body, headers=headers)
+                try:
+                    response = await client.post(url, json=body, headers=headers)
+                except httpx2.HTTPError as error:  # e.g. a connection the server dropped
+                    counts[type(error).__name__] = counts.get(type(error).__name__, 0) + 1
+                    continue
                 counts[str(response.status_code)] = counts.get(str(response.status_code), 0) + 1
 
         await asyncio.gather(*(one() for _ in range(size["parallel"])))
@@ -261,13 +265,19 @@ async def huge_body(port: int, size: dict[str, Any], **_: Any) -> dict[str, Any]
     }
 
 
-async def slow_headers(port: int, size: dict[str, Any], **_: Any) -> dict[str, Any]:
+def _half_sent(port: int, count: int) -> list[socket.socket]:
     sockets = []
-    for _ in range(size["half_sent"]):
+    for _ in range(count):
         sock = socket.create_connection((LOOPBACK, port), timeout=30)
         sock.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
         sock.setblocking(False)
         sockets.append(sock)
+    return sockets
+
+
+async def slow_headers(port: int, size: dict[str, Any], **_: Any) -> dict[str, Any]:
+    # Blocking connects, in a thread: the victim's calls run on this loop and must not wait on them.
+    sockets = await asyncio.to_thread(_half_sent, port, size["half_sent"])
     started = time.monotonic()
     limit = float(size["header_timeout"]) + 5
     open_ones = set(range(len(sockets)))
