@@ -20,6 +20,7 @@ from typing import Any
 import structlog
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import timezone
 
 from interact import workspace_actions
@@ -41,6 +42,7 @@ from runtime.wire import (
 logger = structlog.get_logger("lineup.workspace")
 
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_TOO_MANY = 4429
 _REQUEST = {"request_id": {"type": "string", "maxLength": 64}}
 _CONVERSATION = {"conversation_id": ID_SCHEMA}
 _INSTANCE = {"conversation_id": ID_SCHEMA, "instance_id": ID_SCHEMA}
@@ -90,9 +92,22 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         self.conversation_ids = []
         self.ended = False
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.close(code=CLOSE_UNAUTHENTICATED, reason="not signed in")
             return
         self.session_key = self.scope["session"].session_key
+        # Fair share: the door (lineup.doors.websocket, in front of this consumer) counts a user's
+        # connections in this process; one person's tabs or scripts can not hold all of them.
+        door = self.scope.get("lineup.door")
+        cap = settings.LINEUP_WORKSPACE_CONNECTIONS_PER_USER
+        if door is not None:
+            door.context["user_id"] = self.user.id
+        if door is not None and not door.claim("workspace-user", str(self.user.id), cap):
+            await self.accept()
+            self.ended = True
+            await self._send("error", code="too_many_connections", detail=f"at most {cap} open pages per person")
+            logger.info("workspace.too_many_connections", user_id=self.user.id)
+            await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
+            return
         conversations = await database_sync_to_async(workspace_actions.conversations_for)(self.user)
         self.conversation_ids = [str(c.id) for c in conversations]
         for conversation_id in self.conversation_ids:
@@ -163,7 +178,7 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         self.ended = True
         await self._send("error", code="unauthorized", detail="the session has ended; log in again")
         logger.info("workspace.session_ended", user_id=self.user.id)
-        await self.close(code=CLOSE_UNAUTHENTICATED)
+        await self.close(code=CLOSE_UNAUTHENTICATED, reason="the session has ended")
         return True
 
     async def _send(self, frame_type: str, **body: Any) -> None:

@@ -20,11 +20,15 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from interact.consumers import WorkspaceConsumer  # noqa: E402
-from lineup.gateways.agent_socket.consumer import AgentConsumer  # noqa: E402
+from lineup.doors import daphne as daphne_doors  # noqa: E402
+from lineup.doors import limits  # noqa: E402
+from lineup.doors.http import bounded_body  # noqa: E402
+from lineup.doors.static import StaticFiles  # noqa: E402
+from lineup.doors.websocket import BoundedSocket, echo_of  # noqa: E402
+from lineup.gateways.agent_socket.consumer import CORRELATION_FIELDS, AgentConsumer  # noqa: E402
 from lineup.gateways.mcp.asgi import mount_mcp  # noqa: E402
 from lineup.logs import access_log  # noqa: E402
 from lineup.origins import SameOriginWebSocket  # noqa: E402
@@ -34,13 +38,36 @@ from runtime.tracing import configure as configure_tracing  # noqa: E402
 
 # One process, nothing else installed: Daphne serves /static/ itself. Behind a reverse proxy
 # (production) set LINEUP_SERVE_STATIC=0 and serve STATIC_ROOT from the proxy.
-http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.LINEUP_SERVE_STATIC else django_asgi_app
-http_app = mount_mcp(http_app)
+http_app = StaticFiles(django_asgi_app) if settings.LINEUP_SERVE_STATIC else django_asgi_app
+http_app = bounded_body(mount_mcp(http_app))
+daphne_doors.install()  # the body limit before Daphne buffers it, header and idle timeouts
 
+# Every socket is bounded (lineup.doors.websocket) before anything else reads its frames; the
+# workspace's limits apply after its origin and session checks, which read no frame.
 websocket_app = URLRouter(
     [
-        path("ws/agent/", AgentConsumer.as_asgi()),
-        path("ws/workspace/", SameOriginWebSocket(AuthMiddlewareStack(WorkspaceConsumer.as_asgi()))),
+        path(
+            "ws/agent/",
+            BoundedSocket(
+                AgentConsumer.as_asgi(),
+                limits.agent_socket,
+                echo_of(CORRELATION_FIELDS),
+                log_event="agent.frame_rejected",
+            ),
+        ),
+        path(
+            "ws/workspace/",
+            SameOriginWebSocket(
+                AuthMiddlewareStack(
+                    BoundedSocket(
+                        WorkspaceConsumer.as_asgi(),
+                        limits.workspace_socket,
+                        echo_of(("request_id",)),
+                        log_event="workspace.frame_rejected",
+                    )
+                )
+            ),
+        ),
     ]
 )
 

@@ -24,6 +24,8 @@ Variables:
     LINEUP_HSTS_INCLUDE_SUBDOMAINS / LINEUP_HSTS_PRELOAD  1/0 (default 1 / 1)
     LINEUP_LOGIN_FAILURE_LIMIT  failed sign-ins of one username from one address before a lockout (5)
     LINEUP_LOGIN_COOLOFF_MINUTES  how long a lockout lasts (default 15)
+    LINEUP_LOGIN_ADDRESS_FAILURE_LIMIT  failed sign-ins from one address, any usernames, before that
+                            address is paused too (default 30)
     LINEUP_LOG_LEVEL        DEBUG/INFO/... (default INFO)
     LINEUP_LOG_FORMAT       json | console (default console when embedded, json otherwise)
     LINEUP_SWEEP_SECONDS    beat sweep period (default 2)
@@ -33,6 +35,20 @@ Variables:
     LINEUP_OUTBOX_REDELIVERY_SECONDS  resend an unacked tool.result after this long (default 5)
     LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS  each resend waits twice as long, up to this (default 300)
     LINEUP_AGENT_HEARTBEAT_SECONDS  a live /ws/agent/ connection refreshes its row this often (default 15)
+    LINEUP_WS_HELLO_TIMEOUT_SECONDS / LINEUP_WS_HELLO_MAX_BYTES  /ws/agent/'s first frame must be a
+                            valid hello this soon and this small, else close 4401 (5 / 4096)
+    LINEUP_WS_MAX_FRAME_BYTES  largest frame either socket handles (65536)
+    LINEUP_AGENT_FRAMES_PER_SECOND / _BURST  per /ws/agent/ connection (200 / 1000)
+    LINEUP_WORKSPACE_FRAMES_PER_SECOND / _BURST  per /ws/workspace/ connection (30 / 120)
+    LINEUP_WS_QUEUE_FRAMES / LINEUP_WS_QUEUE_BYTES  frames waiting per connection (64 / 1048576)
+    LINEUP_AGENT_CONNECTIONS_PER_TOKEN / _PER_USER  live /ws/agent/ connections per process (32 / 64)
+    LINEUP_WORKSPACE_CONNECTIONS_PER_USER  live /ws/workspace/ connections per process (32)
+    LINEUP_MCP_IN_FLIGHT_PER_TOKEN  /mcp/ requests handled at once per token, per process (4)
+    LINEUP_HTTP_MAX_BODY_BYTES  largest request body (4194304); refused from Content-Length
+    LINEUP_HTTP_HEADER_TIMEOUT_SECONDS  a request's headers must be complete this soon (10)
+    LINEUP_HTTP_IDLE_TIMEOUT_SECONDS  an idle HTTP connection is closed after this long (60)
+    LINEUP_TRUSTED_PROXY_HOPS  proxies in front that append to X-Forwarded-For (default 0: none
+                            trusted, the socket's peer is the client's address)
     LINEUP_REFERENCE_AGENT_URL  run the reference Agent in-process against this /ws/agent/ URL
     LINEUP_LLM_BASE_URL     an OpenAI-compatible API base, e.g. http://127.0.0.1:11434/v1; with
     LINEUP_LLM_MODEL        the model name, the built-in Agent is the LLM Agent (docs/agents.md)
@@ -57,6 +73,7 @@ from pathlib import Path
 import dj_database_url
 import structlog
 
+from lineup.data_dir import secure_data_dir
 from lineup.secret_key import install_secret_key
 from miniapps.bundled import BUNDLED_MINIAPPS
 
@@ -171,11 +188,11 @@ if DATABASE_URL:
         )
     }
 else:
-    DATA_DIR.mkdir(parents=True, exist_ok=True)  # the embedded default needs nothing installed
+    # The embedded default needs nothing installed; its data is its owner's only (0700 / 0600).
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": DATA_DIR / "db.sqlite3",
+            "NAME": secure_data_dir(DATA_DIR),
             # SQLite has no row locks: IMMEDIATE takes the write lock at BEGIN, so every
             # deciding transaction is serialised within the one embedded process.
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
@@ -244,6 +261,26 @@ LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS = float(os.environ.get("LINEUP_OUTBOX_REDEL
 # A live /ws/agent/ connection refreshes its runtime.AgentConnection row this often; a row not
 # refreshed for three periods (its process died) is not counted as live (decision 0017).
 LINEUP_AGENT_HEARTBEAT_SECONDS = float(os.environ.get("LINEUP_AGENT_HEARTBEAT_SECONDS", "15"))
+
+# The doors' limits (lineup.doors, docs/decisions/0022-bounded-doors.md): what one client may cost.
+# Generous for any legitimate client (the reference Agent, a page, the soak's Agents); published
+# to Agents in welcome.limits.
+LINEUP_WS_HELLO_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_WS_HELLO_TIMEOUT_SECONDS", "5"))
+LINEUP_WS_HELLO_MAX_BYTES = int(os.environ.get("LINEUP_WS_HELLO_MAX_BYTES", "4096"))
+LINEUP_WS_MAX_FRAME_BYTES = int(os.environ.get("LINEUP_WS_MAX_FRAME_BYTES", str(64 * 1024)))
+LINEUP_AGENT_FRAMES_PER_SECOND = float(os.environ.get("LINEUP_AGENT_FRAMES_PER_SECOND", "200"))
+LINEUP_AGENT_FRAMES_BURST = int(os.environ.get("LINEUP_AGENT_FRAMES_BURST", "1000"))
+LINEUP_WORKSPACE_FRAMES_PER_SECOND = float(os.environ.get("LINEUP_WORKSPACE_FRAMES_PER_SECOND", "30"))
+LINEUP_WORKSPACE_FRAMES_BURST = int(os.environ.get("LINEUP_WORKSPACE_FRAMES_BURST", "120"))
+LINEUP_WS_QUEUE_FRAMES = int(os.environ.get("LINEUP_WS_QUEUE_FRAMES", "64"))
+LINEUP_WS_QUEUE_BYTES = int(os.environ.get("LINEUP_WS_QUEUE_BYTES", str(1024 * 1024)))
+LINEUP_AGENT_CONNECTIONS_PER_TOKEN = int(os.environ.get("LINEUP_AGENT_CONNECTIONS_PER_TOKEN", "32"))
+LINEUP_AGENT_CONNECTIONS_PER_USER = int(os.environ.get("LINEUP_AGENT_CONNECTIONS_PER_USER", "64"))
+LINEUP_WORKSPACE_CONNECTIONS_PER_USER = int(os.environ.get("LINEUP_WORKSPACE_CONNECTIONS_PER_USER", "32"))
+LINEUP_MCP_IN_FLIGHT_PER_TOKEN = int(os.environ.get("LINEUP_MCP_IN_FLIGHT_PER_TOKEN", "4"))
+LINEUP_HTTP_MAX_BODY_BYTES = int(os.environ.get("LINEUP_HTTP_MAX_BODY_BYTES", str(4 * 1024 * 1024)))
+LINEUP_HTTP_HEADER_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_HTTP_HEADER_TIMEOUT_SECONDS", "10"))
+LINEUP_HTTP_IDLE_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_HTTP_IDLE_TIMEOUT_SECONDS", "60"))
 
 # The built-in reference Agent, run inside the server process when this URL is set (run_embedded
 # sets it to its own /ws/agent/). In production run `manage.py run_reference_agent` once instead.
@@ -333,8 +370,13 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "lineup.lockout.locked_out"
 AXES_VERBOSE = False
-# The address is REMOTE_ADDR: behind a proxy run Daphne with --proxy-headers, so that it is the
-# client's (from X-Forwarded-For), not the proxy's.
+# ... and an address is refused after this many failures across all usernames (lineup.login_throttle).
+AXES_HANDLER = "lineup.login_throttle.AddressAwareHandler"
+LINEUP_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LINEUP_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+# The address is REMOTE_ADDR, or behind N proxies of ours the N-th X-Forwarded-For entry from the
+# right (lineup.client_address); never Daphne's --proxy-headers, which believes the client's.
+LINEUP_TRUSTED_PROXY_HOPS = int(os.environ.get("LINEUP_TRUSTED_PROXY_HOPS", "0"))
+AXES_CLIENT_IP_CALLABLE = "lineup.client_address.client_ip"
 
 # --- Logging: one JSON line per decision ----------------------------------------------------
 LOG_LEVEL = os.environ.get("LINEUP_LOG_LEVEL", "INFO").upper()

@@ -104,3 +104,38 @@ def test_the_lockout_page_speaks_chinese(user):
     text = locked.content.decode()
     assert locked.status_code == 429 and 'lang="zh-hans"' in text
     assert "登录失败次数过多" in text and "15 分钟" in text and f"{settings.AXES_FAILURE_LIMIT} 次" in text
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_one_address_trying_many_usernames_is_paused_too(settings, staff, user):
+    """One password against every username: after ``LINEUP_LOGIN_ADDRESS_FAILURE_LIMIT`` failures
+    from one address, whatever the usernames, that address is paused, even for a right password;
+    another address is not."""
+    settings.LINEUP_LOGIN_ADDRESS_FAILURE_LIMIT = 8
+    for n in range(7):
+        assert attempt("/accounts/login/", f"guess-{n}", "Winter2026!").status_code == 200
+    assert attempt("/accounts/login/", "guess-7", "Winter2026!").status_code == 429  # the eighth: paused
+    assert attempt("/accounts/login/", "ops", "pw-ops-123").status_code == 429
+    assert signed_in(attempt("/accounts/login/", "ops", "pw-ops-123", address="10.0.0.8"))
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_x_forwarded_for_is_ignored_unless_proxies_are_trusted(settings, staff):
+    """By default a client's X-Forwarded-For changes nothing: new addresses in it never reset the
+    count, and a paused pair stays paused. With one trusted proxy hop, the entry that proxy appended
+    (the rightmost) is the address, and what the client wrote before it is ignored."""
+
+    def forged(password: str, forwarded: str, peer: str = "10.0.0.7"):
+        client = Client(REMOTE_ADDR=peer, HTTP_X_FORWARDED_FOR=forwarded)
+        return client.post("/accounts/login/", {"username": "ops", "password": password, "next": "/admin/"})
+
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        forged("wrong", f"198.51.100.{n}")
+    assert forged("pw-ops-123", "203.0.113.99").status_code == 429
+
+    settings.LINEUP_TRUSTED_PROXY_HOPS = 1
+    # Behind our proxy (peer 10.0.0.1) the client is the proxy's entry, 192.0.2.5, whatever it forged.
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        forged("wrong", f"198.51.100.{n}, 192.0.2.5", peer="10.0.0.1")
+    assert forged("pw-ops-123", "203.0.113.99, 192.0.2.5", peer="10.0.0.1").status_code == 429
+    assert signed_in(forged("pw-ops-123", "192.0.2.6", peer="10.0.0.1"))

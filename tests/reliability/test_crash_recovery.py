@@ -491,9 +491,8 @@ def test_a_hello_refused_by_a_full_redis_can_be_sent_again(crash_rig, django_use
         for _ in range(2):
             refused = second.request(hello)
             assert (refused["type"], refused["code"]) == ("error", "internal_error"), refused
-        assert second.request({"type": "inventory.get", "conversation_id": conversation_id})["code"] == (
-            "not_authenticated"
-        )
+        # (Any other frame now would be answered not_authenticated and end the connection: the first
+        # frame must be a hello, and a hello the server failed may be sent again, as here.)
         redis.config_set("maxmemory", 0)
         assert second.request(hello)["type"] == "welcome"
         again = second.push("tool.result", timeout=5)

@@ -27,6 +27,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
+from lineup.doors import limits
+from lineup.doors.websocket import CLOSE_TOO_MANY, CLOSE_UNAUTHENTICATED, DOOR
 from lineup.gateways.agent_socket import delivery
 from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
 from runtime import tracing
@@ -43,12 +45,10 @@ from runtime.services.agents import (
 )
 from runtime.tool_calls import Accepted, Receipt
 from runtime.tool_router import Caller, route_tool_call
-from runtime.wire import MAX_FRAME_BYTES, FrameError, encode, request_ids
+from runtime.wire import FrameError, encode, request_ids
 
 logger = structlog.get_logger("lineup.agent")
 
-HELLO_TIMEOUT_SECONDS = 10
-CLOSE_UNAUTHENTICATED = 4401
 REFUSALS = {  # token_refusal() -> the detail of the unauthorized error that ends the connection
     "revoked": "the token of this connection was revoked",
     "deactivated": "the user of this Agent was deactivated",
@@ -74,6 +74,8 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self.connection_id = self.row_id.hex[:12]
         self.conversation_ids = []
         self.background: list[asyncio.Task] = []
+        if (door := self.scope.get(DOOR)) is not None:
+            door.context.update(connection_id=self.connection_id, agent_id=None)
         await self.accept()
         self.background.append(asyncio.ensure_future(self._close_without_hello()))
 
@@ -108,13 +110,17 @@ class AgentConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.ended:  # told unauthorized and closing: not even a malformed frame is answered
             return
+        if self.agent is None:
+            # Limits before trust: the first frame is a valid hello, or the connection ends (4401)
+            # after its answer; an unknown client gets one frame's work, not a conversation.
+            if await self._first_frame(text_data) and self.agent is None and not self.ended:
+                self.ended = True
+                await self.close(code=CLOSE_UNAUTHENTICATED, reason="the first frame must be a valid hello")
+            return
         try:
             frame = parse_agent_frame(text_data)
         except FrameError as error:
             await self._refuse_frame(error)
-            return
-        if self.agent is None and frame.type != "hello":
-            await self._error("not_authenticated", "send hello with your token first", **correlation_ids(frame.body))
             return
         handler = getattr(self, "on_" + frame.type.replace(".", "_"))
         try:
@@ -138,6 +144,26 @@ class AgentConsumer(AsyncWebsocketConsumer):
                 **correlation_ids(frame.body),
             )
 
+    async def _first_frame(self, text_data: str | None) -> bool:
+        """Handle a frame sent before welcome; False when only the server failed (the hello may be sent again)."""
+        try:
+            frame = parse_agent_frame(text_data)
+        except FrameError as error:
+            await self._refuse_frame(error)
+            return True
+        if frame.type != "hello":
+            await self._error("not_authenticated", "send hello with your token first", **correlation_ids(frame.body))
+            return True
+        try:
+            await self.on_hello(frame.body)
+        except Exception:  # e.g. Redis refusing the group writes: the client's hello was fine
+            logger.exception("agent.frame_failed", connection_id=self.connection_id, frame=frame.type)
+            if (door := self.scope.get(DOOR)) is not None:
+                door.release()  # the connection counts again when its next hello succeeds
+            await self._error("internal_error", "the server failed to handle this frame; it is logged")
+            return False
+        return True
+
     async def on_hello(self, body: dict[str, Any]) -> None:
         if self.agent is not None:
             await self._error("already_authenticated", "hello was already accepted on this connection")
@@ -147,9 +173,27 @@ class AgentConsumer(AsyncWebsocketConsumer):
             return
         agent = await database_sync_to_async(authenticate_agent)(body["token"], now=timezone.now())
         if agent is None:
+            self.ended = True
             await self._error("unauthorized", "unknown or revoked token")
             self._log("agent.unauthorized")
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+            await self.close(code=CLOSE_UNAUTHENTICATED, reason="unknown or revoked token")
+            return
+        door = self.scope.get(DOOR)
+        digest = token_digest(body["token"])
+        if door is not None and not (
+            door.claim("agent-token", digest, settings.LINEUP_AGENT_CONNECTIONS_PER_TOKEN)
+            and door.claim("agent-user", str(agent.user_id), settings.LINEUP_AGENT_CONNECTIONS_PER_USER)
+        ):
+            # Fair share: one token (anyone can make one) can not hold the server's connections.
+            self.ended = True
+            door.release()
+            await self._error(
+                "too_many_connections",
+                f"at most {settings.LINEUP_AGENT_CONNECTIONS_PER_TOKEN} connections per token and "
+                f"{settings.LINEUP_AGENT_CONNECTIONS_PER_USER} per user on this server; close one first",
+            )
+            self._log("agent.too_many_connections")
+            await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
             return
         conversation_ids = await database_sync_to_async(delivery.agent_conversation_ids)(agent)
         for conversation_id in conversation_ids:
@@ -159,7 +203,10 @@ class AgentConsumer(AsyncWebsocketConsumer):
         # group writes) is answered internal_error and may be sent again, instead of leaving an
         # authenticated connection that was never welcomed and never gets a result.
         self.agent = agent
-        self.token_digest = token_digest(body["token"])
+        self.token_digest = digest
+        if door is not None:
+            door.authenticated = True
+            door.context["agent_id"] = str(agent.id)
         self.conversation_ids = conversation_ids
         self.caller = Caller(
             label=f"agent:{agent.id}", user_id=agent.user_id, conversation_ids=self.conversation_ids, agent_id=agent.id
@@ -170,7 +217,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
             agent_id=str(agent.id),
             protocol=PROTOCOL,
             conversations=self.conversation_ids,
-            limits={"max_frame_bytes": MAX_FRAME_BYTES, "outbox_redelivery_seconds": self._redelivery_seconds()},
+            limits=limits.published(),
         )
         self._log("agent.welcomed", conversations=len(self.conversation_ids))
         try:
@@ -318,7 +365,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self.ended = True
         await self._error("unauthorized", REFUSALS[refusal])
         self._log("agent." + refusal)
-        await self.close(code=CLOSE_UNAUTHENTICATED)
+        await self.close(code=CLOSE_UNAUTHENTICATED, reason=REFUSALS[refusal][:120])
 
     # --- delivery from the database -------------------------------------------------------
 
@@ -382,10 +429,12 @@ class AgentConsumer(AsyncWebsocketConsumer):
                 logger.exception("agent.heartbeat_failed", connection_id=self.connection_id)
 
     async def _close_without_hello(self) -> None:
-        await asyncio.sleep(HELLO_TIMEOUT_SECONDS)
-        if self.agent is None:
-            await self._error("not_authenticated", f"no hello within {HELLO_TIMEOUT_SECONDS} s")
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+        timeout = settings.LINEUP_WS_HELLO_TIMEOUT_SECONDS
+        await asyncio.sleep(timeout)
+        if self.agent is None and not self.ended:
+            self.ended = True
+            await self._error("not_authenticated", f"no hello within {timeout:g} s")
+            await self.close(code=CLOSE_UNAUTHENTICATED, reason="no hello in time")
 
     # --- frames out -----------------------------------------------------------------------
 

@@ -18,13 +18,17 @@ serving event loop that lives as long as the process.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 import logging
 import re
 import uuid
+from collections import Counter
 
 import structlog
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.utils import timezone
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
@@ -34,6 +38,7 @@ from lineup.gateways.mcp.admission import (
     Refusal,
     check_content_headers,
     check_method,
+    is_request_id,
     parse_message,
     read_body,
     replaying,
@@ -42,6 +47,7 @@ from lineup.gateways.mcp.admission import (
 from lineup.gateways.mcp.server import BINDING_SCOPE_KEY, LineUpServer, build_server
 from lineup.origins import allowed_host, header_map, is_same_origin
 from runtime.errors import Rejection, RejectionCode
+from runtime.services.agents import token_digest
 from runtime.wire import MAX_FRAME_BYTES
 
 logger = structlog.get_logger("lineup.mcp")
@@ -50,6 +56,32 @@ logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
 
 _CONVERSATION_PATH = re.compile(r"^/mcp/(?P<conversation_id>[^/]+)/?$")
 _BEARER = re.compile(r"^Bearer +(?P<token>\S+)$", re.IGNORECASE)
+
+
+_in_flight: Counter[str] = Counter()  # requests being handled per token digest, in this process
+
+
+def readable_id(body: bytes) -> str | int | None:
+    """The JSON-RPC id of a request body, when it is readable; None otherwise."""
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    request_id = message.get("id") if isinstance(message, dict) else None
+    return request_id if is_request_id(request_id) else None
+
+
+async def with_readable_id(refusal: Refusal, scope: Scope, receive: ASGIReceiveCallable) -> Refusal:
+    """``refusal`` echoing the request's id: a refusal made before the body was read (401, 403,
+    404, 429) reads it now, within the size limit, so a client with several requests out can tell which."""
+    if refusal.request_id is not None or refusal.status not in (401, 403, 404, 429) or scope.get("method") != "POST":
+        return refusal
+    try:
+        body = await read_body(receive, header_map(scope), limit=MAX_FRAME_BYTES)
+    except Refusal:
+        return refusal
+    request_id = readable_id(body) if body else None
+    return refusal if request_id is None else dataclasses.replace(refusal, request_id=request_id)
 
 
 class McpEndpoint:
@@ -62,10 +94,38 @@ class McpEndpoint:
         self._starting: asyncio.Lock | None = None
 
     async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        # Fair share: a token's requests at once, in this process, counted from before their
+        # admission (its database read is itself a cost: one token's 400 parallel tasks/result calls
+        # took another user's answers from ~30 ms to seconds). The digest needs no database.
+        bearer = _BEARER.match(header_map(scope).get("authorization", ""))
+        key = token_digest(bearer.group("token")) if bearer else ""
+        cap = settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN
+        if key and _in_flight[key] >= cap:
+            logger.info("mcp.too_many_in_flight", cap=cap)
+            too_many = Refusal(
+                429,
+                f"too many requests in flight for this token (at most {cap}); wait for an answer first",
+                code=NOT_ADMITTED,
+                data={"code": "too_many_requests"},
+                headers=((b"retry-after", b"1"),),
+            )
+            await send_refusal(send, await with_readable_id(too_many, scope, receive))
+            return
+        if key:
+            _in_flight[key] += 1
+        try:
+            await self._handle(scope, receive, send)
+        finally:
+            if key:
+                _in_flight[key] -= 1
+                if _in_flight[key] <= 0:
+                    del _in_flight[key]
+
+    async def _handle(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         try:
             admitted = await self._admit(scope, receive)
         except Refusal as refusal:
-            await send_refusal(send, refusal)
+            await send_refusal(send, await with_readable_id(refusal, scope, receive))
             return
         if admitted is None:
             return  # the client went away while sending its request

@@ -32,7 +32,6 @@ from websockets.exceptions import ConnectionClosed
 
 from interact.models import Message
 from interact.services.interactions import request_interaction
-from lineup.gateways.agent_socket import consumer as agent_consumer
 from lineup.gateways.agent_socket.frames import CLIENT_FRAMES, PROTOCOL
 from runtime.inventory import inventory_for_scope
 from runtime.manifests import StrictValidator
@@ -44,6 +43,7 @@ from runtime.wire import MAX_DEPTH, MAX_FRAME_BYTES
 from tests.lineup.gateways.agent_socket.client import Closed as LiveClosed
 from tests.support.factories import MAX_FOCUS_SECONDS, AgentDriver, activity_of, planned_seconds
 from tests.support.hostile import (
+    Closed,
     InProcessAgent,
     LoopThread,
     Mutant,
@@ -61,6 +61,8 @@ from tests.support.hostile import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+HELLO_MAX_BYTES = 4096  # LINEUP_WS_HELLO_MAX_BYTES's default: a larger first frame is refused unread
 
 TEN_MB = 10 * 1024 * 1024
 OUTLIVES_THE_TEST_SECONDS = 3600  # see aimed_frames
@@ -282,11 +284,10 @@ def test_broken_frames_get_their_stable_code_and_change_nothing(agent, scenario)
 
 
 @pytest.mark.spec("R-2.2.3")
-def test_before_hello_every_frame_is_refused_and_the_connection_stays_open(runner, scenario, monkeypatch):
+def test_before_hello_every_frame_is_refused_and_the_connection_closed(runner, scenario):
     """Before a hello, a schema-valid frame of any other type gets ``not_authenticated`` and a broken
-    one its frame code; the connection stays open, nothing is written; then hello still works."""
-    monkeypatch.setattr(agent_consumer, "HELLO_TIMEOUT_SECONDS", 600)  # the examples may take longer than 10 s
-    stranger = InProcessAgent(runner)
+    one its frame code (``frame_too_large`` over the hello's size limit); then the connection is
+    closed 4401; nothing is written; a new connection's hello still works."""
     before, since = database_state(), last_event_id()
     others = sorted(set(CLIENT_FRAMES) - {"hello"})
     valid = st.sampled_from(others).flatmap(lambda name: agent_valid_frames()[name])
@@ -297,13 +298,20 @@ def test_before_hello_every_frame_is_refused_and_the_connection_stays_open(runne
         )
     )
     def check(frame: Mutant) -> None:
-        answer = stranger.request(json.dumps(frame.frame, ensure_ascii=False))
-        assert (answer["type"], answer.get("code")) == ("error", frame.code), (frame.how, answer)
+        stranger = InProcessAgent(runner)
+        text = json.dumps(frame.frame, ensure_ascii=False)
+        answer = stranger.request(text)
+        expected = "frame_too_large" if len(text.encode("utf-8", "surrogatepass")) > HELLO_MAX_BYTES else frame.code
+        assert (answer["type"], answer.get("code")) == ("error", expected), (frame.how, answer)
+        with pytest.raises(Closed) as closed:
+            stranger.sock.receive()
+        assert closed.value.code == 4401
+        stranger.sock.close()
 
     check()
     assert database_state() == before
     assert new_event_kinds(since) == []
-    assert stranger.hello(scenario.token)["conversations"]
+    assert InProcessAgent(runner).hello(scenario.token)["conversations"]
 
 
 # --- tool arguments --------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ and delivery guarantees): at least once, the same ``outbox_id`` until acked, nev
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.db import connection, transaction
 
-from lineup.gateways.agent_socket.consumer import HELLO_TIMEOUT_SECONDS
 from runtime.models import Operation, OutboxEntry
 from runtime.transitions import OperationState
 
@@ -26,7 +26,7 @@ def test_a_result_is_redelivered_until_acked_and_never_after(live, connect, toke
     connection), and the log shows delivered, redelivered and ack_received with the connection's ids.
     A connection that never says hello gets nothing but not_authenticated and a 4401 close."""
     conversation_id = str(conversation.id)
-    silent = connect()  # never says hello: closed after HELLO_TIMEOUT_SECONDS, checked at the end
+    silent = connect()  # never says hello: closed after LINEUP_WS_HELLO_TIMEOUT_SECONDS, checked at the end
     sock = connect()
     sock.hello(token)
     accepted = sock.start(conversation_id, "c-away", 2)
@@ -97,7 +97,7 @@ def test_a_result_is_redelivered_until_acked_and_never_after(live, connect, toke
     assert live.main.log_events("outbox.acked", outbox_id=outbox_id)  # the Runtime's own decision line
 
     # Meanwhile the connection that never said hello was told so and closed.
-    assert silent.close_code(timeout=HELLO_TIMEOUT_SECONDS + 5) == 4401
+    assert silent.close_code(timeout=settings.LINEUP_WS_HELLO_TIMEOUT_SECONDS + 5) == 4401
     assert [(f["type"], f["code"]) for f in silent.pushed] == [("error", "not_authenticated")]
     assert [frame["type"] for _, frame in silent.received] == ["error"]
 

@@ -151,7 +151,7 @@ def _padded_message(conversation_id: str, size: int) -> str:
 def test_malformed_invalid_and_refused_frames_get_an_error_and_change_nothing(
     live, connect, token, token_for, user, conversation, other_user
 ):
-    """Before hello: not_authenticated and unsupported_protocol, the connection stays open; after it:
+    """Before hello: not_authenticated and unsupported_protocol, then the connection is closed 4401; after it:
     already_authenticated, malformed_frame (not JSON, duplicate keys, NaN, Infinity, binary, not an
     object, too deep, U+0000 or a lone surrogate in a string), unknown_frame_type, invalid_frame (missing, extra and mistyped fields, naming the
     field), frame_too_large (65 537 bytes up to Daphne's 1 MiB message limit; 65 536 passes the size
@@ -201,14 +201,18 @@ def test_malformed_invalid_and_refused_frames_get_an_error_and_change_nothing(
             _still_usable(sock, conversation_id)
         assert row_counts() == before, (code, answer)
 
-    # --- before hello ---------------------------------------------------------------------
-    refused({"type": "inventory.get", "conversation_id": conversation_id}, "not_authenticated", then_usable=False)
-    refused({"type": "hello", "token": token, "protocol": "lineup.agent.v0"}, "unsupported_protocol", then_usable=False)
-    refused({"type": "outbox.ack", "outbox_id": str(uuid.uuid4())}, "not_authenticated", then_usable=False)
-    refused("not json", "malformed_frame", then_usable=False)  # parsing comes first, even before hello
-    refused(
-        '{"type": "hello", "token": "lu_\\ud800", "protocol": "lineup.agent.v1"}', "malformed_frame", then_usable=False
-    )
+    # --- before hello: answered, then closed 4401 (the first frame must be a valid hello) ------
+    for first, code in (
+        ({"type": "inventory.get", "conversation_id": conversation_id}, "not_authenticated"),
+        ({"type": "hello", "token": token, "protocol": "lineup.agent.v0"}, "unsupported_protocol"),
+        ({"type": "outbox.ack", "outbox_id": str(uuid.uuid4())}, "not_authenticated"),
+        ("not json", "malformed_frame"),  # parsing comes first, even before hello
+        ('{"type": "hello", "token": "lu_\\ud800", "protocol": "lineup.agent.v1"}', "malformed_frame"),
+    ):
+        sock = connect()
+        refused(first, code, then_usable=False)
+        assert sock.close_code() == 4401
+    sock = connect()
     sock.hello(token)
     assert row_counts() == before
 

@@ -109,3 +109,45 @@ def test_tasks_are_the_calling_agents_own(live, connect, user, conversation, tok
     with pytest.raises(MCPError, match="no such task"):
         mine.get_task("not-a-task-id")
     assert mine.get_task(task.task_id).status == "working"
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_refusal_made_before_the_body_was_read_still_echoes_the_request_id(live, conversation):
+    """A 401 (no token, or a revoked one) names the request it refuses: its id, read within the size limit."""
+    response = _post(live.main.url(conversation.id), "lu_not-a-real-token")
+    assert response.status_code == 401
+    assert response.json()["id"] == INITIALIZE["id"]
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_token_with_its_requests_in_flight_at_the_cap_is_refused_429(transactional_db, user, conversation, token):
+    """Fair share: with the token's cap of requests in flight taken (here by the counter itself, as
+    parallel slow requests would), the next is refused 429 with its id and a Retry-After; another
+    token is not affected."""
+    import asyncio
+
+    from django.conf import settings
+
+    from lineup.asgi import application
+    from lineup.gateways.mcp import endpoint
+    from runtime.services.agents import token_digest
+
+    async def post(bearer: str) -> httpx2.Response:
+        transport = httpx2.ASGITransport(app=application)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://localhost") as client:
+            return await client.post(
+                f"/mcp/{conversation.id}/",
+                json={**INITIALIZE, "id": "call-7"},
+                headers={**ACCEPT, "Authorization": f"Bearer {bearer}"},
+            )
+
+    endpoint._in_flight[token_digest(token)] = settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN
+    try:
+        response = asyncio.run(post(token))
+    finally:
+        endpoint._in_flight.clear()
+    assert response.status_code == 429, response.text
+    assert response.headers["retry-after"] == "1"
+    assert response.json()["id"] == "call-7"
+    assert response.json()["error"]["data"] == {"code": "too_many_requests"}
+    assert asyncio.run(post(token)).status_code == 200

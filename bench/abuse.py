@@ -1,0 +1,420 @@
+"""Hostile load on the doors: what one abusive client costs the server and everyone else.
+
+    python -m bench.abuse            # full size (about two minutes)
+    python -m bench.abuse --small    # the CI size (tests/bench/test_bench_smoke.py)
+
+Starts its own production Daphne (PostgreSQL, Redis; bench.common) on the loopback interface only,
+and while another user's Agent makes ``tool.call`` after ``tool.call`` (its quiet p99 measured first),
+runs each attack in turn, stopping each by itself after ``--seconds``:
+
+* ``junk_before_hello``  clients sending 60 KB junk frames without a hello;
+* ``oversized``          a welcomed Agent sending frames just over the frame limit;
+* ``flood``              a welcomed Agent sending ``message.send`` as fast as it can, then leaving:
+  the messages written after it left are the *work after disconnect*;
+* ``storm``              connections on one token until it is refused;
+* ``mcp_parallel``       parallel ``/mcp/`` requests on one token;
+* ``huge_body``          ``POST``s declaring 300 MB;
+* ``slow_headers``       half-sent request headers.
+
+For each: the server's RSS growth (VmRSS of the Daphne process, from just before to the highest
+seen during and right after), the victim's tool-call p99 during it, and what the doors answered.
+Bounds (the issue's): RSS growth < 64 MB, victim p99 < 5x quiet, 0 work after disconnect. A
+violation counts as an error at full size; at ``--small`` only the functional checks do (the CI
+machine's timing is not a figure). The Daphne log is kept (``logs:``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import threading
+import time
+from typing import Any
+
+from bench import common
+from bench.client import AgentConnection, tool_call_frame
+from bench.common import LOOPBACK, Figure, Report, create_agents, percentile
+
+RSS_BOUND_MB = 64
+P99_RATIO_BOUND = 5.0
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class Victim:
+    """Another user's Agent calling a tool again and again; its round trips, by wall-clock time."""
+
+    def __init__(self, url: str, agent: common.BenchAgent) -> None:
+        self.url, self.agent = url, agent
+        self.samples: list[tuple[float, float]] = []  # (time, seconds)
+        self.failures = 0
+        self.pending_since: float | None = None
+        self.stop = asyncio.Event()
+
+    async def run(self) -> None:
+        conversation_id = self.agent.conversation_ids[0]
+        connection = await AgentConnection(self.url, self.agent.token).open()
+        revision = await connection.inventory_revision(conversation_id)
+        n = 0
+        try:
+            while not self.stop.is_set():
+                n += 1
+                frame = tool_call_frame(conversation_id, f"victim-{n}", "pomodoro.interrupt", {}, revision)
+                self.pending_since = time.monotonic()
+                try:
+                    answer, seconds = await connection.request(frame, timeout=30)
+                except TimeoutError:
+                    self.failures += 1
+                    continue
+                finally:
+                    self.pending_since = None
+                if answer.get("type") not in ("tool.rejected", "tool.receipt"):
+                    self.failures += 1
+                self.samples.append((time.monotonic(), seconds))
+                await asyncio.sleep(0.02)
+        finally:
+            await connection.close()
+
+    def p99_between(self, start: float, end: float) -> float:
+        """The p99 of the round trips that ended in the window; a call still waiting counts as long
+        as it has waited (a starved victim completes few calls, and those few must not look fast)."""
+        values = [s for t, s in self.samples if start <= t <= end]
+        if self.pending_since is not None:
+            values.append(end - self.pending_since)
+        return percentile(values, 99) if values else end - start
+
+
+async def _ws(url: str) -> Any:
+    from websockets.asyncio.client import connect
+
+    return await connect(url, compression=None, ping_interval=None, open_timeout=15, max_size=2**21)
+
+
+async def drain(ws: Any, counts: dict[str, int]) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        async for raw in ws:
+            frame = json.loads(raw)
+            key = frame.get("code") or frame.get("type")
+            counts[key] = counts.get(key, 0) + 1
+    except ConnectionClosed as closed:
+        code = closed.rcvd.code if closed.rcvd else 1006
+        counts[f"close {code}"] = counts.get(f"close {code}", 0) + 1
+
+
+async def send_until(
+    ws: Any, text: str, deadline: float, counts: dict[str, int], *, per_second: float | None = None
+) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    started = time.monotonic()
+    try:
+        while time.monotonic() < deadline:
+            await ws.send(text)
+            counts["sent"] = counts.get("sent", 0) + 1
+            if per_second is not None:  # paced: sleep until this frame's slot
+                await asyncio.sleep(max(0.0, started + counts["sent"] / per_second - time.monotonic()))
+            else:
+                await asyncio.sleep(0)
+    except ConnectionClosed:
+        pass
+    finally:
+        await ws.close()
+
+
+async def junk_before_hello(url: str, size: dict[str, Any], **_: Any) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    deadline = time.monotonic() + size["seconds"]
+    junk = "x" * 60_000
+
+    async def one() -> None:
+        ws = await _ws(url)
+        reader = asyncio.ensure_future(drain(ws, counts))
+        await send_until(ws, junk, deadline, counts)
+        await asyncio.wait([reader], timeout=5)
+
+    await asyncio.gather(*(one() for _ in range(size["clients"])))
+    return {"answers": counts, "ok": counts.get("close 4401", 0) == size["clients"]}
+
+
+async def oversized(url: str, size: dict[str, Any], attacker: common.BenchAgent, **_: Any) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    ws = await _ws(url)
+    await ws.send(json.dumps({"type": "hello", "token": attacker.token, "protocol": "lineup.agent.v1"}))
+    json.loads(await ws.recv())
+    reader = asyncio.ensure_future(drain(ws, counts))
+    await send_until(ws, "y" * (64 * 1024 + 1), time.monotonic() + size["seconds"], counts)
+    await asyncio.wait([reader], timeout=5)
+    return {"answers": counts, "ok": counts.get("frame_too_large", 0) > 0}
+
+
+async def flood(url: str, size: dict[str, Any], attacker: common.BenchAgent, **_: Any) -> dict[str, Any]:
+    from interact.models import Message
+
+    conversation_id = attacker.conversation_ids[0]
+    counts: dict[str, int] = {}
+    ws = await _ws(url)
+    await ws.send(json.dumps({"type": "hello", "token": attacker.token, "protocol": "lineup.agent.v1"}))
+    json.loads(await ws.recv())
+    reader = asyncio.ensure_future(drain(ws, counts))
+    frame = json.dumps({"type": "message.send", "conversation_id": conversation_id, "text": "flood"})
+    # Twice the per-connection rate: fast enough to keep its queue full the whole time (the most
+    # work it can leave behind), slow enough not to be closed for abuse before it leaves.
+    await send_until(ws, frame, time.monotonic() + size["seconds"], counts, per_second=size["flood_rate"])
+    left = time.monotonic()
+    await asyncio.wait([reader], timeout=5)
+
+    def messages() -> int:
+        return Message.objects.filter(conversation_id=conversation_id).count()
+
+    # One frame may be in a service call as the client leaves: its write is not work after the
+    # disconnect. Everything written later is.
+    await asyncio.sleep(1.0)
+    at_disconnect = await asyncio.to_thread(messages)
+    await asyncio.sleep(size["after"])
+    later = await asyncio.to_thread(messages)
+    return {
+        "answers": counts,
+        "handled": at_disconnect,
+        "work_after_disconnect": later - at_disconnect,
+        "seconds_after": round(time.monotonic() - left, 1),
+        "ok": later == at_disconnect and counts.get("rate_limited", 0) > 0,
+    }
+
+
+async def storm(url: str, size: dict[str, Any], attacker: common.BenchAgent, **_: Any) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    open_sockets = []
+    for _ in range(size["connections"]):
+        ws = await _ws(url)
+        await ws.send(json.dumps({"type": "hello", "token": attacker.token, "protocol": "lineup.agent.v1"}))
+        answer = json.loads(await ws.recv())
+        key = answer.get("code") or answer["type"]
+        counts[key] = counts.get(key, 0) + 1
+        if answer["type"] == "welcome":
+            open_sockets.append(ws)
+        else:
+            await ws.close()
+    await asyncio.sleep(size["seconds"])
+    await asyncio.gather(*(ws.close() for ws in open_sockets))
+    return {"answers": counts, "ok": counts.get("too_many_connections", 0) > 0}
+
+
+async def mcp_parallel(port: int, size: dict[str, Any], attacker: common.BenchAgent, **_: Any) -> dict[str, Any]:
+    import httpx2
+
+    url = f"http://{LOOPBACK}:{port}/mcp/{attacker.conversation_ids[0]}/"
+    headers = {"Authorization": f"Bearer {attacker.token}", "Accept": "application/json, text/event-stream"}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    counts: dict[str, int] = {}
+    deadline = time.monotonic() + size["seconds"]
+    async with httpx2.AsyncClient(timeout=60, limits=httpx2.Limits(max_connections=size["parallel"])) as client:
+
+        async def one() -> None:
+            while time.monotonic() < deadline:
+                try:
+                    response = await client.post(url, json=body, headers=headers)
+                except httpx2.HTTPError as error:  # e.g. a connection the server dropped
+                    counts[type(error).__name__] = counts.get(type(error).__name__, 0) + 1
+                    continue
+                counts[str(response.status_code)] = counts.get(str(response.status_code), 0) + 1
+
+        await asyncio.gather(*(one() for _ in range(size["parallel"])))
+    return {"answers": counts, "ok": counts.get("429", 0) > 0 and counts.get("200", 0) > 0}
+
+
+def _huge_post(port: int, results: list[str]) -> None:
+    with socket.create_connection((LOOPBACK, port), timeout=30) as sock:
+        sock.sendall(
+            b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 314572800\r\n\r\n"
+        )
+        sent = 0
+        chunk = b"x" * 65536
+        try:
+            while sent < 314572800:
+                sock.sendall(chunk)
+                sent += len(chunk)
+        except OSError:
+            pass
+        try:
+            answer = sock.recv(200)
+        except OSError:
+            answer = b""
+        results.append(f"{answer[:12].decode(errors='replace')} after {sent // 1024} KiB")
+
+
+async def huge_body(port: int, size: dict[str, Any], **_: Any) -> dict[str, Any]:
+    results: list[str] = []
+    threads = [threading.Thread(target=_huge_post, args=(port, results)) for _ in range(size["clients"])]
+    for thread in threads:
+        thread.start()
+    await asyncio.to_thread(lambda: [t.join(60) for t in threads])
+    return {
+        "answers": results,
+        "ok": all(r.startswith("HTTP/1.1 413") for r in results) and len(results) == len(threads),
+    }
+
+
+def _half_sent(port: int, count: int) -> list[socket.socket]:
+    sockets = []
+    for _ in range(count):
+        sock = socket.create_connection((LOOPBACK, port), timeout=30)
+        sock.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        sock.setblocking(False)
+        sockets.append(sock)
+    return sockets
+
+
+async def slow_headers(port: int, size: dict[str, Any], **_: Any) -> dict[str, Any]:
+    # Blocking connects, in a thread: the victim's calls run on this loop and must not wait on them.
+    sockets = await asyncio.to_thread(_half_sent, port, size["half_sent"])
+    started = time.monotonic()
+    limit = float(size["header_timeout"]) + 5
+    open_ones = set(range(len(sockets)))
+    while open_ones and time.monotonic() - started < limit:
+        for index in list(open_ones):
+            try:
+                if sockets[index].recv(1) == b"":
+                    open_ones.discard(index)
+            except BlockingIOError:
+                pass
+            except OSError:
+                open_ones.discard(index)
+        await asyncio.sleep(0.2)
+    for sock in sockets:
+        sock.close()
+    return {
+        "answers": {"dropped": len(sockets) - len(open_ones), "still_open": len(open_ones)},
+        "dropped_within_s": round(time.monotonic() - started, 1),
+        "ok": not open_ones,
+    }
+
+
+ATTACKS = {
+    "junk_before_hello": junk_before_hello,
+    "oversized": oversized,
+    "flood": flood,
+    "storm": storm,
+    "mcp_parallel": mcp_parallel,
+    "huge_body": huge_body,
+    "slow_headers": slow_headers,
+}
+
+FULL = {
+    "seconds": 9,
+    "clients": 6,
+    "after": 10,
+    "flood_rate": 400,
+    "connections": 400,
+    "parallel": 400,
+    "half_sent": 2000,
+}
+SMALL = {"seconds": 2, "clients": 2, "after": 2, "flood_rate": 400, "connections": 40, "parallel": 40, "half_sent": 100}
+
+
+async def attack_all(server: common.Server, agents: list[common.BenchAgent], size: dict[str, Any]) -> dict[str, Any]:
+    victim = Victim(server.url(), agents[0])
+    attacker = agents[1]
+    pid = server.process.pid
+    await mcp_parallel(
+        port=server.port, size={**size, "seconds": 0.5, "parallel": 1}, attacker=agents[0]
+    )  # warm: the SDK loads on first use
+    running = asyncio.ensure_future(victim.run())
+    await asyncio.sleep(size["seconds"])  # quiet
+    quiet_start = time.monotonic()
+    await asyncio.sleep(size["seconds"])
+    quiet = victim.p99_between(quiet_start, time.monotonic())
+    results: dict[str, Any] = {"quiet_p99_ms": round(quiet * 1000, 1)}
+    for name, attack in ATTACKS.items():
+        before = rss_mb(pid)
+        peak = before
+        sampling = asyncio.Event()
+
+        async def sample(done: asyncio.Event = sampling) -> None:
+            nonlocal peak
+            while not done.is_set():
+                peak = max(peak, rss_mb(pid))
+                await asyncio.sleep(0.1)
+
+        sampler = asyncio.ensure_future(sample())
+        started = time.monotonic()
+        outcome = await attack(url=server.url(), port=server.port, size=size, attacker=attacker, quiet=quiet)
+        ended = time.monotonic()
+        await asyncio.sleep(1.0)  # what the attack left behind
+        sampling.set()
+        await sampler
+        p99 = victim.p99_between(started, ended + 1.0)
+        outcome.update(
+            rss_before_mb=round(before, 1),
+            rss_growth_mb=round(peak - before, 1),
+            victim_p99_ms=round(p99 * 1000, 1),
+            victim_p99_ratio=round(p99 / quiet, 2) if quiet else None,
+        )
+        results[name] = outcome
+        print(f"{name}: {json.dumps(outcome)}", flush=True)
+    victim.stop.set()
+    await running
+    results["victim_failures"] = victim.failures
+    return results
+
+
+def main(args: argparse.Namespace) -> Report:
+    size = dict(SMALL if args.small else FULL)
+    size["seconds"] = args.seconds or size["seconds"]
+    size["header_timeout"] = 3
+    common.prepare_database()
+    common.empty_tables()
+    agents = create_agents(2, 1, prefix="abuse")
+    with common.Rig("abuse") as rig:
+        server = rig.daphne(LINEUP_HTTP_HEADER_TIMEOUT_SECONDS=str(size["header_timeout"]))
+        results = asyncio.run(asyncio.wait_for(attack_all(server, agents, size), timeout=args.max_seconds))
+        log_dir = str(rig.log_dir)
+    attacks = {name: results[name] for name in ATTACKS}
+    functional = [name for name, r in attacks.items() if not r["ok"]]
+    over_rss = [name for name, r in attacks.items() if r["rss_growth_mb"] >= RSS_BOUND_MB]
+    over_p99 = [
+        name
+        for name, r in attacks.items()
+        if r["victim_p99_ratio"] is not None and r["victim_p99_ratio"] >= P99_RATIO_BOUND
+    ]
+    errors = len(functional) + results["victim_failures"]
+    if not args.small:
+        errors += len(over_rss) + len(over_p99)
+    worst = max(r["victim_p99_ms"] for r in attacks.values())
+    quiet = results["quiet_p99_ms"]
+    return Report(
+        bench="abuse",
+        params={"size": "small" if args.small else "full", **size},
+        measured=Figure("another user's tool-call p99 under the worst attack", worst, "ms"),
+        baseline=Figure("its p99 when quiet", quiet, "ms"),
+        ratio=worst / quiet if quiet else 0.0,
+        ratio_meaning=f"worst attack / quiet; bound {P99_RATIO_BOUND:g}x",
+        details={
+            "attacks": attacks,
+            "failed_checks": functional,
+            "rss_over_64_mb": over_rss,
+            "p99_over_5x": over_p99,
+            "max_rss_growth_mb": max(r["rss_growth_mb"] for r in attacks.values()),
+            "work_after_disconnect": attacks["flood"]["work_after_disconnect"],
+        },
+        errors=errors,
+        log_dir=log_dir,
+    )
+
+
+if __name__ == "__main__":
+    arguments = common.parser(__doc__.splitlines()[0])
+    arguments.add_argument("--small", action="store_true", help="the CI size: fewer clients, 2 s attacks")
+    arguments.add_argument("--seconds", type=float, default=0, help="length of each attack (default 9; --small 2)")
+    arguments.add_argument("--max-seconds", type=float, default=600, help="the whole run stops by itself after this")
+    raise SystemExit(common.run(main, arguments))

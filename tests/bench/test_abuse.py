@@ -1,0 +1,46 @@
+"""The hostile-load suite at CI size: ``python -m bench.abuse --small`` against a Daphne of its own.
+
+Junk before hello, oversized frames, a flood, a connection storm on one token, parallel MCP requests,
+huge bodies and slow headers, each for two seconds while another user's Agent calls a tool: every
+door answers as documented, the server's memory stays flat and nothing is handled after the flooding
+client left. The victim's latency is printed, not asserted here (the CI machine's timing is not a
+figure); the full size (``python -m bench.abuse``) checks it and docs/reliability.md has its figures.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from tests.bench.test_bench_smoke import _bench_env
+from tests.support.processes import PYTHON, ROOT
+
+pytestmark = [pytest.mark.postgres]
+
+RSS_BOUND_MB = 64
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_every_attack_is_bounded_and_leaves_no_work_behind():
+    run = subprocess.run(
+        [PYTHON, "-m", "bench.abuse", "--small", "--json", "--max-seconds", "150"],
+        cwd=ROOT,
+        env=_bench_env(),
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=False,
+    )
+    context = f"{run.stdout[-4000:]}\n{run.stderr[-3000:]}"
+    assert run.returncode == 0, context
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    details = report["details"]
+    print(f"\n[abuse] victim p99 quiet {report['baseline']['value']} ms, worst {report['measured']['value']} ms")
+    assert details["failed_checks"] == [], context
+    assert details["work_after_disconnect"] == 0, context
+    assert details["attacks"]["flood"]["handled"] > 0, context  # the flood was handled while it lasted
+    assert details["max_rss_growth_mb"] < RSS_BOUND_MB, context
+    assert details["attacks"]["junk_before_hello"]["answers"]["close 4401"] == 2, context
+    assert details["attacks"]["storm"]["answers"]["welcome"] == 32, context  # the cap per token
