@@ -262,7 +262,7 @@ LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS = float(os.environ.get("LINEUP_OUTBOX_REDEL
 # refreshed for three periods (its process died) is not counted as live (decision 0017).
 LINEUP_AGENT_HEARTBEAT_SECONDS = float(os.environ.get("LINEUP_AGENT_HEARTBEAT_SECONDS", "15"))
 
-# The doors' limits (lineup.doors, docs/decisions/0022-bounded-doors.md): what one client may cost.
+# The doors' limits (lineup.doors, docs/decisions/0024-bounded-doors.md): what one client may cost.
 # Generous for any legitimate client (the reference Agent, a page, the soak's Agents); published
 # to Agents in welcome.limits.
 LINEUP_WS_HELLO_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_WS_HELLO_TIMEOUT_SECONDS", "5"))

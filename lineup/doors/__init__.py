@@ -5,5 +5,5 @@ token and per user, queued frames dropped on disconnect, close codes with reason
 request bodies over the limit from their ``Content-Length`` and cuts them off while streaming;
 ``daphne`` applies the same body limit and the header and idle timeouts inside Daphne itself, before
 a byte of an oversized body is buffered. The limits are settings (``limits``) and are published to
-Agents in ``welcome.limits``. Why and how: docs/decisions/0022-bounded-doors.md.
+Agents in ``welcome.limits``. Why and how: docs/decisions/0024-bounded-doors.md.
 """
