@@ -30,6 +30,7 @@ from typing import Any
 import structlog
 
 from lineup.doors.limits import SocketLimits
+from runtime import metrics
 from runtime.wire import encode, request_ids
 
 logger = structlog.get_logger("lineup.doors")
@@ -205,6 +206,7 @@ class _Connection:
 
     async def _refuse(self, message: Message, now: float, detail: str) -> None:
         self.refused += 1
+        metrics.count_rate_limit_refusal("agent_socket" if self.path.startswith("/ws/agent") else "workspace_socket")
         if not self.refusals.take(now):
             logger.info("door.closed_for_abuse", path=self.path, refused=self.refused, **self.door.context)
             await self.close(CLOSE_TOO_MANY, "rate limit exceeded")

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 
 from lineup.doors.limits import SocketLimits
 from lineup.doors.websocket import CLOSE_TOO_MANY, CLOSE_UNAUTHENTICATED, DOOR, BoundedSocket, echo_of
@@ -21,6 +22,10 @@ from lineup.doors.websocket import CLOSE_TOO_MANY, CLOSE_UNAUTHENTICATED, DOOR, 
 LIMITS = SocketLimits(
     max_frame_bytes=1000, rate_per_second=10, burst=20, queue_frames=5, queue_bytes=4000, hello_max_bytes=100
 )
+
+
+def refusals_counted() -> float:
+    return REGISTRY.get_sample_value("lineup_rate_limit_refusals_total", {"door": "workspace_socket"}) or 0.0
 
 
 class SlowApp:
@@ -91,6 +96,7 @@ def test_frames_a_slow_consumer_has_not_taken_are_bounded_and_refused_with_rate_
     async def scenario() -> None:
         app = SlowApp()
         client = Client(app)
+        counted_before = refusals_counted()
         client.incoming.put_nowait({"type": "websocket.connect"})
         for n in range(12):
             client.send(json.dumps({"type": "x", "request_id": f"r{n}"}))
@@ -98,6 +104,7 @@ def test_frames_a_slow_consumer_has_not_taken_are_bounded_and_refused_with_rate_
         await settle(lambda: len(client.frames()) >= 6)
         refused = client.frames()
         assert all(f["code"] == "rate_limited" for f in refused)
+        assert refusals_counted() == counted_before + len(refused)  # what operators see on /metrics
         assert [f["request_id"] for f in refused] == [f"r{n}" for n in range(12 - len(refused), 12)]
         app.go.set()
         await settle(lambda: len(app.handled) == 12 - len(refused))

@@ -46,6 +46,7 @@ from lineup.gateways.mcp.admission import (
 )
 from lineup.gateways.mcp.server import BINDING_SCOPE_KEY, LineUpServer, build_server
 from lineup.origins import allowed_host, header_map, is_same_origin
+from runtime import metrics
 from runtime.errors import Rejection, RejectionCode
 from runtime.services.agents import token_digest
 from runtime.wire import MAX_FRAME_BYTES
@@ -102,6 +103,7 @@ class McpEndpoint:
         cap = settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN
         if key and _in_flight[key] >= cap:
             logger.info("mcp.too_many_in_flight", cap=cap)
+            metrics.count_rate_limit_refusal("mcp")
             too_many = Refusal(
                 429,
                 f"too many requests in flight for this token (at most {cap}); wait for an answer first",
