@@ -42,7 +42,17 @@ from interact.llm_agent.history import History
 from interact.llm_agent.model import ChatModel, ModelError, ToolCallRequest
 from interact.llm_agent.tools import MalformedArguments, ToolSet, parse_arguments, tool_set
 from interact.reference_agent import replies
-from interact.reference_agent.agent import CALL_PREFIX, START_TOOL, RecallActivity, ReferenceAgent, Round, Send, call_id
+from interact.reference_agent.agent import (
+    CALL_PREFIX,
+    START_TOOL,
+    RecallActivity,
+    RecallFocus,
+    RecallLanguage,
+    ReferenceAgent,
+    Round,
+    Send,
+    call_id,
+)
 from interact.reference_agent.intents import MAX_ACTIVITY_LENGTH, MAX_FOCUS_SECONDS, Language, detect_language
 
 LLM_CALL_PREFIX = "llm"
@@ -85,8 +95,16 @@ class LLMAgent(ReferenceAgent):
         max_steps: int = MAX_STEPS,
         answer_timeout: float = ANSWER_TIMEOUT_SECONDS,
         recall_activity: RecallActivity | None = None,
+        recall_focus: RecallFocus | None = None,
+        recall_language: RecallLanguage | None = None,
     ) -> None:
-        super().__init__(send, label=label, recall_activity=recall_activity)
+        super().__init__(
+            send,
+            label=label,
+            recall_activity=recall_activity,
+            recall_focus=recall_focus,
+            recall_language=recall_language,
+        )
         self.model = ChatModel(config)
         self.max_steps = max_steps
         self.answer_timeout = answer_timeout
