@@ -208,7 +208,8 @@ class ReferenceAgent:
         # conversation -> the activity of a start this Agent answered with "how long?": the next
         # message may be the bare answer ("25 minutes").
         self._asked_how_long: Bounded[str, str | None] = Bounded()
-        # conversation -> its pending "another round?" id: withdrawn once the person moves on.
+        # conversation -> its pending question ("another round?", "start a long focus?"): withdrawn
+        # once the person moves on.
         self._open_questions: Bounded[str, str] = Bounded()
 
     # --- connection events (from the client) ---------------------------------------------------
@@ -341,6 +342,7 @@ class ReferenceAgent:
         """Ask before a focus over LONG_FOCUS_SECONDS; "yes" starts it (``_on_interaction_resolved``)."""
         interaction_id = long_confirm_id(round_.language, round_.duration_seconds, message_id)
         self._confirms.put(interaction_id, round_)
+        self._open_questions.put(conversation_id, interaction_id)  # a later start or stop withdraws it too
         await self._send(
             {
                 "type": "interaction.request",

@@ -282,12 +282,19 @@ export function showBlockOf(instanceId) {
 
 /**
  * Interact's interactions above a foreground MiniApp: still Interact's, wherever shown (R-4.3.4).
- * One at a time, oldest first: a quiet card over the focus screen, and nothing shifting under
- * the pointer when a newer one arrives. Older questions of the same topic are superseded on the
- * server, so what waits here is current.
+ * One at a time, newest first: the latest question is the one about now. A question asked before
+ * the running focus began was about an earlier moment (say, "another round?" of the focus before),
+ * so it waits in the main IM and is never drawn over this focus.
  */
+export function overlayQuestions(pending, focus) {
+  const current = focus && focus.started_at
+    ? pending.filter((i) => i.created_at >= focus.started_at || (i.app_session_id && i.app_session_id === focus.app_session_id))
+    : pending.slice();
+  return current.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+}
+
 function renderOverlay() {
-  const pending = el.appView.hidden ? [] : ui.snapshot.pending_interactions;
+  const pending = el.appView.hidden ? [] : overlayQuestions(ui.snapshot.pending_interactions, runningFocus());
   el.overlay.hidden = pending.length === 0;
   reconcile(el.overlayCard, pending.slice(0, 1), {
     key: (item) => `o:${item.id}`,
