@@ -7,7 +7,7 @@
 import { h, replaceChildren } from "./dom.js";
 import { appName, format, gettext, ngettext, tx } from "./i18n.js";
 import { frontInstance, instances, latestAgentMessage, openInstances, runningFocus, ui } from "./state.js";
-import { blockView, interactionView, messageView, reconcile } from "./timeline.js";
+import { blockView, interactionView, messageView, outgoingView, reconcile } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,6 +55,8 @@ export const el = {
 
 /** What the drawn controls call: goTo, closeApp, openApp, revealBlock, answer, dismiss. */
 export const handlers = {};
+// The person's messages on their way (actions.js's Outbox), set by app.js: drawn after the timeline.
+export const outgoing = { waiting: () => [] };
 
 const CLOSED_IN_MENU = 8;
 // Within this many pixels of the end counts as "at the newest entry" (a rounding-safe margin).
@@ -220,6 +222,7 @@ function renderStage() {
 }
 
 function itemKey(item) {
+  if (item.type === "outgoing") return `o:${item.client_message_id}`;
   return item.type === "block" ? `b:${item.app_session_id}` : item.type === "message" ? `m:${item.message_id}` : `i:${item.id}`;
 }
 
@@ -250,7 +253,13 @@ el.newMessages.addEventListener("click", () => {
 
 function renderTimeline() {
   const op = runningFocus();
-  const items = ui.snapshot.timeline;
+  // The person's messages not stored yet (pending, or refused) come last, as written.
+  const onPage = new Set(ui.snapshot.timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id));
+  const waiting = outgoing
+    .waiting(ui.conversationId)
+    .filter((entry) => !onPage.has(entry.client_message_id))
+    .map((entry) => ({ type: "outgoing", ...entry }));
+  const items = [...ui.snapshot.timeline, ...waiting];
   el.timelineEmpty.hidden = items.length > 0;
   const keys = items.map(itemKey);
   const arrived = view.seenKeys !== null && keys.some((k) => !view.seenKeys.has(k));
@@ -261,6 +270,7 @@ function renderTimeline() {
     build: (item) => {
       if (item.type === "block") return blockView(item, { operation: op && op.app_session_id === item.app_session_id ? op : null, openBlocks: ui.openBlocks, actions: handlers, drafts: ui.drafts });
       if (item.type === "message") return messageView(item);
+      if (item.type === "outgoing") return outgoingView(item, handlers);
       return interactionView(item, handlers, { drafts: ui.drafts });
     },
   });

@@ -202,7 +202,7 @@ def test_no_serious_or_critical_accessibility_violation_on_any_screen(
         agent=helper,
         interaction_id="dim-lights",
         kind="confirm",
-        prompt="Dim the lights?" if language == "en" else "要调暗灯光吗？",
+        prompt="Dim the lights?" if language == "en" else "要调暗灯光吗",
         app_session_id=str(second.app_session_id),
         now=timezone.now(),
     )
