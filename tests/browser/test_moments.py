@@ -45,6 +45,7 @@ def test_a_stale_question_is_withdrawn_by_a_new_focus_and_a_stop_asks_nothing(ws
     ws.say("meditate for 1 minute")
     focus = server.wait(lambda: focusing_operation(conversation), "the new focus")
     assert focus.activity == "meditate"
+    ws.expect_app_in_front("pomodoro")
     server.wait(
         lambda: Interaction.objects.get(pk=question.pk).status == InteractionStatus.SUPERSEDED, "the withdrawal"
     )
@@ -107,6 +108,7 @@ def test_an_english_page_gets_english_replies_to_a_chinese_activity(ws, server, 
     focus = server.wait(lambda: focusing_operation(conversation), "the focus")
     assert focus.activity == "数学"
     server.wait(lambda: agent_said(conversation, r"^Focus started: 25 minutes of 数学\."), "an English start")
+    ws.expect_app_in_front("pomodoro")
     ws.say("停止专注")
     server.wait(lambda: settled(focus), "the stop")
     report = server.wait(lambda: agent_said(conversation, r"^Focus stopped after .* of 数学"), "an English report")
