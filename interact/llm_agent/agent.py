@@ -296,6 +296,8 @@ class LLMAgent(ReferenceAgent):
         self._waiters[source_id] = waiter
         try:
             with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
+                # Starting or stopping is the person moving on: "another round?" is withdrawn first.
+                await self._withdraw_question(turn.conversation_id)
                 await self._call(
                     turn.conversation_id,
                     tool,
