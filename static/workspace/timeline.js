@@ -12,7 +12,9 @@ export const REASONS = {
   returned_to_interact: () => gettext("you went back to Interact"),
   switched_app: () => gettext("you switched to another app"),
   app_closed: () => gettext("the app was closed"),
-  agent_interrupt: () => gettext("stopped at your request"),
+  // Any Agent may stop a focus (the built-in one when asked, or an external one over MCP): the page
+  // says who did it, not why.
+  agent_interrupt: () => gettext("the Agent stopped it"),
   host_interruption: () => gettext("the device interrupted it"),
 };
 
