@@ -344,12 +344,18 @@ export function showConnection({ status, retryInMs }) {
     return;
   }
   if (status === "reconnecting") {
+    // Honest about what the page can know while cut off: the focus keeps its end time (the
+    // server settles it by its deadline, even after a restart), and its result comes when LineUp is back.
+    const lost =
+      retryInMs >= 1000
+        ? format(gettext("Connection lost. Reconnecting in %(seconds)s s…"), { seconds: Math.round(retryInMs / 1000) })
+        : gettext("Connection lost. Reconnecting…");
     el.bannerText.textContent =
       ui.snapshot === null
         ? gettext("Can't reach LineUp yet. Trying again…")
-        : retryInMs >= 1000
-          ? format(gettext("Connection lost. Reconnecting in %(seconds)s s… Your focus keeps running on the server."), { seconds: Math.round(retryInMs / 1000) })
-          : gettext("Connection lost. Reconnecting… Your focus keeps running on the server.");
+        : runningFocus()
+          ? `${lost} ${gettext("Your focus keeps its end time; its result is confirmed once LineUp is back.")}`
+          : lost;
     el.bannerRetry.hidden = false;
     el.banner.hidden = false;
   }
