@@ -15,7 +15,7 @@
 import * as actions from "./actions.js";
 import { RequestError, WorkspaceConnection } from "./connection.js";
 import { format, gettext, language } from "./i18n.js";
-import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, setComposersEnabled, showConnection, toast } from "./render.js";
+import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, setComposersEnabled, showConnection, tabSeen, toast } from "./render.js";
 import { applyEvent, frontInstance, instanceById, instances, openInstances, runningFocus, takeSnapshot, ui } from "./state.js";
 import { SurfaceHost } from "./surfaces.js";
 
@@ -219,6 +219,7 @@ function sendVisibility(visible) {
 document.addEventListener("visibilitychange", () => {
   const visible = document.visibilityState === "visible";
   document.body.dataset.visible = String(visible);
+  if (visible) tabSeen();
   if (conn.isOpen && ui.conversationId) sendVisibility(visible);
   for (const instance of openInstances()) if (!instance.is_system && instance.surface) project(instance);
 });

@@ -68,6 +68,7 @@ const view = {
   seenKeys: null, // timeline keys drawn so far (null before the first draw)
   lastAnnounced: null,
   interactWasHidden: null,
+  unread: 0, // Agent messages that arrived while the tab was hidden
 };
 
 export function attachSurfaces(surfaces) {
@@ -333,8 +334,39 @@ function announce() {
   if (id && id !== view.lastAnnounced) {
     view.lastAnnounced = id;
     el.announcer.textContent = format(gettext("Agent: %(text)s"), { text: latest.text });
+    if (document.hidden) view.unread += 1; // shown in the tab's title until the tab is seen
   }
+  renderTitle();
 }
+
+// --- the tab's title: a running focus's time left, and what the Agent said while it was hidden ---
+
+const BASE_TITLE = document.title;
+
+function clockText(seconds) {
+  const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+  const mm = String(m).padStart(h ? 2 : 1, "0"), ss = String(s).padStart(2, "0");
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+export function renderTitle() {
+  const op = ui.snapshot ? runningFocus() : null;
+  let title = BASE_TITLE;
+  if (op) {
+    const left = Math.max(0, Math.ceil((Date.parse(op.ends_at) - (Date.now() + ui.clockOffsetMs)) / 1000));
+    title = `${clockText(left)} · ${op.activity || gettext("Focus")} · ${BASE_TITLE}`;
+  }
+  if (view.unread > 0) title = `(${view.unread}) ${title}`;
+  if (document.title !== title) document.title = title;
+}
+
+/** The person looks at the tab again: what the Agent said is seen. */
+export function tabSeen() {
+  view.unread = 0;
+  renderTitle();
+}
+
+setInterval(renderTitle, 1000);
 
 export function showConnection({ status, retryInMs }) {
   document.body.dataset.connection = status;

@@ -7,6 +7,8 @@ The Agent answers in the page's language whatever script one message uses.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -114,3 +116,33 @@ def test_an_english_page_gets_english_replies_to_a_chinese_activity(ws, server, 
     report = server.wait(lambda: agent_said(conversation, r"^Focus stopped after .* of 数学"), "an English report")
     assert "you asked me to stop it" in report.text
     screenshot(ws.page, "moments-english-page-chinese-activity", tmp_path)
+
+
+HIDE = """(hidden) => {
+    Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+    Object.defineProperty(document, "visibilityState", {value: hidden ? "hidden" : "visible", configurable: true});
+    document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+@pytest.mark.spec("R-4.1.2", "R-2.1.1")
+def test_the_tab_title_shows_the_time_left_and_what_the_agent_said_while_hidden(ws, server, conversation):
+    """A running focus's time left and activity are in the tab's title; an Agent reply that arrives
+    while the tab is hidden adds an unread mark, gone once the tab is seen; "how long is left?" is
+    answered with the time left."""
+    page = ws.page
+    expect(page).to_have_title("Workspace · LineUp")
+    ws.say("read for 10 minutes")
+    focus = server.wait(lambda: focusing_operation(conversation), "the focus")
+    ws.expect_app_in_front("pomodoro")
+    expect(page).to_have_title(re.compile(r"^(10:00|9:\d\d) · read · Workspace · LineUp$"))
+
+    page.evaluate(HIDE, True)
+    ws.say("how long is left?")
+    server.wait(lambda: agent_said(conversation, r"^Your focus on read is running: \d+ min"), "the status answer")
+    expect(page).to_have_title(re.compile(r"^\(1\) \d+:\d\d · read · Workspace · LineUp$"))
+    page.evaluate(HIDE, False)
+    expect(page).to_have_title(re.compile(r"^\d+:\d\d · read · Workspace · LineUp$"))
+    ws.say("stop")
+    server.wait(lambda: settled(focus), "the stop")
+    expect(page).to_have_title(re.compile(r"^(\(\d\) )?Workspace · LineUp$"))
