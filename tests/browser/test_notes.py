@@ -107,7 +107,7 @@ def test_a_note_stops_at_its_quota_and_says_so_instead_of_retrying(ws, server, c
     frame = ws.page.frame_locator(f"iframe[data-instance-id='{instance_id}']")
     editor = frame.locator("#text")
     expect(editor).to_be_enabled()
-    expect(frame.locator("#usage")).to_have_text("13 of 4096 bytes")  # {"text":""}
+    expect(frame.locator("#usage")).to_have_text("11 of 4096 bytes")  # {"text":""}
     editor.fill("读" * 1500)
     expect(frame.locator("#usage")).to_contain_text("The note is full (4096 bytes)")
     expect(frame.locator("#status")).to_have_text("Saved")
