@@ -52,6 +52,7 @@ def test_a_stale_question_is_withdrawn_by_a_new_focus_and_a_stop_asks_nothing(ws
         lambda: Interaction.objects.get(pk=question.pk).status == InteractionStatus.SUPERSEDED, "the withdrawal"
     )
     ws.expect_app_in_front("pomodoro")
+    ws.expect_countdown(str(focus.instance_id), activity="meditate")
     expect(ws.page.locator("#overlay")).to_be_hidden()
     screenshot(ws.page, "moments-new-focus-no-stale-question", tmp_path)
 
