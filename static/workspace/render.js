@@ -69,6 +69,7 @@ const view = {
   lastAnnounced: null,
   interactWasHidden: null,
   unread: 0, // Agent messages that arrived while the tab was hidden
+  hintTimeUp: false, // the focus hint says "Time is up" (00:00, the server's result not in yet)
 };
 
 export function attachSurfaces(surfaces) {
@@ -200,14 +201,8 @@ function renderStage() {
   const focus = runningFocus();
   const focusing = focus && focus.instance_id === front.instance_id;
   el.focusHint.hidden = !focusing;
-  replaceChildren(
-    el.focusHint,
-    focusing
-      ? focus.activity
-        ? tx(gettext("Focus running: %(activity)s. Leaving this screen ends it."), { activity: focus.activity })
-        : gettext("Focus running. Leaving this screen ends it.")
-      : [],
-  );
+  view.hintTimeUp = Boolean(focusing && secondsLeft(focus) === 0);
+  replaceChildren(el.focusHint, focusing ? focusHintText(focus) : []);
   el.back.title = focusing ? gettext("Going back to Interact ends the running focus") : gettext("Back to Interact");
   // On a phone the button says only "Close" (its accessible name stays the full "Close Pomodoro").
   const closeName = format(gettext("Close %(name)s"), { name });
@@ -349,11 +344,27 @@ function clockText(seconds) {
   return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
+function secondsLeft(op) {
+  return Math.max(0, Math.ceil((Date.parse(op.ends_at) - (Date.now() + ui.clockOffsetMs)) / 1000));
+}
+
+/** Over the focus screen: running, or — at 00:00, until the server's result arrives — being confirmed. */
+function focusHintText(focus) {
+  if (secondsLeft(focus) === 0) return gettext("Time is up. LineUp is confirming the result…");
+  return focus.activity
+    ? tx(gettext("Focus running: %(activity)s. Leaving this screen ends it."), { activity: focus.activity })
+    : gettext("Focus running. Leaving this screen ends it.");
+}
+
 export function renderTitle() {
   const op = ui.snapshot ? runningFocus() : null;
   let title = BASE_TITLE;
+  if (op && !el.focusHint.hidden && (secondsLeft(op) === 0) !== view.hintTimeUp) {
+    view.hintTimeUp = secondsLeft(op) === 0;
+    replaceChildren(el.focusHint, focusHintText(op));
+  }
   if (op) {
-    const left = Math.max(0, Math.ceil((Date.parse(op.ends_at) - (Date.now() + ui.clockOffsetMs)) / 1000));
+    const left = secondsLeft(op);
     title = `${clockText(left)} · ${op.activity || gettext("Focus")} · ${BASE_TITLE}`;
   }
   if (view.unread > 0) title = `(${view.unread}) ${title}`;

@@ -144,6 +144,17 @@ def test_the_tab_title_shows_the_time_left_and_what_the_agent_said_while_hidden(
     expect(page).to_have_title(re.compile(r"^\(1\) \d+:\d\d · read · Workspace · LineUp$"))
     page.evaluate(HIDE, False)
     expect(page).to_have_title(re.compile(r"^\d+:\d\d · read · Workspace · LineUp$"))
+    # At 00:00, until the server's result arrives, the page does not claim the focus is running.
+    # The page's clock is moved past ends_at (again on each poll: a snapshot re-measures the offset);
+    # both the hint and the title must say so at once.
+    page.wait_for_function(
+        """() => {
+            const ui = window.lineupWorkspace.ui;
+            ui.clockOffsetMs = Date.parse(ui.snapshot.operation.ends_at) - Date.now() + 60000;
+            return document.getElementById("focus-hint").textContent === "Time is up. LineUp is confirming the result…"
+                && /^0:00 · read · Workspace · LineUp$/.test(document.title);
+        }"""
+    )
     ws.say("stop")
     server.wait(lambda: settled(focus), "the stop")
     expect(page).to_have_title(re.compile(r"^(\(\d\) )?Workspace · LineUp$"))
