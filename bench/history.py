@@ -311,6 +311,10 @@ def _check_messages(record: dict[str, Any], v: Violations, figures: dict[str, An
         if agent["channel"] == "agent_socket":
             socket_agents_of[agent["user_id"]].append(agent)
     lost = 0
+    # Sent again after a drop with the same client_message_id: stored once each, never doubled.
+    for text, count in Counter(m.text for m in stored.values()).items():
+        if count > 1:
+            v.add("message_doubled", f"{count} stored messages read {text!r}")
     in_doubt: Counter[str] = Counter()  # not confirmed to the page: no answer, or internal_error
     for person in record["people"]:
         for message in person["messages"]:

@@ -231,15 +231,13 @@ class Person:
             try:
                 answer = self._answer(request_id, deadline)
             except Exception:
+                # Sent again on a new connection, message.send too: it carries its client_message_id,
+                # so the server stores it once however often it arrives (as the page does).
                 self._close()
-                if frame_type == "message.send":
-                    break  # it may have been stored: never sent twice (a message has no idempotency key)
                 time.sleep(0.2)
                 continue
             if answer is not None and answer.get("code") == "internal_error":
-                if frame_type == "message.send":
-                    outcome = "internal_error"  # e.g. the database went away: maybe at its commit
-                    break
+                outcome = "internal_error"  # e.g. the database went away: maybe at its commit; sent again
                 answer = None
                 time.sleep(0.3)
         self.actions[frame_type] += 1
@@ -306,7 +304,11 @@ class SocketLane:
                 return
             if op.kind == "message":
                 text = f"soak {self.world.seed} op {op.number}: a message from the person"
-                self.person.ask("message.send", {"conversation_id": self.conversation_id, "text": text})
+                client_id = f"soak-{self.world.seed}-op{op.number}"
+                self.person.ask(
+                    "message.send",
+                    {"conversation_id": self.conversation_id, "text": text, "client_message_id": client_id},
+                )
                 self.world.source.finish()
                 return
             call_id = f"{self.record.name}-op{op.number}"
@@ -468,7 +470,11 @@ class McpAgentThread:
                 self.busy = True
                 if op.kind == "message":
                     text = f"soak {self.world.seed} op {op.number}: a message from the person"
-                    self.person.ask("message.send", {"conversation_id": self.conversation_id, "text": text})
+                    client_id = f"soak-{self.world.seed}-op{op.number}"
+                    self.person.ask(
+                        "message.send",
+                        {"conversation_id": self.conversation_id, "text": text, "client_message_id": client_id},
+                    )
                 else:
                     self._round(op, stop)
                 self.world.source.finish()

@@ -50,7 +50,15 @@ _INSTANCE = {"conversation_id": ID_SCHEMA, "instance_id": ID_SCHEMA}
 WORKSPACE_FRAMES = compile_schemas(
     {
         "snapshot.get": frame_schema({}, {**_REQUEST, **_CONVERSATION}),
-        "message.send": frame_schema({**_CONVERSATION, "text": {"type": "string", "maxLength": 4000}}, _REQUEST),
+        "message.send": frame_schema(
+            {**_CONVERSATION, "text": {"type": "string", "maxLength": 4000}},
+            {
+                **_REQUEST,
+                # The page's id for the message (a resend answers the stored one) and its language.
+                "client_message_id": {"type": "string", "minLength": 8, "maxLength": 64},
+                "language": {"type": "string", "maxLength": 16},
+            },
+        ),
         "interaction.answer": frame_schema({"interaction_id": ID_SCHEMA, "value": {}}, _REQUEST),
         "interaction.dismiss": frame_schema({"interaction_id": ID_SCHEMA}, _REQUEST),
         "visibility": frame_schema({**_CONVERSATION, "visible": {"type": "boolean"}}, _REQUEST),

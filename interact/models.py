@@ -49,6 +49,11 @@ class Message(models.Model):
     delivered_to_agent_at = models.DateTimeField(
         null=True, blank=True, help_text=_("Human messages: when an Agent first acked it.")
     )
+    # The page's own id for a message it sends (kept across reloads and resent after a reconnect):
+    # stored once per conversation, so a resend is answered with the stored message, never a second one.
+    client_message_id = models.CharField(  # noqa: DJ001 (absent is not empty: Agents' messages have none)
+        max_length=64, null=True, blank=True, help_text=_("The sending page's id for this message.")
+    )
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -63,6 +68,11 @@ class Message(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=~Q(author_kind="human") | Q(author_user__isnull=False), name="human_message_has_user"
+            ),
+            models.UniqueConstraint(
+                fields=["conversation", "client_message_id"],
+                condition=Q(client_message_id__isnull=False),
+                name="one_message_per_client_id",
             ),
         ]
 

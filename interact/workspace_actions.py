@@ -55,8 +55,18 @@ def _snapshot(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
 
 def _message(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:
     conversation = access_user_conversation(user, body["conversation_id"])
-    message = post_human_message(conversation=conversation, user_id=user.id, text=body["text"], now=now)
-    return {"message_id": str(message.id)}
+    message = post_human_message(
+        conversation=conversation,
+        user_id=user.id,
+        text=body["text"],
+        client_message_id=body.get("client_message_id"),
+        language=body.get("language"),
+        now=now,
+    )
+    reply: dict[str, Any] = {"message_id": str(message.id), "replayed": message.replayed}  # type: ignore[attr-defined]
+    if message.client_message_id:
+        reply["client_message_id"] = message.client_message_id
+    return reply
 
 
 def _answer(user: Any, body: dict[str, Any], now: datetime) -> dict[str, Any]:

@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
@@ -42,7 +43,17 @@ from interact.llm_agent.history import History
 from interact.llm_agent.model import ChatModel, ModelError, ToolCallRequest
 from interact.llm_agent.tools import MalformedArguments, ToolSet, parse_arguments, tool_set
 from interact.reference_agent import replies
-from interact.reference_agent.agent import CALL_PREFIX, START_TOOL, RecallActivity, ReferenceAgent, Round, Send, call_id
+from interact.reference_agent.agent import (
+    CALL_PREFIX,
+    START_TOOL,
+    RecallActivity,
+    RecallFocus,
+    RecallLanguage,
+    ReferenceAgent,
+    Round,
+    Send,
+    call_id,
+)
 from interact.reference_agent.intents import MAX_ACTIVITY_LENGTH, MAX_FOCUS_SECONDS, Language, detect_language
 
 LLM_CALL_PREFIX = "llm"
@@ -54,9 +65,22 @@ SYSTEM_PROMPT = (
     " and stop a fixed-length focus timer (Pomodoro) with the tools you are given; durations are in seconds"
     " (25 minutes = 1500). Only one focus runs at a time in a conversation. When the person asks for a"
     " focus, start it; when they ask to stop, stop it. LineUp tells the person itself when a focus ends."
+    " When they ask how long is left or what is running, call the status function if you have it."
     " Answer briefly, in plain text, in the language the person writes in."
 )
 SEND_ERRORS = (ConnectionError, ConnectionClosed)  # no connection right now: resent after a welcome
+# "How long is left?": the reference Agent's status intent, as a function the model may call. It is
+# the Agent's own (answered from the running focus it reads, never sent to LineUp as a tool call);
+# its name has no "__", so it can not be mistaken for an Inventory tool (pomodoro__start).
+STATUS_FUNCTION = "lineup_focus_status"
+STATUS_TOOL = {
+    "type": "function",
+    "function": {
+        "name": STATUS_FUNCTION,
+        "description": "What focus is running in this conversation and how many seconds are left. Takes nothing.",
+        "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+    },
+}
 
 
 @dataclass
@@ -85,8 +109,16 @@ class LLMAgent(ReferenceAgent):
         max_steps: int = MAX_STEPS,
         answer_timeout: float = ANSWER_TIMEOUT_SECONDS,
         recall_activity: RecallActivity | None = None,
+        recall_focus: RecallFocus | None = None,
+        recall_language: RecallLanguage | None = None,
     ) -> None:
-        super().__init__(send, label=label, recall_activity=recall_activity)
+        super().__init__(
+            send,
+            label=label,
+            recall_activity=recall_activity,
+            recall_focus=recall_focus,
+            recall_language=recall_language,
+        )
         self.model = ChatModel(config)
         self.max_steps = max_steps
         self.answer_timeout = answer_timeout
@@ -194,7 +226,8 @@ class LLMAgent(ReferenceAgent):
             return
         for step in range(self.max_steps):
             try:
-                reply = await self.model.complete(history.messages(SYSTEM_PROMPT), tools.openai_tools)
+                offered = [*tools.openai_tools, STATUS_TOOL] if self._recall_focus is not None else tools.openai_tools
+                reply = await self.model.complete(history.messages(SYSTEM_PROMPT), offered)
             except ModelError as error:
                 self._log("model_failed", level="warning", reason=error.reason, detail=error.detail, step=step)
                 await self._model_failed(turn, error)
@@ -229,6 +262,8 @@ class LLMAgent(ReferenceAgent):
         self, turn: TurnState, tools: ToolSet, request: ToolCallRequest, *, cause: str
     ) -> dict[str, Any]:
         """Make one of the model's tool calls; returns what the model is told about it."""
+        if request.name == STATUS_FUNCTION and self._recall_focus is not None:
+            return await self._status_for_model(turn.conversation_id)
         tool = tools.tool_for(request.name)
         if tool is None:
             self._log("unknown_function", level="warning", function=request.name)
@@ -261,6 +296,8 @@ class LLMAgent(ReferenceAgent):
         self._waiters[source_id] = waiter
         try:
             with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
+                # Starting or stopping is the person moving on: "another round?" is withdrawn first.
+                await self._withdraw_question(turn.conversation_id)
                 await self._call(
                     turn.conversation_id,
                     tool,
@@ -298,6 +335,24 @@ class LLMAgent(ReferenceAgent):
         if code == "invalid_arguments":
             await self._say_soon(turn.conversation_id, llm_replies.invalid_arguments(tool, detail, turn.language))
         return {"error": code, "detail": detail}
+
+    async def _status_for_model(self, conversation_id: str) -> dict[str, Any]:
+        """The status intent's answer, for the model: the running focus and its seconds left, or none."""
+        assert self._recall_focus is not None
+        try:
+            focus = await self._recall_focus(conversation_id)
+        except Exception:
+            self._log("focus_recall_failed", conversation_id=conversation_id, level="warning")
+            return {"error": "unavailable", "detail": "the focus status could not be read right now"}
+        if focus is None:
+            return {"running": False}
+        remaining = max(0, round((datetime.fromisoformat(focus["ends_at"]) - datetime.now(UTC)).total_seconds()))
+        return {
+            "running": True,
+            "activity": focus.get("activity"),
+            "ends_at": focus["ends_at"],
+            "seconds_left": remaining,
+        }
 
     async def _tools(self, conversation_id: str) -> ToolSet | None:
         """The conversation's Inventory as tools, fetched (and waited for) when not known yet."""

@@ -16,7 +16,7 @@ from django.conf import settings
 from interact.llm_agent.config import llm_config
 from interact.reference_agent.agent import ReferenceAgent
 from interact.reference_agent.client import AgentFactory
-from interact.reference_agent.recall import activity_of_operation
+from interact.reference_agent.recall import activity_of_operation, person_language, running_focus
 from interact.reference_agent.supervisor import REFERENCE_AGENT_NAME
 
 logger = structlog.get_logger("lineup.reference_agent")
@@ -38,7 +38,13 @@ def builtin_agent() -> BuiltinAgent:
             logger.warning("builtin_agent.llm_incomplete", detail="set both LINEUP_LLM_BASE_URL and LINEUP_LLM_MODEL")
         logger.info("builtin_agent.selected", kind="reference", reason="LINEUP_LLM_BASE_URL / LINEUP_LLM_MODEL not set")
         return BuiltinAgent(
-            REFERENCE_AGENT_NAME, functools.partial(ReferenceAgent, recall_activity=activity_of_operation)
+            REFERENCE_AGENT_NAME,
+            functools.partial(
+                ReferenceAgent,
+                recall_activity=activity_of_operation,
+                recall_focus=running_focus,
+                recall_language=person_language,
+            ),
         )
     from interact.llm_agent.agent import LLMAgent  # imports the openai SDK: only when it is used
 
@@ -50,5 +56,12 @@ def builtin_agent() -> BuiltinAgent:
         api_key="set" if config.api_key else "none",
     )
     return BuiltinAgent(
-        LLM_AGENT_NAME, functools.partial(LLMAgent, config=config, recall_activity=activity_of_operation)
+        LLM_AGENT_NAME,
+        functools.partial(
+            LLMAgent,
+            config=config,
+            recall_activity=activity_of_operation,
+            recall_focus=running_focus,
+            recall_language=person_language,
+        ),
     )

@@ -28,7 +28,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 import structlog
@@ -37,7 +37,9 @@ from interact.reference_agent import replies
 from interact.reference_agent.intents import (
     MAX_FOCUS_SECONDS,
     DurationOutOfRange,
+    FocusStatus,
     Help,
+    Intent,
     Language,
     StartFocus,
     StopFocus,
@@ -51,6 +53,10 @@ START_TOOL = "pomodoro.start"
 INTERRUPT_TOOL = "pomodoro.interrupt"
 CALL_PREFIX = "ref"
 CONFIRM_PREFIX = "again"
+# "Start a 10-hour focus?": a request over LONG_FOCUS_SECONDS is confirmed before it starts (a
+# typo such as "600 minutes" for "60 minutes" must not silently hold the person for ten hours).
+LONG_PREFIX = "long"
+LONG_FOCUS_SECONDS = 4 * 60 * 60
 # uuid5 namespace for call ids derived from a message or an interaction (any fixed uuid works).
 _IDS = uuid.UUID("6f1c2b54-9d7e-4f0a-8c37-2f7f6b0c9e11")
 REMEMBER = 4096  # per kind; far more than one person's rounds between restarts
@@ -63,6 +69,12 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 # (conversation_id, operation_id) -> the operation's activity: how a result of a call made before a
 # restart still names what the person focused on (the result frame itself carries no activity).
 RecallActivity = Callable[[str, str], Awaitable[str | None]]
+# conversation_id -> the running focus {"activity", "started_at", "ends_at"} (ISO), or None: what
+# "how long is left?" is answered from (the protocol has no read tool for it).
+RecallFocus = Callable[[str], Awaitable[dict[str, Any] | None]]
+# (conversation_id, message_id or None) -> the person's language ("en" / "zh"), or None when unknown:
+# the page's language the message was written in, else the person's saved one.
+RecallLanguage = Callable[[str, str | None], Awaitable[Language | None]]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -135,10 +147,20 @@ def confirm_id(language: Language, duration_seconds: int, outbox_id: str) -> str
     return f"{CONFIRM_PREFIX}.{language}.{duration_seconds}.{outbox_id}"
 
 
+def long_confirm_id(language: Language, duration_seconds: int, message_id: str) -> str:
+    """``long.<lang>.<seconds>.<hex>``: "Start a 10-hour focus?" before a long request starts."""
+    return f"{LONG_PREFIX}.{language}.{duration_seconds}.{uuid.uuid5(_IDS, f'long:{message_id}').hex}"
+
+
 def round_from_confirm_id(interaction_id: str) -> Round | None:
     """The round a confirm id describes (without its activity, which only memory holds)."""
     parts = interaction_id.split(".", 3)
-    if len(parts) != 4 or parts[0] != CONFIRM_PREFIX or parts[1] not in ("en", "zh") or not parts[2].isdigit():
+    if (
+        len(parts) != 4
+        or parts[0] not in (CONFIRM_PREFIX, LONG_PREFIX)
+        or parts[1] not in ("en", "zh")
+        or not parts[2].isdigit()
+    ):
         return None
     seconds = int(parts[2])
     if not 1 <= seconds <= MAX_FOCUS_SECONDS:
@@ -157,10 +179,20 @@ class ReferenceAgent:
     result_prefixes: tuple[str, ...] = (CALL_PREFIX,)
     log_prefix = "reference_agent"
 
-    def __init__(self, send: Send, *, label: str = "reference", recall_activity: RecallActivity | None = None) -> None:
+    def __init__(
+        self,
+        send: Send,
+        *,
+        label: str = "reference",
+        recall_activity: RecallActivity | None = None,
+        recall_focus: RecallFocus | None = None,
+        recall_language: RecallLanguage | None = None,
+    ) -> None:
         self._send = send
         self.label = label
         self._recall_activity = recall_activity
+        self._recall_focus = recall_focus
+        self._recall_language = recall_language
         self.agent_id: str | None = None
         self.conversations: set[str] = set()
         self._revisions: dict[str, str] = {}  # conversation -> Inventory revision
@@ -173,6 +205,12 @@ class ReferenceAgent:
         self._results_done: Bounded[str, bool] = Bounded()  # outbox ids reported
         self._messages_seen: Bounded[str, bool] = Bounded()
         self._resolutions_seen: Bounded[str, bool] = Bounded()
+        # conversation -> the activity of a start this Agent answered with "how long?": the next
+        # message may be the bare answer ("25 minutes").
+        self._asked_how_long: Bounded[str, str | None] = Bounded()
+        # conversation -> its pending question ("another round?", "start a long focus?"): withdrawn
+        # once the person moves on.
+        self._open_questions: Bounded[str, str] = Bounded()
 
     # --- connection events (from the client) ---------------------------------------------------
 
@@ -234,30 +272,98 @@ class ReferenceAgent:
             return
         self._messages_seen.put(message_id, True)
         conversation_id = frame["conversation_id"]
-        intent = parse_intent(frame["text"])
+        asked = conversation_id in self._asked_how_long
+        activity_asked_for = self._asked_how_long.pop(conversation_id)
+        intent = parse_intent(frame["text"], awaiting_duration=asked)
+        # The person's language, whatever script this one message used (an activity stays as typed).
+        language = await self._language_of(conversation_id, message_id, fallback=intent.language)
         self._log("intent", conversation_id=conversation_id, message_id=message_id, intent=type(intent).__name__)
+        await self._act(conversation_id, message_id, intent, language, activity_asked_for)
+
+    async def _act(
+        self, conversation_id: str, message_id: str, intent: Intent, language: Language, asked_activity: str | None
+    ) -> None:
         if isinstance(intent, StartFocus):
-            await self._start(
-                conversation_id,
-                Round(intent.duration_seconds, intent.activity, intent.language),
-                cause=f"message:{message_id}",
-            )
+            round_ = Round(intent.duration_seconds, intent.activity or asked_activity, language)
+            await self._withdraw_question(conversation_id)  # starting something else answers "another round?"
+            if round_.duration_seconds > LONG_FOCUS_SECONDS:
+                await self._confirm_long(conversation_id, message_id, round_)
+            else:
+                await self._start(conversation_id, round_, cause=f"message:{message_id}")
         elif isinstance(intent, StopFocus):
+            await self._withdraw_question(conversation_id)
             await self._call(
                 conversation_id,
                 INTERRUPT_TOOL,
                 {},
-                language=intent.language,
-                source_tool_call_id=call_id(intent.language, f"message:{message_id}", prefix=self.call_prefix),
+                language=language,
+                source_tool_call_id=call_id(language, f"message:{message_id}", prefix=self.call_prefix),
             )
+        elif isinstance(intent, FocusStatus):
+            await self._say(conversation_id, await self._status_text(conversation_id, language))
         elif isinstance(intent, DurationOutOfRange):
-            await self._say(conversation_id, replies.out_of_range(intent.language))
+            await self._say(conversation_id, replies.out_of_range(language))
         else:
             assert isinstance(intent, Help)
+            if intent.missing_duration:
+                self._asked_how_long.put(conversation_id, intent.activity)
             await self._say(
                 conversation_id,
-                replies.help_text(intent.language, missing_duration=intent.missing_duration, topic=intent.topic),
+                replies.help_text(
+                    language, missing_duration=intent.missing_duration, topic=intent.topic, activity=intent.activity
+                ),
             )
+
+    async def _language_of(self, conversation_id: str, message_id: str | None, *, fallback: Language) -> Language:
+        """The person's language (the page's, else the saved one); ``fallback`` when it is unknown."""
+        if self._recall_language is None:
+            return fallback
+        try:
+            return await self._recall_language(conversation_id, message_id) or fallback
+        except Exception:  # an answer in the message's own language beats no answer
+            self._log("language_recall_failed", conversation_id=conversation_id, level="warning")
+            return fallback
+
+    async def _status_text(self, conversation_id: str, language: Language) -> str:
+        """ "How long is left?": the running focus's remaining time and activity, or that none runs."""
+        if self._recall_focus is None:
+            return replies.status_unknown(language)
+        try:
+            focus = await self._recall_focus(conversation_id)
+        except Exception:
+            self._log("focus_recall_failed", conversation_id=conversation_id, level="warning")
+            return replies.status_unknown(language)
+        if focus is None:
+            return replies.nothing_to_stop(language)
+        remaining = _seconds_between(datetime.now(UTC).isoformat(), focus["ends_at"])
+        return replies.status_running(remaining, focus.get("activity"), language)
+
+    async def _confirm_long(self, conversation_id: str, message_id: str, round_: Round) -> None:
+        """Ask before a focus over LONG_FOCUS_SECONDS; "yes" starts it (``_on_interaction_resolved``)."""
+        interaction_id = long_confirm_id(round_.language, round_.duration_seconds, message_id)
+        self._confirms.put(interaction_id, round_)
+        self._open_questions.put(conversation_id, interaction_id)  # a later start or stop withdraws it too
+        await self._send(
+            {
+                "type": "interaction.request",
+                "conversation_id": conversation_id,
+                "interaction_id": interaction_id,
+                "kind": "confirm",
+                "prompt": replies.long_focus_question(round_.duration_seconds, round_.activity, round_.language),
+                "timeout_seconds": CONFIRM_TIMEOUT_SECONDS,
+            }
+        )
+
+    async def _withdraw_question(self, conversation_id: str) -> None:
+        """The person moved on (a new start, a stop): the pending "another round?" is withdrawn, so it
+        never shows over the next focus nor waits to be answered "yes" while one runs."""
+        interaction_id = self._open_questions.pop(conversation_id)
+        if interaction_id is None:
+            return
+        await self._send(
+            {"type": "interaction.withdraw", "conversation_id": conversation_id, "interaction_id": interaction_id}
+        )
+        self._log("question_withdrawn", conversation_id=conversation_id, interaction_id=interaction_id)
 
     async def _on_tool_accepted(self, frame: dict[str, Any]) -> None:
         source_id = frame["source_tool_call_id"]
@@ -336,8 +442,12 @@ class ReferenceAgent:
         if round_ is None:
             return
         conversation_id = frame["conversation_id"]
+        if self._open_questions.get(conversation_id) == interaction_id:
+            self._open_questions.pop(conversation_id)
         if frame["status"] == "answered" and frame.get("value") is True:
             await self._start(conversation_id, round_, cause=f"interaction:{interaction_id}")
+        elif frame["status"] == "answered" and interaction_id.startswith(f"{LONG_PREFIX}."):
+            await self._say(conversation_id, replies.long_focus_declined(round_.language))
         elif frame["status"] == "answered":
             await self._say(conversation_id, replies.another_round_declined(round_.language))
         # dismissed / timed_out / failed / superseded: the person moved on; nothing to add.
@@ -347,6 +457,9 @@ class ReferenceAgent:
 
     async def _on_interaction_pending(self, frame: dict[str, Any]) -> None:
         pass
+
+    async def _on_interaction_withdrawn(self, frame: dict[str, Any]) -> None:
+        pass  # its interaction.resolved (superseded) follows, and is acked there
 
     async def _on_error(self, frame: dict[str, Any]) -> None:
         # Errors carry no reference to the frame they answer. The only one this Agent expects is
@@ -422,14 +535,21 @@ class ReferenceAgent:
         return replies.focus_interrupted(elapsed, result.get("interruption_reason"), round_.activity, language), round_
 
     async def _report(self, frame: dict[str, Any], language: Language) -> None:
-        """Tell the person how the focus ended (main IM: its block is read-only now) and offer another."""
+        """Tell the person how the focus ended (main IM: its block is read-only now); after a completed
+        one, offer another. An interrupted focus gets no such question: the person stopped or left it,
+        so "another round?" would be about a moment that has passed."""
         result, outbox_id, conversation_id = frame["result"], frame["outbox_id"], frame["conversation_id"]
+        language = await self._language_of(conversation_id, None, fallback=language)
         await self._recall_round(frame, language)
         text, round_ = self._result_text(frame, language)
         planned = round_.duration_seconds
         await self._say(conversation_id, text)
+        if result["state"] != "completed":
+            self._log("result_reported", outbox_id=outbox_id, state=result["state"])
+            return
         interaction_id = confirm_id(language, planned, outbox_id)
         self._confirms.put(interaction_id, round_)
+        self._open_questions.put(conversation_id, interaction_id)
         await self._send(
             {
                 "type": "interaction.request",

@@ -1,32 +1,68 @@
-# ruff: noqa: RUF001, RUF003 -- Chinese text uses full-width punctuation (，：？！（）) on purpose
+# ruff: noqa: RUF001, RUF002, RUF003 -- Chinese text uses full-width punctuation (，：？！（）) on purpose
 """What a person's message asks the reference Agent to do, in English or Chinese (pure, no I/O).
 
-``parse_intent(text)`` returns one of:
+``parse_intent(text, awaiting_duration=False)`` returns one of:
 
 * ``StartFocus(duration_seconds, activity, language)`` — "start a 25 minute reading focus",
-  "focus 90 seconds on homework", "专注 25 分钟写作业", "开始专注一个半小时";
-* ``StopFocus(language)`` — "stop", "stop the focus", "cancel", "停止专注", "结束";
+  "read for half an hour", "let's do 20 mins of homework", "专注 25 分钟写作业", "我要看书半小时",
+  "冥想十分钟";
+* ``StopFocus(language)`` — "stop", "never mind, stop it", "I'm done", "停止专注", "算了不做了", "别计时了";
+* ``FocusStatus(language)`` — "how long is left?", "what's running?", "还剩多久？";
 * ``DurationOutOfRange(requested_seconds, language)`` — a start whose duration is not 1 s to 24 h;
-* ``Help(language, missing_duration, topic)`` — anything else, answered with what the Agent can
-  do: ``topic`` is ``"help"`` for "help" / "what can you do?" / "你能做什么", ``"greeting"`` for
-  "hello" / "你好", ``"thanks"`` for "thanks" / "谢谢", and ``"unknown"`` for everything else.
+* ``Help(language, missing_duration, topic, activity)`` — anything else, answered with what the
+  Agent can do: ``topic`` is ``"help"`` / ``"greeting"`` / ``"thanks"`` / ``"unknown"``; with
+  ``missing_duration`` the Agent asks "how long?" (and remembers ``activity`` for the answer).
 
-A start needs both a duration and a sign that a focus is meant (a focus word such as "focus",
-"pomodoro", "timer", 专注, 番茄, or a leading "start" / 开始); questions ("what is a pomodoro?",
-"how long is a 25 minute focus?") and breaks are never starts. The reply language is Chinese
-when the message has any CJK character, English otherwise.
+The grammar, the same in both languages, in the order it is applied:
 
-Size (~400 lines): the English and the Chinese grammar sit side by side on purpose, each a short
-run of regular expressions and a few helpers, so a change to one language is made against the
-other in one read; each would be well under 200 lines on its own.
+1. **Stop** — the message is made of stop clauses ("never mind", "stop it", "算了", "不做了") and
+   fillers ("please", "thanks", "吧"), or opens with a stop verb. Checked first, so a stop phrase
+   that names a duration ("cancel the 25 minute timer") never starts a focus; a negated stop
+   ("don't stop", "别停") is not a stop.
+2. **Status** — a question about the time left or what is running.
+3. **Small talk** — help, greetings, thanks ("thanks" never stops anything).
+4. **Not a request** — other questions, negations ("don't start…", "不要开始"), breaks, naps,
+   reminders and things in the past ("yesterday", "刚才") get help, never an action.
+5. **Start** — a duration and a sign that a focus is meant: a focus word ("focus", "timer", 专注,
+   番茄), a start or polite verb ("start", "let's", "can you", 开始, 我要, 帮我), or an activity
+   ("of reading", "read for", 写作业, 看书). A bare duration is a start only as the answer to the
+   Agent's own "how long?" (``awaiting_duration``); without a duration, a start asks "how long?".
+
+The reply language is Chinese when the message has any CJK character, English otherwise (the
+Agent may answer in the person's saved language instead: ``interact.reference_agent.agent``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
+
+from interact.reference_agent.durations import (
+    EN_JOINER,
+    ZH_JOINER,
+    Span,
+    chinese_durations,
+    chinese_number,
+    english_durations,
+    first_duration,
+)
+
+__all__ = [
+    "MAX_ACTIVITY_LENGTH",
+    "MAX_FOCUS_SECONDS",
+    "DurationOutOfRange",
+    "FocusStatus",
+    "Help",
+    "Intent",
+    "Language",
+    "StartFocus",
+    "StopFocus",
+    "chinese_number",
+    "detect_language",
+    "parse_intent",
+]
 
 Language = Literal["en", "zh"]
 
@@ -50,6 +86,11 @@ class StopFocus:
 
 
 @dataclass(frozen=True)
+class FocusStatus:
+    language: Language
+
+
+@dataclass(frozen=True)
 class DurationOutOfRange:
     requested_seconds: float
     language: Language
@@ -63,9 +104,12 @@ class Help:
     language: Language
     missing_duration: bool = False  # it looked like a start, but said no duration
     topic: HelpTopic = "unknown"
+    # What the start without a duration was for ("focus on reading"): kept for the answer to
+    # "how long?". Not part of equality: the intent is the question, whatever it is about.
+    activity: str | None = field(default=None, compare=False)
 
 
-Intent = StartFocus | StopFocus | DurationOutOfRange | Help
+Intent = StartFocus | StopFocus | FocusStatus | DurationOutOfRange | Help
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 
@@ -74,36 +118,14 @@ def detect_language(text: str) -> Language:
     return "zh" if _CJK.search(text) else "en"
 
 
-def parse_intent(text: str) -> Intent:
+def parse_intent(text: str, *, awaiting_duration: bool = False) -> Intent:
+    """What ``text`` asks for. ``awaiting_duration``: the Agent's last word here was "how long?",
+    so a bare duration ("25 minutes", "半小时", "25") is the answer, a start."""
     # NFKC folds full-width digits and punctuation ("２５分钟", "！") into their ASCII forms.
     normalized = unicodedata.normalize("NFKC", text).strip()
-    language = detect_language(text)
-    if language == "zh":
-        return _parse_chinese(normalized)
-    return _parse_english(normalized)
-
-
-# --- durations ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Span:
-    start: int
-    end: int
-    seconds: float
-
-
-def _first_duration(spans: list[_Span], text: str, joiner: re.Pattern[str]) -> _Span | None:
-    """The first duration, summed with the ones right after it ("1 hour 30 minutes", "1小时30分钟")."""
-    if not spans:
-        return None
-    first = spans[0]
-    total, end = first.seconds, first.end
-    for span in spans[1:]:
-        if not joiner.fullmatch(text[end : span.start]):
-            break
-        total, end = total + span.seconds, span.end
-    return _Span(first.start, end, total)
+    if detect_language(text) == "zh":
+        return _parse_chinese(normalized, awaiting_duration)
+    return _parse_english(normalized, awaiting_duration)
 
 
 def _outcome(seconds: float, activity: str | None, language: Language) -> Intent:
@@ -119,167 +141,161 @@ def _clip(activity: str | None) -> str | None:
     return activity[:MAX_ACTIVITY_LENGTH].strip() or None
 
 
+def _clauses(text: str, separators: str) -> list[str]:
+    return [part.strip() for part in re.split(separators, text) if part.strip()]
+
+
+def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.Pattern[str]) -> bool:
+    """Every clause is a stop or a filler, and at least one is a stop ("never mind, stop it, thanks")."""
+    clauses = _clauses(text, separators)
+    stops = [c for c in clauses if stop.fullmatch(c)]
+    return bool(stops) and all(stop.fullmatch(c) or filler.fullmatch(c) for c in clauses)
+
+
 # --- English -----------------------------------------------------------------------------------
 
-_EN_ONES = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "a": 1,
-    "an": 1,
-}
-_EN_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-_EN_UNITS = {
-    "s": 1,
-    "sec": 1,
-    "secs": 1,
-    "second": 1,
-    "seconds": 1,
-    "m": 60,
-    "min": 60,
-    "mins": 60,
-    "minute": 60,
-    "minutes": 60,
-    "h": 3600,
-    "hr": 3600,
-    "hrs": 3600,
-    "hour": 3600,
-    "hours": 3600,
-}
-
-
-def _alternation(words: object) -> str:
-    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))  # type: ignore[arg-type]
-
-
-_EN_WORD_NUMBER = (
-    rf"(?:(?:{_alternation(_EN_TENS)})(?:[\s-](?:{_alternation(k for k, v in _EN_ONES.items() if 1 <= v <= 9 and len(k) > 2)}))?"
-    rf"|{_alternation(_EN_ONES)})"
+_EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s+(?:and|so|just)\s+"
+_EN_POLITE = (
+    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+)\s+"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna)\s+(?:you\s+)?to\s+"
+    r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
-_EN_DURATION = re.compile(
-    r"(?:"
-    r"(?P<half>\bhalf(?:[\s-]+an?)?[\s-]+hour\b)"
-    # Digits take any unit spelling, glued or not: "25 min", "25min", "25-minute", "1h30m".
-    r"|(?<![\d.])(?P<num>\d+(?:\.\d+)?)\s*-?\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)(?![a-z])"
-    # Words only take full-ish unit words: "an hour", "twenty-five minutes" (never "a m").
-    rf"|\b(?P<word>{_EN_WORD_NUMBER})[\s-]+(?P<wunit>seconds?|secs?|minutes?|mins?|hours?|hrs?)\b"
-    r")(?P<and_half>\s+and\s+a\s+half\b)?",
+_EN_STOP_VERB = r"(?:stop|cancel|abort|quit|halt|end|finish|terminate|kill|turn\s+off|switch\s+off|shut\s+off|drop)"
+_EN_STOP_CLAUSE = re.compile(
+    r"^" + _EN_POLITE + r"(?:" + _EN_STOP_VERB + r"(?:\s+(?:the|my|this|current|that|our))?(?:\s+(?:current|running))?"
+    r"(?:\s+(?:focus(?:ing)?(?:\s+session)?|timer|clock|pomodoro|session|round|countdown|timing|it|now))?"
+    r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
+    r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
+    r"|no\s+more(?:\s+(?:focus|focusing|timer))?|i\s+give\s+up|give\s+up|call\s+it\s+a\s+day"
+    r"|i\s+(?:don'?t|do\s+not)\s+want\s+to\s+(?:focus|continue|keep\s+going|go\s+on|do\s+(?:this|it)(?:\s+now)?)(?:\s+any\s*more)?"
+    r"|i'?m\s+not\s+(?:doing|focusing\s+on)\s+(?:this|it)(?:\s+any\s*more)?"
+    r")(?:\s+(?:now|please|already|then|anymore|any\s+more|for\s+now|for\s+today|right\s+now|thanks|thank\s+you))*$",
     re.IGNORECASE,
 )
-_EN_JOINER = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)
-
-
-def _en_word_value(word: str) -> int:
-    parts = re.split(r"[\s-]+", word.lower())
-    return sum(_EN_TENS.get(p, _EN_ONES.get(p, 0)) for p in parts)
-
-
-def _en_durations(text: str) -> list[_Span]:
-    spans = []
-    for match in _EN_DURATION.finditer(text):
-        if match.group("half"):
-            seconds, unit = 1800.0, 3600
-        elif match.group("num"):
-            unit = _EN_UNITS[match.group("unit").lower()]
-            seconds = float(match.group("num")) * unit
-        else:
-            unit = _EN_UNITS[match.group("wunit").lower()]
-            seconds = float(_en_word_value(match.group("word"))) * unit
-        if match.group("and_half"):
-            seconds += unit / 2
-        spans.append(_Span(match.start(), match.end(), seconds))
-    return spans
-
-
-_EN_LEAD = r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so)[,!.]?\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)*"
-_EN_STOP = re.compile(
-    _EN_LEAD + r"(?:stop|cancel|abort|quit|halt|end|finish|terminate)"
-    r"(?:\s+(?:the|my|this|current|that))?"
-    r"(?:\s+(?:focus(?:ing)?|focus\s+session|timer|pomodoro|session|round|it))?"
-    r"(?:\s+(?:now|please|already))*\s*[.!?]*$",
+_EN_FILLER_CLAUSE = re.compile(
+    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|fine|lol)$",
     re.IGNORECASE,
 )
 # Anything opening with these is about stopping, even with more words ("stop the 25 minute focus").
-_EN_STOP_LEADING = re.compile(_EN_LEAD + r"(?:stop|cancel|abort|halt)\b", re.IGNORECASE)
-_EN_QUESTION = re.compile(
-    r"^(?:what|what's|whats|why|how|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b", re.IGNORECASE
+_EN_STOP_LEADING = re.compile(r"^" + _EN_POLITE + r"(?:stop|cancel|abort|halt)\b", re.IGNORECASE)
+_EN_STATUS = re.compile(
+    r"\bhow\s+(?:much|long|many)(?:\s+\w+){0,4}\s+(?:left|remaining|remain|longer|to\s+go)\b"
+    r"|\b(?:time|minutes|mins|seconds|hours)\s+(?:left|remaining|to\s+go)\b|\bremaining\s+time\b"
+    r"|\bhow\s+long\s+(?:till|until|before)\s+(?:it|this|the|my)\b"
+    r"|^(?:what'?s\s+the\s+)?status\b|\bwhat(?:'s|\s+is)\s+(?:running|left|on\s+now|going\s+on)\b"
+    r"|\b(?:is|are)\s+(?:a|the|my|any)\s+(?:focus|timer|pomodoro)\s+(?:still\s+)?(?:running|on|going)\b"
+    r"|\bam\s+i\s+(?:still\s+)?focusing\b|\bwhat\s+am\s+i\s+(?:focusing\s+on|doing)\b"
+    r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|the\s+focus|my\s+focus|the\s+timer|the\s+pomodoro)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
+    r"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:focus|timer|pomodoro)\s+going\b",
+    re.IGNORECASE,
 )
-_EN_NOT_A_FOCUS = re.compile(r"\b(?:don'?t|do\s+not|never|break|rest|nap|yesterday|ago)\b", re.IGNORECASE)
+# A stop word anywhere makes a message no start, whatever else it says ("25 minutes, stop").
+_EN_STOP_WORD = re.compile(
+    r"\b(?:stop|cancel|abort|quit|halt|terminate|never\s*mind|nevermind|forget\s+it|give\s+up|i'?m\s+done)\b",
+    re.IGNORECASE,
+)
+_EN_QUESTION = re.compile(
+    r"^(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b",
+    re.IGNORECASE,
+)
+_EN_NOT_A_FOCUS = re.compile(
+    r"\b(?:don'?t|do\s+not|never|no|not|break|rest|nap|sleep|snooze|remind|alarm|wait|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
+    r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
+    r"|^i\s+(?!need\b)\w+ed\b",  # "I studied for an hour" (but "I need")
+    re.IGNORECASE,
+)
 _EN_FOCUS_WORD = re.compile(
-    r"\b(?:focus|focusing|pomodoro|pomodoros|timer|concentrate|concentration|deep\s+work)\b", re.IGNORECASE
+    r"\b(?:focus|focusing|pomodoro|pomodoros|timer|concentrate|concentration|deep\s+work|time\s+me|sprint)\b",
+    re.IGNORECASE,
 )
 _EN_START_VERB = re.compile(
-    _EN_LEAD + r"(?:let'?s\s+|i\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+)?(?:start|begin|run|set|kick\s+off)\b",
+    r"^" + _EN_POLITE + r"(?:start|begin|run|set|kick\s+off|give\s+me|do|spend|go|get)\b|^(?:how|what)\s+about\b",
     re.IGNORECASE,
 )
 
 _MARK = "\u00a7"  # stands in for the duration while looking for the activity
+_EN_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|yeah|right|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:let\s+me\s+|help\s+me\s+)?"
+    r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
+    r"|let'?s\s+|let\s+(?:me|us)\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
+    r"|(?:start|begin)(?:\s+(?:a|an|the|my))?\s+(?=\w+ing\b)|time\s+me\s+(?:while\s+i(?:'m|\s+am)?\s+)?)+",
+    re.IGNORECASE,
+)
 _EN_ACTIVITY_PATTERNS = [
+    # "start a 10 minute timer for stretching", "a 25 minute pomodoro for reading"
+    re.compile(
+        rf"{_MARK}\s+(?:focus|timer|session|pomodoro|sprint|block)\s+(?:on|for|of)\s+(?P<act>[^{_MARK}]+?)\s*[.!?]*$",
+        re.IGNORECASE,
+    ),
     # "focus 90 seconds on homework", "focus on my essay for 25 minutes", "start focusing for 2 hours on writing"
-    re.compile(rf"\b(?:on|doing)\s+(?P<act>[^{_MARK}]+?)(?:\s+for)?\s*(?:{_MARK}|[.!?]*$)", re.IGNORECASE),
+    re.compile(rf"\b(?:on|doing|with)\s+(?P<act>[^{_MARK}]+?)(?:\s+for)?\s*(?:{_MARK}|[.!?]*$)", re.IGNORECASE),
     # "start a 25 minute reading focus", "a 3 second reading focus"
     re.compile(
         rf"{_MARK}\s*(?:long\s+)?(?P<act>[^{_MARK}]+?)\s+(?:focus|focusing|session|pomodoro|timer|block|sprint)\b",
         re.IGNORECASE,
     ),
-    # "25 minutes of reading", "focus 25 minutes for my essay"
-    re.compile(rf"{_MARK}\s+(?:of|for)\s+(?P<act>[^{_MARK}]+?)\s*[.!?]*$", re.IGNORECASE),
+    # "25 minutes of reading", "focus 25 minutes for my essay", "spend 30 minutes reading"
+    re.compile(rf"{_MARK}\s+(?:(?:of|for|on)\s+)?(?P<act>[^{_MARK}]+?)\s*[.!?]*$", re.IGNORECASE),
+    # "read for half an hour", "I want to study Spanish for 40 minutes", "meditate 10 minutes"
+    re.compile(rf"^(?P<act>[^{_MARK}]+?)\s+(?:for\s+)?(?:(?:about|around|like)\s+)?{_MARK}", re.IGNORECASE),
 ]
 _EN_ACTIVITY_EDGES = re.compile(
-    r"^(?:(?:a|an|the|some|of|on|for|doing)\s+)+|(?:\s+(?:please|now|thanks|thank\s+you|ok|okay))+$|[\s.,!?;:\"']+$|^[\s,;:\"']+",
+    r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
+    r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with))+$"
+    r"|^(?:(?:one|a|an)\s+)?(?:focus|pomodoro|timer|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s+|$)"
+    r"|\s+(?:focus|pomodoro|timer|session|sprint|block)$"
+    r"|[\s.,!?;:\"']+$|^[\s,;:\"']+",
     re.IGNORECASE,
 )
+# Words that are a request, not what it is for: never an activity on their own.
 _EN_NOT_AN_ACTIVITY = re.compile(
-    r"^(?:a|an|the|me|it|this|that|now|please|focus|focusing|session|timer|pomodoro|round)?$", re.IGNORECASE
+    r"^(?:a|an|the|me|it|this|that|now|please|focus|focusing|session|timer|pomodoro|round|start|begin|run|set|go|do|get|"
+    r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|concentrate|sprint|block|more|another|just|ok|okay|"
+    r"of|for|on|with|to|one)?$",
+    re.IGNORECASE,
+)
+_EN_REQUEST_VERB = re.compile(
+    r"^(?:(?:start|begin|run|set|kick\s+off|give\s+me|do|spend|go|get)\s+(?:(?:a|an|the|my)\s+)?)+"
+    r"(?:(?:focus(?:ing)?|timer|pomodoro|session)\s+(?:on|for)\s+)?",
+    re.IGNORECASE,
 )
 
 
 def _clean_english_activity(raw: str) -> str | None:
-    activity = raw
+    activity = _EN_LEAD.sub("", raw.strip())
     while True:
-        cleaned = _EN_ACTIVITY_EDGES.sub("", activity).strip()
+        cleaned = _EN_ACTIVITY_EDGES.sub("", _EN_REQUEST_VERB.sub("", activity)).strip()
         if cleaned == activity:
             break
         activity = cleaned
-    if _EN_NOT_AN_ACTIVITY.fullmatch(activity) or _EN_FOCUS_WORD.fullmatch(activity):
+    if _EN_NOT_AN_ACTIVITY.fullmatch(activity) or _MARK in activity:
         return None
     return _clip(activity)
 
 
-def _english_activity(text: str, span: _Span) -> str | None:
-    marked = f"{text[: span.start]} {_MARK} {text[span.end :]}"
+def _english_activity(text: str, span: Span | None) -> str | None:
+    if span is None:  # "focus on reading": the activity of a start without a duration
+        match = re.search(r"\b(?:on|doing)\s+(?P<act>.+?)[.!?]*$", text, re.IGNORECASE)
+        return _clean_english_activity(match.group("act")) if match else None
+    marked = f"{text[: span.start]} {_MARK} {text[span.end :]}".strip()
     for pattern in _EN_ACTIVITY_PATTERNS:
         for match in pattern.finditer(marked):
             activity = _clean_english_activity(match.group("act"))
             if activity:
                 return activity
     return None
+
+
+def _english_bare(text: str, span: Span) -> bool:
+    """Nothing but the duration and fillers: "25 minutes", "half an hour please", "ok, 25 min"."""
+    rest = f"{text[: span.start]} {text[span.end :]}"
+    return not re.sub(
+        r"\b(?:ok(?:ay)?|please|pls|then|thanks|thank\s+you|just|maybe|about|around|let'?s\s+(?:do|say)|make\s+it|say|for|yes|yeah|sure|um+|uh+)\b|[\s,.!?~]+",
+        "",
+        rest,
+        flags=re.IGNORECASE,
+    )
 
 
 _EN_HELP = re.compile(
@@ -302,96 +318,78 @@ def _small_talk(
     return None
 
 
-def _parse_english(text: str) -> Intent:
-    if _EN_STOP.match(text) or _EN_STOP_LEADING.match(text):
+def _parse_english(text: str, awaiting_duration: bool) -> Intent:
+    if _all_clauses(text, _EN_SEPARATORS, _EN_STOP_CLAUSE, _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
         return StopFocus(language="en")
+    if _EN_STATUS.search(text):
+        return FocusStatus(language="en")
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
     if talk is not None:
         return talk
-    if _EN_QUESTION.match(text) or _EN_NOT_A_FOCUS.search(text):
+    span = first_duration(english_durations(text), text, EN_JOINER)
+    if span is None and awaiting_duration:
+        bare = re.fullmatch(
+            r"(?:about\s+|maybe\s+|just\s+)?(\d{1,4})(?:\s*(?:please|pls))?[\s.!]*", text, re.IGNORECASE
+        )
+        if bare:  # "25" after "how long?" means minutes
+            return _outcome(int(bare.group(1)) * 60, None, "en")
+    if _EN_QUESTION.match(text) or _EN_NOT_A_FOCUS.search(text) or _EN_STOP_WORD.search(text):
         return Help(language="en")
-    meant = bool(_EN_FOCUS_WORD.search(text) or _EN_START_VERB.match(text))
-    span = _first_duration(_en_durations(text), text, _EN_JOINER)
+    if span is not None and _english_bare(text, span):
+        return _outcome(span.seconds, None, "en") if awaiting_duration else Help(language="en")
+    activity = _english_activity(text, span)
+    meant = bool(_EN_FOCUS_WORD.search(text) or _EN_START_VERB.match(text) or activity)
     if not meant:
         return Help(language="en")
     if span is None:
-        return Help(language="en", missing_duration=True)
-    return _outcome(span.seconds, _english_activity(text, span), "en")
+        return Help(language="en", missing_duration=True, activity=activity)
+    return _outcome(span.seconds, activity, "en")
 
 
 # --- Chinese -----------------------------------------------------------------------------------
 
-_ZH_DIGITS = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
-_ZH_MULTIPLIERS = {"十": 10, "百": 100, "千": 1000}
-_ZH_UNITS = {"秒钟": 1, "秒": 1, "分钟": 60, "分": 60, "小时": 3600, "钟头": 3600}
-
-
-def chinese_number(numeral: str) -> int:
-    """``二十五`` -> 25, ``十五`` -> 15, ``一百二十`` -> 120, ``一千零五`` -> 1005, ``八万六千四百`` -> 86400."""
-    total = section = digit = 0
-    for char in numeral:
-        if char in _ZH_DIGITS:
-            digit = _ZH_DIGITS[char]
-        elif char == "万":
-            total += (section + digit) * 10000
-            section = digit = 0
-        else:
-            section += (digit or 1) * _ZH_MULTIPLIERS[char]  # a leading 十 is 一十
-            digit = 0
-    return total + section + digit
-
-
-_ZH_NUMBER = r"\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+"
-_ZH_DURATION = re.compile(
-    r"(?P<half>半\s*个?\s*(?:小时|钟头))"
-    rf"|(?P<num>{_ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头)(?P<unit_half>半(?!小时|钟头))?"
+_ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
+_ZH_STOP_LEAD = (
+    r"(?:好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天)*"
 )
-_ZH_JOINER = re.compile(r"\s*(?:零|又|和|,|、)?\s*")
-_ZH_STOP = re.compile(
-    r"^(?:好的?|那|请|帮我|麻烦|现在|马上|先)*\s*"
-    r"(?:停止|停下来?|停掉|结束|取消|终止|中止|暂停|停|不专注了|不要专注了|别专注了)"
-    r"\s*(?:一下)?\s*(?:这次|这个|当前|现在的)?\s*(?:专注|计时|番茄钟?|倒计时)?\s*(?:吧|了|啦|吧。)?[.!~。！～…]*$"
+_ZH_ACTIVITY_VERBS = (
+    r"(?:做|学|看|读|写|练|背|专注|计时|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 )
+_ZH_STOP_CORE = (
+    r"(?:停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
+    rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
+)
+_ZH_STOP_CLAUSE = re.compile(
+    rf"^{_ZH_STOP_LEAD}(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:专注|计时|番茄钟?|倒计时|计时器)?"
+    r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
+)
+_ZH_FILLER_CLAUSE = re.compile(
+    r"^(?:好|好的|好吧|嗯|哎|唉|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK)$"
+)
+_ZH_STATUS = re.compile(
+    r"还(?:剩|有|要)(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
+    r"|(?:专注|计时|番茄钟?)?(?:结束|完成|好)了(?:吗|没有?)|(?:专注|计时|进行)了?(?:多久|多长时间)了|进行到哪|在专注(?:什么|吗)|专注(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|专注)什么|还在计时吗|计时还在吗"
+)
+_ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|如何|多久|多长|是不是|是否|哪")
-_ZH_NOT_A_FOCUS = re.compile(r"昨天|刚才|已经|休息|不要开始|别开始|不想")
+_ZH_NOT_A_FOCUS = re.compile(
+    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|一会|回头|晚点|稍后|明天|今晚|晚上|下午|上午|早上|中午"
+)
 _ZH_FOCUS_WORD = re.compile(r"专注|番茄|计时|集中|专心|focus|pomodoro|timer", re.IGNORECASE)
-_ZH_START_VERB = re.compile(r"^(?:请|帮我|麻烦|我要|我想|现在)*\s*(?:开始|来|start|begin)", re.IGNORECASE)
+_ZH_START_VERB = re.compile(
+    r"^(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们)*\s*(?:开始|来|start|begin)", re.IGNORECASE
+)
 _ZH_LEADING_FILLER = re.compile(
-    r"^(?:请|帮我|给我|麻烦你?|我要|我想要|我想|我准备|准备|现在|马上|开始|来一个|来个|来一轮|一个|一次|一轮|专注于|专注|番茄钟|番茄|计时|"
-    r"的|地|用来|用于|来|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
+    r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|"
+    r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|专注于|专注|番茄钟|番茄|计时器|计时|设个|设置|定个|开个|可以|能不能|能|"
+    r"就|那就|先|嗯|好|好的|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
 )
 _ZH_TRAILING_FILLER = re.compile(
-    r"(?:吧|啊|呀|哦|的|专注|番茄钟|番茄|计时|一下|了|吗|呢|好吗|可以吗|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
+    r"(?:吧|啊|呀|哦|的|专注|番茄钟|番茄|计时|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|左右|上下|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
 )
-
-
-def _zh_durations(text: str) -> list[_Span]:
-    spans = []
-    for match in _ZH_DURATION.finditer(text):
-        if match.group("half"):
-            seconds = 1800.0
-        else:
-            raw = match.group("num")
-            value = float(raw) if raw[0].isdigit() else float(chinese_number(raw))
-            unit = _ZH_UNITS[match.group("unit")]
-            seconds = value * unit
-            if match.group("plus_half") or match.group("unit_half"):
-                seconds += unit / 2
-        spans.append(_Span(match.start(), match.end(), seconds))
-    return spans
+# A one-character verb before the duration and its object after it read as one activity:
+# "做20分钟作业" -> "做作业", "看半小时书" -> "看书".
+_ZH_SPLIT_VERB = re.compile(r"^[做写看读学练背听画弹跑拉唱]$")
 
 
 def _strip_zh(segment: str) -> str:
@@ -421,11 +419,15 @@ def _strip_mixed(segment: str) -> str:
     return segment
 
 
-def _chinese_activity(text: str, span: _Span) -> str | None:
+def _chinese_activity(text: str, span: Span | None) -> str | None:
     # What is left around the duration once the request words are gone is the activity:
     # "专注 25 分钟写作业" -> "写作业", "写作业专注25分钟" -> "写作业", "Focus 25 min on 数学" -> "数学".
-    # After wins over before.
+    # After wins over before, except a verb split by the duration ("做20分钟作业").
+    if span is None:
+        return _clip(_strip_mixed(text))
     after, before = _strip_mixed(text[span.end :]), _strip_mixed(text[: span.start])
+    if after and _ZH_SPLIT_VERB.match(before):
+        return _clip(before + after)
     return _clip(after or before)
 
 
@@ -436,19 +438,34 @@ _ZH_GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|早上好|下午
 _ZH_THANKS = re.compile(r"^(?:谢谢|多谢|感谢|谢啦|谢了)")
 
 
-def _parse_chinese(text: str) -> Intent:
-    if _ZH_STOP.match(text):
+def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
+    if _all_clauses(text, _ZH_SEPARATORS, _ZH_STOP_CLAUSE, _ZH_FILLER_CLAUSE):
         return StopFocus(language="zh")
+    if _ZH_STATUS.search(text):
+        return FocusStatus(language="zh")
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
         return talk
-    if _ZH_QUESTION.search(text) or _ZH_NOT_A_FOCUS.search(text):
+    spans = chinese_durations(text) or english_durations(text)  # "focus 25 min 写作业" mixes both
+    span = first_duration(spans, text, ZH_JOINER)
+    if span is None and awaiting_duration:
+        bare = re.fullmatch(r"(?:就|那就|大概)?\s*(\d{1,4})\s*(?:吧|好了)?[\s.!。！]*", text)
+        if bare:  # "25" after "要专注多久？" means minutes
+            return _outcome(int(bare.group(1)) * 60, None, "zh")
+    if (
+        _ZH_QUESTION.search(text)
+        or _ZH_NOT_A_FOCUS.search(text)
+        or _ZH_STOP_WORD.search(text)
+        or _EN_STOP_WORD.search(text)
+    ):
         return Help(language="zh")
-    meant = bool(_ZH_FOCUS_WORD.search(text) or _ZH_START_VERB.match(text))
-    spans = _zh_durations(text) or _en_durations(text)  # "focus 25 min 写作业" mixes both
-    span = _first_duration(spans, text, _ZH_JOINER)
+    activity = _chinese_activity(text, span)
+    if span is not None and activity is None and not _ZH_FOCUS_WORD.search(text) and not _ZH_START_VERB.match(text):
+        # Nothing but a duration ("25分钟", "就半小时吧"): an answer to "how long?", or unclear.
+        return _outcome(span.seconds, None, "zh") if awaiting_duration else Help(language="zh")
+    meant = bool(_ZH_FOCUS_WORD.search(text) or _ZH_START_VERB.match(text) or (span is not None and activity))
     if not meant:
         return Help(language="zh")
     if span is None:
-        return Help(language="zh", missing_duration=True)
-    return _outcome(span.seconds, _chinese_activity(text, span), "zh")
+        return Help(language="zh", missing_duration=True, activity=activity)
+    return _outcome(span.seconds, activity, "zh")

@@ -90,6 +90,38 @@ def another_round(seconds: int, language: Language) -> str:
     return f"Start another {_round_adjective(seconds)} round?"
 
 
+def status_running(remaining_seconds: int, activity: str | None, language: Language) -> str:
+    """The answer to "how long is left?" while a focus runs."""
+    left = duration_text(remaining_seconds, language)
+    if language == "zh":
+        what = f"（{activity}）" if activity else ""
+        return f"专注进行中{what}，还剩{left}。"
+    what = f" on {activity}" if activity else ""
+    return f"Your focus{what} is running: {left} left."
+
+
+def status_unknown(language: Language) -> str:
+    if language == "zh":
+        return "我现在看不到计时的状态，请看一下番茄钟画面。"
+    return "I can't see the timer from here right now; the Pomodoro screen shows the time left."
+
+
+def long_focus_question(seconds: int, activity: str | None, language: Language) -> str:
+    """Asked before a request over four hours starts: it may be a typo ("600 minutes")."""
+    duration = duration_text(seconds, language)
+    if language == "zh":
+        what = f"{activity}，" if activity else ""
+        return f"要开始一段很长的专注吗？{what}{duration}。"
+    what = f" of {activity}" if activity else ""
+    return f"Start a long focus: {duration}{what}?"
+
+
+def long_focus_declined(language: Language) -> str:
+    if language == "zh":
+        return "好的，没有开始。告诉我想专注多久，比如“专注 25 分钟”。"
+    return 'OK, nothing started. Tell me how long you want, e.g. "start a 25 minute focus".'
+
+
 def another_round_declined(language: Language) -> str:
     if language == "zh":
         return "好的，先不开始新一轮。需要时说“专注 25 分钟”就行。"
@@ -130,24 +162,28 @@ def out_of_range(language: Language) -> str:
 
 _EN_CAPABILITIES = (
     "Here is what I can do:\n"
-    '• Start a focus of 1 second to 24 hours: "start a 25 minute reading focus", "focus 90 seconds on homework", '
+    '• Start a focus of 1 second to 24 hours: "start a 25 minute reading focus", "read for half an hour", '
     '"Focus 25 min on 数学".\n'
-    '• Stop the running focus: "stop".\n'
+    '• Stop the running focus: "stop", "never mind"; ask "how long is left?".\n'
     "• Tell you how it went when it ends, and offer another round.\n"
     "Leaving the focus screen (back to Interact, another app, closing it) ends the focus too."
 )
 _ZH_CAPABILITIES = (
     "我可以帮你：\n"
     "• 开始一段 1 秒到 24 小时的专注：“专注 25 分钟写作业”、“开始专注 1 小时阅读”、“focus 25 min on 数学”。\n"
-    "• 停止正在进行的专注：“停止专注”。\n"
+    "• 停止正在进行的专注：“停止专注”、“算了”；问“还剩多久？”。\n"
     "• 专注结束时告诉你结果，并问你要不要再来一轮。\n"
     "离开专注画面（返回对话、切换或关闭应用）也会结束专注。"
 )
 
 
-def help_text(language: Language, *, missing_duration: bool = False, topic: str = "unknown") -> str:
+def help_text(
+    language: Language, *, missing_duration: bool = False, topic: str = "unknown", activity: str | None = None
+) -> str:
     """The answer to anything that is not a start or a stop, by what the person seemed to want."""
     if language == "zh":
+        if missing_duration and activity:
+            return f"{activity}要专注多久？比如“25分钟”或“1小时”。"
         if missing_duration:
             return "要专注多久？比如“专注 25 分钟”或“开始专注 1 小时阅读”。"
         if topic == "help":
@@ -157,6 +193,8 @@ def help_text(language: Language, *, missing_duration: bool = False, topic: str 
         if topic == "thanks":
             return "不客气！需要时说“专注 25 分钟”就行。"
         return "抱歉，我没听懂。我能为你计时专注：试试“专注 25 分钟写作业”或“停止专注”，说“帮助”查看全部。"
+    if missing_duration and activity:
+        return f'How long should the focus on {activity} be? For example "25 minutes" or "1 hour".'
     if missing_duration:
         return 'How long should the focus be? For example "start a 25 minute focus" or "focus for 1 hour on reading".'
     if topic == "help":

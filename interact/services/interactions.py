@@ -8,7 +8,8 @@ answerable in the main IM and is never appended to the ended block.
 Questions stay few and current: an ``interaction_id`` with a topic (``<topic>.<rest>``, e.g. the
 reference Agent's ``again.en.1500.<outbox_id>``) supersedes the same Agent's still-pending
 interactions of that topic in the conversation, so a person who never answers "another round?"
-has one such question waiting, the newest, never a pile of stale ones.
+has one such question waiting, the newest, never a pile of stale ones. An Agent may also withdraw
+its pending question (``withdraw_interaction``) once the moment has passed; it ends ``superseded``.
 """
 
 from __future__ import annotations
@@ -249,6 +250,25 @@ def _pending_for(conversation_ids: list[uuid.UUID], interaction_pk: object) -> I
         )
     if interaction.status != InteractionStatus.PENDING:
         raise Rejection(RejectionCode.INTERACTION_RESOLVED, f"this interaction is already {interaction.status}")
+    return interaction
+
+
+@transaction.atomic
+def withdraw_interaction(
+    *, conversation: Conversation, agent: Agent, interaction_id: object, now: datetime
+) -> Interaction:
+    """The Agent takes back its own question: still pending, it is resolved ``superseded`` (the moment
+    it was about has passed: the person started something else, or stopped). Idempotent: an already
+    resolved one is returned as it is. Another Agent's id, or an unknown one, is ``forbidden``."""
+    interaction = (
+        Interaction.objects.select_for_update()
+        .filter(conversation=conversation, interaction_id=interaction_id, agent=agent)
+        .first()
+    )
+    if interaction is None:
+        raise Rejection(RejectionCode.FORBIDDEN, "no such interaction of this Agent in this conversation")
+    if interaction.status == InteractionStatus.PENDING:
+        _resolve(interaction, InteractionStatus.SUPERSEDED, None, now, withdrawn=True)
     return interaction
 
 

@@ -6,12 +6,13 @@ block is read-only. Each new message is announced to the conversation's clients 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 import uuid
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message, MessageDelivery
@@ -83,6 +84,7 @@ def message_payload(message: Message) -> dict[str, Any]:
         "text": message.text,
         "data": message.data,
         "created_at": isoformat(message.created_at),
+        "client_message_id": message.client_message_id,
     }
 
 
@@ -99,16 +101,72 @@ def _announce(message: Message, now: datetime) -> None:
     project_on_commit(message.conversation_id, "message.created", message_payload(message))
 
 
+CLIENT_MESSAGE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+# The page's languages (settings.LANGUAGES) as stored with a message, for the Agent to answer in.
+PAGE_LANGUAGES = ("en", "zh-hans")
+
+
+def _check_client_message_id(client_message_id: object) -> str | None:
+    if client_message_id is None:
+        return None
+    if not isinstance(client_message_id, str) or not CLIENT_MESSAGE_ID.match(client_message_id):
+        raise Rejection(RejectionCode.INVALID_ARGUMENTS, "client_message_id must be 8 to 64 letters, digits, - or _")
+    return client_message_id
+
+
+def _stored_resend(conversation: Conversation, user_id: int, client_message_id: str, text: str) -> Message | None:
+    """The message this client id already stored, if any: a resend is answered with it."""
+    stored = Message.objects.filter(conversation=conversation, client_message_id=client_message_id).first()
+    if stored is not None and (stored.author_user_id != user_id or stored.text != text):
+        raise Rejection(
+            RejectionCode.IDEMPOTENCY_KEY_REUSED, "this client_message_id was already used for another message"
+        )
+    return stored
+
+
 @transaction.atomic
-def post_human_message(*, conversation: Conversation, user_id: int, text: object, now: datetime) -> Message:
-    """The person writes in the main IM of ``conversation`` (already access-checked)."""
-    message = Message.objects.create(
-        conversation=conversation,
-        author_kind=AuthorKind.HUMAN,
-        author_user_id=user_id,
-        text=clean_text(text),
-        created_at=now,
-    )
+def post_human_message(
+    *,
+    conversation: Conversation,
+    user_id: int,
+    text: object,
+    now: datetime,
+    client_message_id: object = None,
+    language: object = None,
+) -> Message:
+    """The person writes in the main IM of ``conversation`` (already access-checked).
+
+    ``client_message_id`` (the page's id for it) makes this idempotent: a resend after a dropped
+    connection returns the stored message, with ``replayed`` set, and stores and delivers nothing
+    again (the unique constraint ``one_message_per_client_id`` settles a race of two resends).
+    ``language`` is the page's language when it was written, kept for the Agent's reply.
+    """
+    cleaned = clean_text(text)
+    client_id = _check_client_message_id(client_message_id)
+    if client_id is not None:
+        stored = _stored_resend(conversation, user_id, client_id, cleaned)
+        if stored is not None:
+            stored.replayed = True  # type: ignore[attr-defined]
+            return stored
+    data = {"language": language} if language in PAGE_LANGUAGES else {}
+    try:
+        with transaction.atomic():  # a savepoint: a lost race must not break the caller's transaction
+            message = Message.objects.create(
+                conversation=conversation,
+                author_kind=AuthorKind.HUMAN,
+                author_user_id=user_id,
+                text=cleaned,
+                data=data,
+                client_message_id=client_id,
+                created_at=now,
+            )
+    except IntegrityError:
+        stored = _stored_resend(conversation, user_id, client_id, cleaned) if client_id is not None else None
+        if stored is None:
+            raise
+        stored.replayed = True  # type: ignore[attr-defined]
+        return stored
+    message.replayed = False  # type: ignore[attr-defined]
     # One delivery per Agent of the user, in the same transaction: each Agent gets every message.
     agents = Agent.objects.filter(user_id=conversation.owner_id).values_list("pk", flat=True)
     MessageDelivery.objects.bulk_create(

@@ -3,6 +3,7 @@
 // dialog before anything is sent.
 
 import { RequestError } from "./connection.js";
+import { Outbox } from "./outbox.js";
 import { durationText, secondsBetween } from "./dom.js";
 import { appName, format, gettext } from "./i18n.js";
 import { el, render, scrollToNewest, showBlockOf, toast } from "./render.js";
@@ -179,16 +180,58 @@ export function failedLaunch(instance) {
   send("return_to_interact", {}, gettext("Could not go back to Interact"));
 }
 
+// --- the person's messages: client-made ids, kept until stored (outbox.js) -------------------------
+
+export const outbox = new Outbox();
+
+function postMessage(body) {
+  return wiring.conn.request("message.send", body);
+}
+
+function sent() {
+  render();
+  wiring.refresh();
+}
+
+/** Send one outbox entry now if connected (else it waits for the next hello); a refusal is said once. */
+function dispatch(entry) {
+  if (!wiring.conn.isOpen) return Promise.resolve();
+  return outbox.send(entry, postMessage, () => {
+    if (entry.status === "failed") {
+      toast(format(gettext("%(failure)s: %(detail)s"), { failure: gettext("Your message was not sent"), detail: refusalText(new RequestError("invalid_arguments", entry.error)) }), "error");
+    }
+    sent();
+  });
+}
+
+/** After every hello: the pending messages of the user's conversations go (again), oldest first. */
+export function flushOutbox(conversationIds) {
+  return outbox.flush(conversationIds, postMessage, sent);
+}
+
+export function retryMessage(clientId) {
+  const entry = outbox.retry(clientId);
+  render();
+  if (entry) dispatch(entry);
+}
+
+export function discardMessage(clientId) {
+  outbox.discard(clientId);
+  render();
+}
+
 /** Enter sends (Shift+Enter is a new line); the box keeps the keyboard for the next message. */
 export function wireComposer(form, input) {
-  const submit = async () => {
+  const submit = () => {
     const text = input.value.trim();
     if (!text || !ui.conversationId) return;
-    const reply = await send("message.send", { text }, gettext("Your message was not sent"));
-    if (reply !== null) {
-      input.value = "";
-      scrollToNewest();
-    }
+    // Kept (pending) before it is sent: a reload or a lost connection can not lose it, and the
+    // server stores it once whatever how often it is sent.
+    const entry = outbox.add(ui.conversationId, text, document.documentElement.lang || "");
+    input.value = "";
+    scrollToNewest();
+    render();
+    dispatch(entry);
     // Sending disables nothing, but a redraw may have moved the focus: give it back.
     if (!input.disabled && input.offsetParent !== null) input.focus({ preventScroll: true });
   };

@@ -15,7 +15,7 @@
 import * as actions from "./actions.js";
 import { RequestError, WorkspaceConnection } from "./connection.js";
 import { format, gettext, language } from "./i18n.js";
-import { attachSurfaces, el, handlers, render, renderLaunchers, setComposersEnabled, showConnection, toast } from "./render.js";
+import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, setComposersEnabled, showConnection, tabSeen, toast } from "./render.js";
 import { applyEvent, frontInstance, instanceById, instances, openInstances, runningFocus, takeSnapshot, ui } from "./state.js";
 import { SurfaceHost } from "./surfaces.js";
 
@@ -31,13 +31,20 @@ let snapshotInFlight = false;
 let snapshotAgain = false;
 let firstDraw = true;
 
-conn.addEventListener("status", (event) => showConnection(event.detail));
-conn.addEventListener("hello", () => {
+conn.addEventListener("status", (event) => {
+  if (event.detail.status !== "open") actions.outbox.disconnected();
+  showConnection(event.detail);
+});
+conn.addEventListener("hello", (event) => {
   ui.sentVisibility = null;
   refresh();
+  // What the person wrote that is not known to be stored goes again, with its own id: the server
+  // answers a message it already has with that message, so nothing is doubled.
+  actions.flushOutbox(event.detail.conversations || []);
 });
 conn.addEventListener("event", (event) => {
   const { kind, payload } = event.detail;
+  if (kind === "message.created" && payload.client_message_id) actions.outbox.stored(new Set([payload.client_message_id]));
   // While a snapshot is on its way it may predate this hint: take one more rather than patch it.
   if (!snapshotInFlight && applyEvent(kind, payload)) render();
   else refresh();
@@ -74,6 +81,7 @@ el.bannerRetry.addEventListener("click", () => conn.retryNow());
 
 function applySnapshot(snapshot) {
   takeSnapshot(snapshot);
+  actions.outbox.stored(new Set(snapshot.timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id)));
   surfaces.sync(openInstances().filter((i) => !i.is_system && i.surface));
   for (const id of [...ui.failed]) if (!surfaces.get(id)) ui.failed.delete(id);
   for (const instance of openInstances()) if (!instance.is_system && instance.surface) project(instance);
@@ -118,6 +126,7 @@ function project(instance) {
 
 actions.wiring.conn = conn;
 actions.wiring.refresh = refresh;
+outgoing.waiting = (conversationId) => actions.outbox.waiting(conversationId);
 Object.assign(handlers, {
   goTo: actions.goTo,
   closeApp: actions.closeApp,
@@ -125,6 +134,8 @@ Object.assign(handlers, {
   revealBlock: actions.revealBlock,
   answer: actions.answer,
   dismiss: actions.dismiss,
+  retryMessage: actions.retryMessage,
+  discardMessage: actions.discardMessage,
 });
 
 el.back.addEventListener("click", actions.returnToInteract);
@@ -208,6 +219,7 @@ function sendVisibility(visible) {
 document.addEventListener("visibilitychange", () => {
   const visible = document.visibilityState === "visible";
   document.body.dataset.visible = String(visible);
+  if (visible) tabSeen();
   if (conn.isOpen && ui.conversationId) sendVisibility(visible);
   for (const instance of openInstances()) if (!instance.is_system && instance.surface) project(instance);
 });

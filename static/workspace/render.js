@@ -7,7 +7,7 @@
 import { h, replaceChildren } from "./dom.js";
 import { appName, format, gettext, ngettext, tx } from "./i18n.js";
 import { frontInstance, instances, latestAgentMessage, openInstances, runningFocus, ui } from "./state.js";
-import { blockView, interactionView, messageView, reconcile } from "./timeline.js";
+import { blockView, interactionView, messageView, outgoingView, reconcile } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,6 +55,8 @@ export const el = {
 
 /** What the drawn controls call: goTo, closeApp, openApp, revealBlock, answer, dismiss. */
 export const handlers = {};
+// The person's messages on their way (actions.js's Outbox), set by app.js: drawn after the timeline.
+export const outgoing = { waiting: () => [] };
 
 const CLOSED_IN_MENU = 8;
 // Within this many pixels of the end counts as "at the newest entry" (a rounding-safe margin).
@@ -66,6 +68,8 @@ const view = {
   seenKeys: null, // timeline keys drawn so far (null before the first draw)
   lastAnnounced: null,
   interactWasHidden: null,
+  unread: 0, // Agent messages that arrived while the tab was hidden
+  hintTimeUp: false, // the focus hint says "Time is up" (00:00, the server's result not in yet)
 };
 
 export function attachSurfaces(surfaces) {
@@ -198,14 +202,8 @@ function renderStage() {
   // Only an operation that leaving ends (the app's manifest: ends_when_left) gets the warning.
   const focusing = focus && focus.instance_id === front.instance_id && focus.ends_when_left !== false;
   el.focusHint.hidden = !focusing;
-  replaceChildren(
-    el.focusHint,
-    focusing
-      ? focus.activity
-        ? tx(gettext("Focus running: %(activity)s. Leaving this screen ends it."), { activity: focus.activity })
-        : gettext("Focus running. Leaving this screen ends it.")
-      : [],
-  );
+  view.hintTimeUp = Boolean(focusing && secondsLeft(focus) === 0);
+  replaceChildren(el.focusHint, focusing ? focusHintText(focus) : []);
   el.back.title = focusing ? gettext("Going back to Interact ends the running focus") : gettext("Back to Interact");
   // On a phone the button says only "Close" (its accessible name stays the full "Close Pomodoro").
   const closeName = format(gettext("Close %(name)s"), { name });
@@ -221,6 +219,7 @@ function renderStage() {
 }
 
 function itemKey(item) {
+  if (item.type === "outgoing") return `o:${item.client_message_id}`;
   return item.type === "block" ? `b:${item.app_session_id}` : item.type === "message" ? `m:${item.message_id}` : `i:${item.id}`;
 }
 
@@ -251,7 +250,13 @@ el.newMessages.addEventListener("click", () => {
 
 function renderTimeline() {
   const op = runningFocus();
-  const items = ui.snapshot.timeline;
+  // The person's messages not stored yet (pending, or refused) come last, as written.
+  const onPage = new Set(ui.snapshot.timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id));
+  const waiting = outgoing
+    .waiting(ui.conversationId)
+    .filter((entry) => !onPage.has(entry.client_message_id))
+    .map((entry) => ({ type: "outgoing", ...entry }));
+  const items = [...ui.snapshot.timeline, ...waiting];
   el.timelineEmpty.hidden = items.length > 0;
   const keys = items.map(itemKey);
   const arrived = view.seenKeys !== null && keys.some((k) => !view.seenKeys.has(k));
@@ -262,6 +267,7 @@ function renderTimeline() {
     build: (item) => {
       if (item.type === "block") return blockView(item, { operation: op && op.app_session_id === item.app_session_id ? op : null, openBlocks: ui.openBlocks, actions: handlers, drafts: ui.drafts });
       if (item.type === "message") return messageView(item);
+      if (item.type === "outgoing") return outgoingView(item, handlers);
       return interactionView(item, handlers, { drafts: ui.drafts });
     },
   });
@@ -283,12 +289,19 @@ export function showBlockOf(instanceId) {
 
 /**
  * Interact's interactions above a foreground MiniApp: still Interact's, wherever shown (R-4.3.4).
- * One at a time, oldest first: a quiet card over the focus screen, and nothing shifting under
- * the pointer when a newer one arrives. Older questions of the same topic are superseded on the
- * server, so what waits here is current.
+ * One at a time, newest first: the latest question is the one about now. A question asked before
+ * the running focus began was about an earlier moment (say, "another round?" of the focus before),
+ * so it waits in the main IM and is never drawn over this focus.
  */
+export function overlayQuestions(pending, focus) {
+  const current = focus && focus.started_at
+    ? pending.filter((i) => i.created_at >= focus.started_at || (i.app_session_id && i.app_session_id === focus.app_session_id))
+    : pending.slice();
+  return current.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+}
+
 function renderOverlay() {
-  const pending = el.appView.hidden ? [] : ui.snapshot.pending_interactions;
+  const pending = el.appView.hidden ? [] : overlayQuestions(ui.snapshot.pending_interactions, runningFocus());
   el.overlay.hidden = pending.length === 0;
   reconcile(el.overlayCard, pending.slice(0, 1), {
     key: (item) => `o:${item.id}`,
@@ -317,8 +330,55 @@ function announce() {
   if (id && id !== view.lastAnnounced) {
     view.lastAnnounced = id;
     el.announcer.textContent = format(gettext("Agent: %(text)s"), { text: latest.text });
+    if (document.hidden) view.unread += 1; // shown in the tab's title until the tab is seen
   }
+  renderTitle();
 }
+
+// --- the tab's title: a running focus's time left, and what the Agent said while it was hidden ---
+
+const BASE_TITLE = document.title;
+
+function clockText(seconds) {
+  const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+  const mm = String(m).padStart(h ? 2 : 1, "0"), ss = String(s).padStart(2, "0");
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+function secondsLeft(op) {
+  return Math.max(0, Math.ceil((Date.parse(op.ends_at) - (Date.now() + ui.clockOffsetMs)) / 1000));
+}
+
+/** Over the focus screen: running, or — at 00:00, until the server's result arrives — being confirmed. */
+function focusHintText(focus) {
+  if (secondsLeft(focus) === 0) return gettext("Time is up. LineUp is confirming the result…");
+  return focus.activity
+    ? tx(gettext("Focus running: %(activity)s. Leaving this screen ends it."), { activity: focus.activity })
+    : gettext("Focus running. Leaving this screen ends it.");
+}
+
+export function renderTitle() {
+  const op = ui.snapshot ? runningFocus() : null;
+  let title = BASE_TITLE;
+  if (op && !el.focusHint.hidden && (secondsLeft(op) === 0) !== view.hintTimeUp) {
+    view.hintTimeUp = secondsLeft(op) === 0;
+    replaceChildren(el.focusHint, focusHintText(op));
+  }
+  if (op) {
+    const left = secondsLeft(op);
+    title = `${clockText(left)} · ${op.activity || gettext("Focus")} · ${BASE_TITLE}`;
+  }
+  if (view.unread > 0) title = `(${view.unread}) ${title}`;
+  if (document.title !== title) document.title = title;
+}
+
+/** The person looks at the tab again: what the Agent said is seen. */
+export function tabSeen() {
+  view.unread = 0;
+  renderTitle();
+}
+
+setInterval(renderTitle, 1000);
 
 export function showConnection({ status, retryInMs }) {
   document.body.dataset.connection = status;
@@ -328,12 +388,18 @@ export function showConnection({ status, retryInMs }) {
     return;
   }
   if (status === "reconnecting") {
+    // Honest about what the page can know while cut off: the focus keeps its end time (the
+    // server settles it by its deadline, even after a restart), and its result comes when LineUp is back.
+    const lost =
+      retryInMs >= 1000
+        ? format(gettext("Connection lost. Reconnecting in %(seconds)s s…"), { seconds: Math.round(retryInMs / 1000) })
+        : gettext("Connection lost. Reconnecting…");
     el.bannerText.textContent =
       ui.snapshot === null
         ? gettext("Can't reach LineUp yet. Trying again…")
-        : retryInMs >= 1000
-          ? format(gettext("Connection lost. Reconnecting in %(seconds)s s… Your focus keeps running on the server."), { seconds: Math.round(retryInMs / 1000) })
-          : gettext("Connection lost. Reconnecting… Your focus keeps running on the server.");
+        : runningFocus()
+          ? `${lost} ${gettext("Your focus keeps its end time; its result is confirmed once LineUp is back.")}`
+          : lost;
     el.bannerRetry.hidden = false;
     el.banner.hidden = false;
   }

@@ -12,7 +12,9 @@ export const REASONS = {
   returned_to_interact: () => gettext("you went back to Interact"),
   switched_app: () => gettext("you switched to another app"),
   app_closed: () => gettext("the app was closed"),
-  agent_interrupt: () => gettext("stopped at your request"),
+  // Any Agent may stop a focus (the built-in one when asked, or an external one over MCP): the page
+  // says who did it, not why.
+  agent_interrupt: () => gettext("the Agent stopped it"),
   host_interruption: () => gettext("the device interrupted it"),
 };
 
@@ -54,12 +56,45 @@ function author(entry) {
 }
 
 export function messageView(entry) {
+  const sent = entry.author_kind === "human" && entry.client_message_id;
   return h(
     "article",
-    { class: ["message", `from-${entry.author_kind}`], dataset: { messageId: entry.message_id } },
-    h("header", { class: "message-meta" }, h("span", { class: "author" }, author(entry)), h("time", { datetime: entry.created_at }, clockTime(entry.created_at))),
+    { class: ["message", `from-${entry.author_kind}`], dataset: sent ? { messageId: entry.message_id, clientMessageId: entry.client_message_id, sendState: "sent" } : { messageId: entry.message_id } },
+    h(
+      "header",
+      { class: "message-meta" },
+      h("span", { class: "author" }, author(entry)),
+      h("time", { datetime: entry.created_at }, clockTime(entry.created_at)),
+      sent ? h("span", { class: "send-state" }, gettext("Sent")) : null,
+    ),
     h("p", { class: "message-text", dir: "auto" }, entry.text),
   );
+}
+
+/** One of the person's messages not stored yet: "Sending…" (sent again after a reconnect), or refused. */
+export function outgoingView(entry, actions) {
+  const failed = entry.status === "failed";
+  const sendState = failed ? "failed" : entry.status === "sent" ? "sent" : "pending";
+  const state = failed
+    ? h("span", { class: "send-state failed" }, format(gettext("Not sent: %(detail)s"), { detail: entry.error || "" }))
+    : h("span", { class: `send-state ${sendState}` }, sendState === "sent" ? gettext("Sent") : gettext("Sending…"));
+  const card = h(
+    "article",
+    { class: ["message", "from-human", "outgoing", sendState], dataset: { clientMessageId: entry.client_message_id, sendState } },
+    h("header", { class: "message-meta" }, h("span", { class: "author" }, gettext("You")), state),
+    h("p", { class: "message-text", dir: "auto" }, entry.text),
+  );
+  if (failed) {
+    card.append(
+      h(
+        "div",
+        { class: "interaction-actions" },
+        h("button", { type: "button", onclick: () => actions.retryMessage(entry.client_message_id) }, gettext("Retry")),
+        h("button", { type: "button", class: "quiet", onclick: () => actions.discardMessage(entry.client_message_id) }, gettext("Discard")),
+      ),
+    );
+  }
+  return card;
 }
 
 function answerText(interaction) {

@@ -79,9 +79,9 @@ def test_interactions_overlay_the_focus_screen_and_a_pending_one_outlives_the_bl
     text = ask(conversation, helper_agent, "t1", "input", "Which page did you start on?", app_session_id=session)
 
     overlay = ws.page.locator("#overlay")
-    # One card at a time, oldest first, and how many wait behind it.
+    # One card at a time, newest first (the question about now), and how many wait behind it.
     expect(overlay.locator("section.interaction")).to_have_count(1)
-    expect(ws.interaction(kind="notice", within="#overlay")).to_contain_text("Your phone is on silent.")
+    expect(ws.interaction(kind="input", within="#overlay")).to_contain_text("Which page did you start on?")
     expect(overlay.locator("#overlay-more")).to_have_text("3 more questions after this one")
     ws.expect_app_in_front("pomodoro")
     screenshot(ws.page, "05-interaction-over-focus", tmp_path)
@@ -89,12 +89,12 @@ def test_interactions_overlay_the_focus_screen_and_a_pending_one_outlives_the_bl
     frame = ws.surface(str(operation.instance_id))
     assert frame.locator(".interaction, dialog, button").count() == 0
 
-    ws.interaction(kind="notice", within="#overlay").get_by_role("button", name="OK").click()
-    ws.interaction(kind="choice", within="#overlay").get_by_role("button", name="Chapter 4").click()
-    ws.interaction(kind="confirm", within="#overlay").get_by_role("button", name="No").click()
     answer = ws.interaction(kind="input", within="#overlay").get_by_role("textbox")
     answer.fill("page 42")
     answer.press("Enter")
+    ws.interaction(kind="confirm", within="#overlay").get_by_role("button", name="No").click()
+    ws.interaction(kind="choice", within="#overlay").get_by_role("button", name="Chapter 4").click()
+    ws.interaction(kind="notice", within="#overlay").get_by_role("button", name="OK").click()
     expect(overlay).to_be_hidden()
     assert [status_of(i) for i in (notice, choice, confirm, text)] == [
         ("answered", None),

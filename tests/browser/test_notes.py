@@ -94,3 +94,32 @@ def test_a_launch_whose_surface_does_not_start_puts_interact_back_with_a_message
     editor = ws.page.frame_locator(f"iframe[data-instance-id='{instance_id}']").locator("#text")
     expect(editor).to_be_enabled()
     ws.expect_app_in_front("notes")
+
+
+@pytest.mark.spec("R-2.3.1", "R-4.1.5")
+def test_a_note_stops_at_its_quota_and_says_so_instead_of_retrying(ws, server, conversation, tmp_path):
+    """1 500 Chinese characters are more than the 4 KiB state: the note takes what fits, shows it is
+    full and how much it uses, saves that, and never shows a raw state_too_large retry."""
+    from runtime.services.snapshots import encoded_size
+    from tests.browser.conftest import screenshot
+
+    instance_id = open_notes(ws)
+    frame = ws.page.frame_locator(f"iframe[data-instance-id='{instance_id}']")
+    editor = frame.locator("#text")
+    expect(editor).to_be_enabled()
+    expect(frame.locator("#usage")).to_have_text("11 of 4096 bytes")  # {"text":""}
+    editor.fill("读" * 1500)
+    expect(frame.locator("#usage")).to_contain_text("The note is full (4096 bytes)")
+    expect(frame.locator("#status")).to_have_text("Saved")
+    kept = editor.input_value()
+    assert 1300 < len(kept) < 1500
+    state = snapshot_of(instance_id).state
+    assert state == {"text": kept} and encoded_size(state) <= 4096
+    assert "state_too_large" not in frame.locator("body").inner_text()
+    screenshot(ws.page, "notes-full", tmp_path)
+
+    editor.press("End")
+    editor.press("Backspace")
+    expect(frame.locator("#usage")).to_have_text(f"{encoded_size({'text': kept[:-1]})} of 4096 bytes")
+    expect(frame.locator("#status")).to_have_text("Saved")
+    assert snapshot_of(instance_id).state == {"text": kept[:-1]}

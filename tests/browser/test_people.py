@@ -18,6 +18,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from interact.models import Interaction, InteractionStatus
+from interact.services.interactions import request_interaction
 from interact.services.messages import post_agent_message
 from runtime.services.agents import create_agent_token
 from tests.browser.axe import blocking
@@ -37,6 +38,8 @@ LOCALES = {"en": "en-GB", "zh-hans": "zh-CN"}
 # What a person types to start a reading focus, and the activity the Agent takes from it.
 START = {"en": ("start a {n} second reading focus", "reading"), "zh-hans": ("专注 {n} 秒阅读", "阅读")}
 STOP = {"en": "stop", "zh-hans": "停止专注"}
+# A stopped focus gets no "another round?": a request over four hours brings a question to Interact.
+LONG = {"en": "focus 5 hours on the thesis", "zh-hans": "专注5小时写论文"}
 
 FIT = """(selectors) => {
     const vw = window.innerWidth, vh = window.innerHeight;
@@ -140,6 +143,7 @@ def test_every_screen_fits_a_phone(browser, server, web_user, conversation, phon
     ws.say(STOP[language])
     server.wait(lambda: settled(operation), "the stop to settle the focus")
     ws.expect_interact_in_front()
+    ws.say(LONG[language])
     confirm = ws.interaction(kind="confirm")
     expect(confirm).to_be_visible()
     fits(page, ".appbar", "#composer-input", "#timeline > section.interaction.pending")
@@ -182,6 +186,7 @@ def test_no_serious_or_critical_accessibility_violation_on_any_screen(
     page.locator("#leave-confirm").click()
     server.wait(lambda: settled(operation), "leaving to settle the focus")
     ws.expect_interact_in_front()
+    ws.say(LONG[language])
     expect(ws.interaction(kind="confirm")).to_be_visible()
     no_blocking_violations(page, "Interact with a result and a question")
     page.locator("#closed-summary").click()
@@ -189,6 +194,19 @@ def test_no_serious_or_critical_accessibility_violation_on_any_screen(
     page.keyboard.press("Escape")
 
     second = start_reading(ws, server, conversation, language)
+    # A question about this focus, from a second Agent of the person (the reference Agent's own
+    # question was about the moment before it, and is withdrawn by the new start).
+    helper, _ = create_agent_token(user=web_user, name="helper", now=timezone.now())
+    off_the_loop(
+        request_interaction,
+        conversation=conversation,
+        agent=helper,
+        interaction_id="dim-lights",
+        kind="confirm",
+        prompt="Dim the lights?" if language == "en" else "要调暗灯光吗",
+        app_session_id=str(second.app_session_id),
+        now=timezone.now(),
+    )
     expect(page.locator("#overlay section.interaction")).to_be_visible()
     no_blocking_violations(page, "a question over the focus")
     ws.say(STOP[language])

@@ -508,7 +508,7 @@ def test_recover_runtime_says_its_counts_in_proper_singular_and_plural(agent, ot
     call_command("recover_runtime", "--dry-run", stdout=out)
     text = out.getvalue()
     assert "DRY RUN: would settle 1 due operation\n" in text
-    assert "resumed 0 running operations; 0 outbox entries not acked yet" in text
+    assert "would resume 0 running operations; 0 outbox entries not acked yet" in text  # nothing was resumed
 
     other_conversation = conversation_get_or_create_default(user=other_user)
     other = AgentDriver(caller=Caller(label="agent:other", user_id=other_user.id), conversation=other_conversation)

@@ -295,6 +295,19 @@ class AgentConsumer(AsyncWebsocketConsumer):
         if interaction.status != "pending":  # a retry of one that was already resolved
             await self._deliver(results=False, user_messages=False)
 
+    async def on_interaction_withdraw(self, body: dict[str, Any]) -> None:
+        interaction = await database_sync_to_async(delivery.withdraw_agent_interaction)(
+            self.caller, self.agent, body, now=timezone.now()
+        )
+        await self._send(
+            "interaction.withdrawn",
+            conversation_id=body["conversation_id"],
+            interaction_id=interaction.interaction_id,
+            status=interaction.status,
+        )
+        # Its interaction.resolved (superseded, or whatever it had already become) follows.
+        await self._deliver(results=False, user_messages=False)
+
     async def on_outbox_ack(self, body: dict[str, Any]) -> None:
         await database_sync_to_async(delivery.ack)(self.agent, body["outbox_id"], now=timezone.now())
         self._log("outbox.ack_received", outbox_id=body["outbox_id"])

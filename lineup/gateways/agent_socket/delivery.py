@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from interact.models import Interaction, InteractionStatus, Message, MessageDelivery
-from interact.services.interactions import ack_resolution, request_interaction
+from interact.services.interactions import ack_resolution, request_interaction, withdraw_interaction
 from interact.services.messages import ack_message, mark_messages_sent, post_agent_message
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import uuid_or_none
@@ -88,6 +88,11 @@ def request_agent_interaction(caller: Caller, agent: Agent, body: dict[str, Any]
         app_session_id=body.get("app_session_id"),
         now=now,
     )
+
+
+def withdraw_agent_interaction(caller: Caller, agent: Agent, body: dict[str, Any], *, now: datetime) -> Interaction:
+    conversation = access_conversation(caller, body["conversation_id"])
+    return withdraw_interaction(conversation=conversation, agent=agent, interaction_id=body["interaction_id"], now=now)
 
 
 def results_to_send(agent: Agent, *, now: datetime, everything: bool) -> list[tuple[dict[str, Any], int]]:

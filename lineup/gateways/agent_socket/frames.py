@@ -37,6 +37,7 @@ CLIENT_FRAMES: dict[str, dict[str, Any]] = {
             "app_session_id": ID_SCHEMA,
         },
     ),
+    "interaction.withdraw": frame_schema({"conversation_id": ID_SCHEMA, "interaction_id": ID_SCHEMA}),
     "outbox.ack": frame_schema({"outbox_id": ID_SCHEMA}),
     "message.ack": frame_schema({"message_id": ID_SCHEMA}),
     "interaction.ack": frame_schema({"conversation_id": ID_SCHEMA, "interaction_id": ID_SCHEMA}),

@@ -77,7 +77,14 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  running {item['operation_id']} ends_at={item['ends_at']} remaining={item['remaining_seconds']}s"
             )
-        resumed = ngettext("resumed %(n)d running operation", "resumed %(n)d running operations", len(summary.resumed))
+        if dry_run:  # a dry run changes nothing: it says what a real run would do
+            resumed = ngettext(
+                "would resume %(n)d running operation", "would resume %(n)d running operations", len(summary.resumed)
+            )
+        else:
+            resumed = ngettext(
+                "resumed %(n)d running operation", "resumed %(n)d running operations", len(summary.resumed)
+            )
         unacked = ngettext(
             "%(n)d outbox entry not acked yet", "%(n)d outbox entries not acked yet", summary.unacked_outbox
         )

@@ -135,3 +135,44 @@ def test_an_unknown_function_is_told_plainly_and_nothing_is_called(fake_openai):
             await agent.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_the_model_can_ask_how_long_is_left(fake_openai):
+    """With the running focus readable, the model is offered the status function; its call is answered
+    by the Agent itself (no tool.call to LineUp) with the focus and its seconds left."""
+    from datetime import UTC, datetime, timedelta
+
+    fake_openai.script(tool_calls(call("lineup_focus_status", "{}", "s1")), text("About 10 minutes left."))
+    ends = (datetime.now(UTC) + timedelta(minutes=10)).isoformat()
+
+    async def recall_focus(conversation_id: str) -> dict[str, Any] | None:
+        return {"activity": "reading", "started_at": ends, "ends_at": ends} if conversation_id == CONV else None
+
+    async def scenario() -> None:
+        wire = Wire()
+        agent = LLMAgent(
+            wire.send,
+            config=LLMConfig(base_url=fake_openai.base_url, model="m", max_retries=0),
+            recall_focus=recall_focus,
+        )
+        try:
+            await agent.handle(welcome())
+            await agent.handle(
+                {"type": "user.message", "conversation_id": CONV, "message_id": "m-1", "text": "how long is left?"}
+            )
+            await wire.next_of("inventory.get")
+            published = inventory_for_scope("personal").published()
+            await agent.handle({"type": "inventory", "conversation_id": CONV, **published})
+            _, reply = await wire.next_of("message.send")
+            assert reply["text"] == "About 10 minutes left."
+            assert "tool.call" not in [f["type"] for f in wire.sent]
+            offered = [t["function"]["name"] for t in fake_openai.requests[0].body["tools"]]
+            assert "lineup_focus_status" in offered
+            told = json.loads(fake_openai.requests[1].messages[-1]["content"])
+            assert told["running"] is True and told["activity"] == "reading"
+            assert 595 <= told["seconds_left"] <= 600
+        finally:
+            await agent.close()
+
+    asyncio.run(scenario())

@@ -581,3 +581,170 @@ def test_a_result_of_a_call_made_before_a_restart_still_names_its_activity():
     assert asked == [(CONV, "op-1")]
     assert run(report()) == "专注完成：25分钟。"
     assert run(report(recall_activity=broken)) == "专注完成：25分钟。"
+
+
+# --- the moment: "how long?" answers, long requests, status, withdrawn questions, one language ----------
+
+
+async def ready_agent(**options: Any) -> tuple[ReferenceAgent, Wire]:
+    """A connected Agent that already has the Inventory (so a start goes out at once)."""
+    wire = Wire()
+    agent = ReferenceAgent(wire.send, **options)
+    await agent.handle(welcome())
+    await agent.handle(inventory())
+    wire.take()
+    return agent, wire
+
+
+def starts(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [f["arguments"] for f in frames if f["type"] == "tool.call" and f["tool"] == START_TOOL]
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_a_bare_duration_answers_the_agents_own_how_long_question():
+    """ "focus on reading" -> "How long…?"; the next message "25 minutes" starts 25 minutes of reading.
+    Out of that moment, "25 minutes" alone is not a start."""
+
+    async def scenario():
+        agent, wire = await ready_agent()
+        await agent.handle(user_message("focus on reading", "m-1"))
+        assert texts(wire.take()) == ['How long should the focus on reading be? For example "25 minutes" or "1 hour".']
+        await agent.handle(user_message("25 minutes", "m-2"))
+        assert starts(wire.take()) == [{"duration_seconds": 1500, "activity": "reading"}]
+        await agent.handle(user_message("25 minutes", "m-3"))  # the question was answered already
+        assert starts(wire.take()) == []
+
+        await agent.handle(user_message("开始专注", "m-4"))
+        assert texts(wire.take()) == ["要专注多久？比如“专注 25 分钟”或“开始专注 1 小时阅读”。"]
+        await agent.handle(user_message("半小时", "m-5"))
+        assert starts(wire.take()) == [{"duration_seconds": 1800}]
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_a_request_over_four_hours_is_confirmed_before_it_starts():
+    """ "focus 600 minutes" asks first (no tool call); yes starts it, no says nothing started."""
+
+    async def scenario():
+        agent, wire = await ready_agent()
+        await agent.handle(user_message("focus 600 minutes on the thesis", "m-1"))
+        [question] = wire.take()
+        assert question["type"] == "interaction.request" and question["kind"] == "confirm"
+        assert question["interaction_id"].startswith("long.en.36000.")
+        assert question["prompt"] == "Start a long focus: 10 hours of thesis?"
+        await agent.handle(resolved(question["interaction_id"], value=True))
+        assert starts(wire.take()) == [{"duration_seconds": 36000, "activity": "thesis"}]
+
+        await agent.handle(user_message("专注5小时", "m-2"))
+        [question] = wire.take()
+        assert question["prompt"] == "要开始一段很长的专注吗？5小时。"
+        await agent.handle(resolved(question["interaction_id"], value=False))
+        assert texts(wire.take()) == ["好的，没有开始。告诉我想专注多久，比如“专注 25 分钟”。"]
+
+        await agent.handle(user_message("focus 4 hours", "m-3"))  # four hours is not "over four hours"
+        assert starts(wire.take()) == [{"duration_seconds": 14400}]
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_how_long_is_left_is_answered_from_the_running_focus():
+    """The status intent reads the running focus: its remaining time and activity, or that none runs."""
+    from datetime import UTC, datetime, timedelta
+
+    running: dict[str, Any] = {}
+
+    async def recall_focus(conversation_id: str) -> dict[str, Any] | None:
+        return running.get(conversation_id)
+
+    async def scenario():
+        agent, wire = await ready_agent(recall_focus=recall_focus)
+        await agent.handle(user_message("how long is left?", "m-1"))
+        assert texts(wire.take()) == ["There is no focus running."]
+        ends = datetime.now(UTC) + timedelta(minutes=12, seconds=30)
+        running[CONV] = {"activity": "数学", "started_at": T_START, "ends_at": ends.isoformat()}
+        await agent.handle(user_message("还剩多久？", "m-2"))
+        [text] = texts(wire.take())
+        assert text in ("专注进行中（数学），还剩12分钟30秒。", "专注进行中（数学），还剩12分钟29秒。"), text
+        blind, blind_wire = await ready_agent()
+        await blind.handle(user_message("time left?", "m-3"))
+        assert texts(blind_wire.take()) == [
+            "I can't see the timer from here right now; the Pomodoro screen shows the time left."
+        ]
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1", "R-4.3.5")
+def test_another_round_is_withdrawn_when_the_person_moves_on_and_never_asked_after_a_stop():
+    """A completed focus -> "another round?"; a new start (or a stop) withdraws it before anything else;
+    an interrupted focus gets its report and no question."""
+
+    async def scenario():
+        agent, wire = await ready_agent()
+        await agent.handle(user_message("focus 25 minutes", "m-1"))
+        [call] = wire.take()
+        await agent.handle(result_frame(call["source_tool_call_id"]))
+        question = next(f for f in wire.take() if f["type"] == "interaction.request")
+        await agent.handle(user_message("read for 10 minutes", "m-2"))
+        withdraw, start = wire.take()
+        assert withdraw == {
+            "type": "interaction.withdraw",
+            "conversation_id": CONV,
+            "interaction_id": question["interaction_id"],
+        }
+        assert start["tool"] == START_TOOL
+        await agent.handle(
+            result_frame(
+                start["source_tool_call_id"], state="interrupted", elapsed=60, reason="app_closed", outbox_id="o-2"
+            )
+        )
+        after_stop = wire.take()
+        assert [f["type"] for f in after_stop] == ["message.send", "outbox.ack"]  # no question
+        await agent.handle(user_message("stop", "m-3"))
+        assert [f["type"] for f in wire.take()] == ["tool.call"]  # nothing left to withdraw
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_the_agent_answers_in_the_persons_language_whatever_the_message_script():
+    """With the person's language known (the page's), a Chinese activity in an English message is
+    answered in English, and a Chinese UI's person gets Chinese replies and questions to English words."""
+    language = {"value": "en"}
+
+    async def recall_language(conversation_id: str, message_id: str | None) -> str | None:
+        return language["value"]
+
+    async def scenario():
+        agent, wire = await ready_agent(recall_language=recall_language)
+        await agent.handle(user_message("Focus 25 min on 数学", "m-1"))
+        [call] = wire.take()
+        assert call["source_tool_call_id"].startswith("ref.en.")
+        assert call["arguments"] == {"duration_seconds": 1500, "activity": "数学"}
+        await agent.handle(accepted(call["source_tool_call_id"]))
+        assert texts(wire.take()) == ["Focus started: 25 minutes of 数学. I'll let you know when it's done."]
+        await agent.handle(result_frame(call["source_tool_call_id"]))
+        frames = wire.take()
+        assert texts(frames) == ["Focus complete: 25 minutes of 数学."]
+        assert (
+            next(f for f in frames if f["type"] == "interaction.request")["prompt"] == "Start another 25-minute round?"
+        )
+
+        language["value"] = "zh"
+        await agent.handle(user_message("stop", "m-2"))
+        [withdraw, stop] = wire.take()
+        assert withdraw["type"] == "interaction.withdraw"
+        await agent.handle(
+            {
+                "type": "tool.receipt",
+                "conversation_id": CONV,
+                "source_tool_call_id": stop["source_tool_call_id"],
+                "receipt": {"status": "no_active_focusing_operation"},
+                "replayed": False,
+            }
+        )
+        assert texts(wire.take()) == ["现在没有进行中的专注。"]
+
+    run(scenario())

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from interact.reference_agent.intents import (
     MAX_FOCUS_SECONDS,
     DurationOutOfRange,
+    FocusStatus,
     Help,
     StartFocus,
     StopFocus,
@@ -323,3 +324,60 @@ def test_the_chinese_numeral_writer_agrees_with_known_values():
         "一千零二十",
         "九千九百九十九",
     ]
+
+
+# --- answers to "how long?", stops that never start, thanks that never stop ------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("25 minutes", 1500),
+        ("25", 1500),
+        ("half an hour please", 1800),
+        ("ok, 45 min", 2700),
+        ("an hour and a half", 5400),
+        ("25分钟", 1500),
+        ("半小时", 1800),
+        ("就25分钟吧", 1500),
+        ("一个半小时", 5400),
+        ("25", 1500),
+    ],
+)
+def test_a_bare_duration_answers_the_agents_how_long(text, seconds):
+    """After the Agent asked "how long?", a duration alone (or a bare number of minutes) is a start."""
+    intent = parse_intent(text, awaiting_duration=True)
+    assert intent == StartFocus(duration_seconds=seconds, activity=None, language=detect_language(text))
+    if not text.isdigit():
+        assert isinstance(parse_intent(text), Help)  # the same words out of the blue are unclear
+
+
+def test_a_start_without_a_duration_keeps_its_activity_for_the_answer():
+    """ "focus on reading" asks how long, and keeps "reading" for when the answer comes."""
+    assert parse_intent("focus on reading").activity == "reading"
+    assert parse_intent("开始专注看书").activity == "看书"
+
+
+STOPS = ["stop", "cancel", "never mind, stop it", "I'm done", "停止", "算了不做了", "别计时了", "取消"]
+DURATIONS = ["25 minutes", "an hour", "half an hour", "25分钟", "半小时", "一个半小时"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(stop=st.sampled_from(STOPS), duration=st.sampled_from(DURATIONS), order=st.booleans())
+def test_a_stop_phrase_never_starts_a_focus(stop, duration, order):
+    """A message made of a stop phrase and a duration ("stop, 25 minutes") never starts a focus."""
+    text = f"{stop} {duration}" if order else f"{duration} {stop}"
+    assert not isinstance(parse_intent(text), StartFocus | DurationOutOfRange), text
+    assert not isinstance(parse_intent(text, awaiting_duration=True), StartFocus | DurationOutOfRange), text
+
+
+@pytest.mark.parametrize("text", ["thanks", "thank you!", "thanks, that's all", "thx", "谢谢", "谢谢你", "多谢！"])
+def test_thanks_never_stops(text):
+    """Thanking the Agent is small talk, never a stop."""
+    assert parse_intent(text) == Help(language=detect_language(text), topic="thanks")
+
+
+@pytest.mark.parametrize("text", ["how long is left?", "还剩多久？", "what's running?", "还有几分钟"])
+def test_status_questions(text):
+    """Questions about the time left are a status intent, not help and not a start."""
+    assert parse_intent(text) == FocusStatus(language=detect_language(text))

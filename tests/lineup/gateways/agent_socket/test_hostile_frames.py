@@ -76,6 +76,7 @@ ANSWER = {
     "tool.call": {"tool.accepted", "tool.receipt"},
     "message.send": {"message.sent"},
     "interaction.request": {"interaction.pending"},
+    "interaction.withdraw": {"interaction.withdrawn"},
     "outbox.ack": None,
     "message.ack": None,
     "interaction.ack": None,
@@ -90,6 +91,7 @@ REFUSALS = {
     "interaction.request": {
         ("error", code) for code in {*_ACCESS, *_BLOCK, "invalid_arguments", "idempotency_key_reused"}
     },
+    "interaction.withdraw": {("error", code) for code in _ACCESS},
     "outbox.ack": {("error", "forbidden")},
     "message.ack": {("error", "forbidden")},
     "interaction.ack": {("error", code) for code in _ACCESS},

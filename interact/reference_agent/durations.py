@@ -1,0 +1,203 @@
+# ruff: noqa: RUF001 -- Chinese text uses full-width punctuation on purpose
+"""How long a person says, in English or Chinese words and numerals (pure, no I/O).
+
+``english_durations(text)`` / ``chinese_durations(text)`` find every duration in a message as a
+``Span`` (where it is, how many seconds); ``first_duration`` sums the first one with those right
+after it ("1 hour 30 minutes", "1h30m", "1小时30分钟"). Numbers may be digits or words: "25",
+"twenty-five", "an", "half an hour", "an hour and a half", "a quarter of an hour"; "二十五", "十",
+"两", "半小时", "一个半小时", "三分半", "一刻钟".
+
+No library: the number words people use for a focus are few (up to "ninety-nine", Chinese numerals
+up to 万), and a table here is shorter than any dependency's configuration.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    seconds: float
+
+
+def first_duration(spans: list[Span], text: str, joiner: re.Pattern[str]) -> Span | None:
+    """The first duration, summed with the ones right after it ("1 hour 30 minutes", "1小时30分钟")."""
+    if not spans:
+        return None
+    first = spans[0]
+    total, end = first.seconds, first.end
+    for span in spans[1:]:
+        if not joiner.fullmatch(text[end : span.start]):
+            break
+        total, end = total + span.seconds, span.end
+    return Span(first.start, end, total)
+
+
+def _alternation(words: object) -> str:
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))  # type: ignore[arg-type]
+
+
+# --- English -----------------------------------------------------------------------------------
+
+_EN_ONES = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "a": 1,
+    "an": 1,
+    "a couple of": 2,
+    "a couple": 2,
+    "a few": 3,
+}
+_EN_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+EN_UNITS = {
+    "s": 1,
+    "sec": 1,
+    "secs": 1,
+    "second": 1,
+    "seconds": 1,
+    "m": 60,
+    "min": 60,
+    "mins": 60,
+    "minute": 60,
+    "minutes": 60,
+    "h": 3600,
+    "hr": 3600,
+    "hrs": 3600,
+    "hour": 3600,
+    "hours": 3600,
+}
+_EN_DIGIT_ONES = _alternation(k for k, v in _EN_ONES.items() if 1 <= v <= 9 and " " not in k and len(k) > 2)
+EN_WORD_NUMBER = rf"(?:(?:{_alternation(_EN_TENS)})(?:[\s-](?:{_EN_DIGIT_ONES}))?|{_alternation(_EN_ONES)})"
+_EN_DURATION = re.compile(
+    r"(?:"
+    r"(?P<half>\bhalf(?:[\s-]+an?)?[\s-]+hour\b)"
+    r"|(?P<quarter>\b(?:(?P<quarters>a|one|two|three)\s+)?quarters?(?:[\s-]+of)?(?:[\s-]+an?)?[\s-]+hour\b)"
+    # Digits take any unit spelling, glued or not: "25 min", "25min", "25-minute", "1h30m".
+    r"|(?<![\d.])(?P<num>\d+(?:\.\d+)?)\s*-?\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)(?![a-z])"
+    # Words only take full-ish unit words: "an hour", "twenty-five minutes" (never "a m").
+    rf"|\b(?P<word>{EN_WORD_NUMBER})(?P<word_half>\s+and\s+a\s+half)?[\s-]+(?P<wunit>seconds?|secs?|minutes?|mins?|hours?|hrs?)\b"
+    r")(?P<and_half>\s+and\s+a\s+half\b)?",
+    re.IGNORECASE,
+)
+EN_JOINER = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)
+
+
+def _en_word_value(word: str) -> int:
+    lowered = re.sub(r"\s+", " ", word.lower())
+    if lowered in _EN_ONES:
+        return _EN_ONES[lowered]
+    return sum(_EN_TENS.get(p, _EN_ONES.get(p, 0)) for p in re.split(r"[\s-]+", lowered))
+
+
+def english_durations(text: str) -> list[Span]:
+    spans = []
+    for match in _EN_DURATION.finditer(text):
+        if match.group("half"):
+            seconds, unit = 1800.0, 3600
+        elif match.group("quarter"):
+            count = _EN_ONES.get((match.group("quarters") or "a").lower(), 1)
+            seconds, unit = 900.0 * count, 3600
+        elif match.group("num"):
+            unit = EN_UNITS[match.group("unit").lower()]
+            seconds = float(match.group("num")) * unit
+        else:
+            unit = EN_UNITS[match.group("wunit").lower()]
+            seconds = float(_en_word_value(match.group("word"))) * unit
+            if match.group("word_half"):  # "one and a half hours"
+                seconds += unit / 2
+        if match.group("and_half"):  # "an hour and a half"
+            seconds += unit / 2
+        spans.append(Span(match.start(), match.end(), seconds))
+    return spans
+
+
+# --- Chinese -----------------------------------------------------------------------------------
+
+_ZH_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "俩": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_ZH_MULTIPLIERS = {"十": 10, "百": 100, "千": 1000}
+_ZH_UNITS = {"秒钟": 1, "秒": 1, "分钟": 60, "分": 60, "小时": 3600, "钟头": 3600, "刻钟": 900}
+
+
+def chinese_number(numeral: str) -> int:
+    """``二十五`` -> 25, ``十五`` -> 15, ``一百二十`` -> 120, ``一千零五`` -> 1005, ``八万六千四百`` -> 86400."""
+    total = section = digit = 0
+    for char in numeral:
+        if char in _ZH_DIGITS:
+            digit = _ZH_DIGITS[char]
+        elif char == "万":
+            total += (section + digit) * 10000
+            section = digit = 0
+        else:
+            section += (digit or 1) * _ZH_MULTIPLIERS[char]  # a leading 十 is 一十
+            digit = 0
+    return total + section + digit
+
+
+ZH_NUMBER = r"\d+(?:\.\d+)?|[零〇一二两俩三四五六七八九十百千万]+"
+_ZH_DURATION = re.compile(
+    r"(?P<half>半\s*个?\s*(?:小时|钟头|分钟))"
+    rf"|(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟)"
+    r"(?P<unit_half>半(?!小时|钟头|分钟))?"
+)
+ZH_JOINER = re.compile(r"\s*(?:零|又|和|,|、)?\s*")
+
+
+def chinese_durations(text: str) -> list[Span]:
+    spans = []
+    for match in _ZH_DURATION.finditer(text):
+        if match.group("half"):
+            seconds = 30.0 if match.group("half").endswith("分钟") else 1800.0
+        else:
+            raw = match.group("num")
+            value = float(raw) if raw[0].isdigit() else float(chinese_number(raw))
+            unit = _ZH_UNITS[match.group("unit")]
+            seconds = value * unit
+            if match.group("plus_half") or match.group("unit_half"):
+                seconds += unit / 2
+        spans.append(Span(match.start(), match.end(), seconds))
+    return spans
