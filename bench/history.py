@@ -420,6 +420,154 @@ def _last_exception(lines: list[str]) -> str:
     return ""
 
 
+# --- one crash-point case (tests/reliability/crashpoints.py) ---------------------------------------
+
+
+def check_case(
+    *,
+    conversation_ids: list[str],
+    agent_deliveries: list[dict[str, Any]],
+    answers: dict[str, list[dict[str, Any]]],
+    retries: dict[str, dict[str, Any]],
+    delivered_after_ack: list[str],
+) -> list[str]:
+    """The invariants of one crash-point case, after its recovery and drain; the violations found.
+
+    From the database, for the case's conversations: every operation final once (one settlement
+    event, exactly one outbox entry, whose result is the operation's and its start call's),
+    ``completed`` ones ended at ``ends_at``; no half-written rows (a Pomodoro instance without its
+    sub-session, snapshot or operation, a start call without its operation, an outbox entry of an
+    operation still focusing); the foreground consistent (exactly one instance in front, open;
+    a final operation's instance closed and its sub-session ended). From the Agent: each result
+    received, with the stored payload, one outbox entry per call, nothing that is not its own;
+    every answer to a call names the stored operation (or receipt), the retries are answered from
+    the stored rows (``replayed``), and nothing acked came again on a new connection.
+    """
+    from runtime.models import (
+        AppInstance,
+        AppSession,
+        InstanceSnapshot,
+        LifecycleEvent,
+        Operation,
+        OutboxEntry,
+        ToolCall,
+    )
+    from runtime.services.focus import operation_result
+    from runtime.transitions import LifecycleState
+
+    problems: list[str] = []
+    operations = {str(op.id): op for op in Operation.objects.filter(conversation_id__in=conversation_ids)}
+    entries: dict[str, list[Any]] = defaultdict(list)
+    for entry in OutboxEntry.objects.filter(conversation_id__in=conversation_ids):
+        entries[str(entry.operation_id)].append(entry)
+    settlements = Counter(
+        str(op_id)
+        for op_id in LifecycleEvent.objects.filter(kind__in=FINAL_KINDS, operation_id__in=list(operations)).values_list(
+            "operation_id", flat=True
+        )
+    )
+    calls = {c.source_tool_call_id: c for c in ToolCall.objects.filter(conversation_id__in=conversation_ids)}
+    for op_id, op in operations.items():
+        if op.state not in ("completed", "interrupted"):
+            problems.append(f"lost: operation {op_id} is still {op.state}")
+            continue
+        if settlements[op_id] != 1:
+            problems.append(f"settled_once: operation {op_id} has {settlements[op_id]} settlement events")
+        if len(entries[op_id]) != 1:
+            problems.append(f"outbox: operation {op_id} has {len(entries[op_id])} outbox entries")
+        expected = operation_result(op)
+        for entry in entries[op_id]:
+            if entry.payload.get("result") != expected:
+                problems.append(f"result: outbox of {op_id} says {entry.payload.get('result')}, operation {expected}")
+        start = calls.get(op.source_tool_call_id)
+        if start is None or start.result != expected or start.status != "succeeded":
+            problems.append(f"half_written: the start call of {op_id} is {start and (start.status, start.result)}")
+        if op.state == "completed" and op.ended_at != op.ends_at:
+            problems.append(f"ended_at: {op_id} completed at {op.ended_at}, not its ends_at {op.ends_at}")
+        if op.state == "interrupted" and not op.interruption_reason:
+            problems.append(f"half_written: {op_id} interrupted without a reason")
+    for op_id, rows in entries.items():
+        if op_id not in operations:
+            problems.append(f"half_written: outbox entries {[str(e.id) for e in rows]} of no operation here")
+        if any(e.acked_at is None for e in rows):
+            problems.append(f"unacked: the outbox entry of {op_id} was never acked")
+    for call in calls.values():
+        if (
+            call.tool == "pomodoro.start"
+            and call.status != "rejected"
+            and not Operation.objects.filter(tool_call=call).exists()
+        ):
+            problems.append(f"half_written: start call {call.source_tool_call_id} has no operation")
+    instances = list(AppInstance.objects.filter(conversation_id__in=conversation_ids))
+    sessions = {str(s.instance_id): s for s in AppSession.objects.filter(conversation_id__in=conversation_ids)}
+    snapshots = set(
+        str(i) for i in InstanceSnapshot.objects.filter(instance__in=instances).values_list("instance_id", flat=True)
+    )
+    by_instance = {str(op.instance_id): op for op in operations.values()}
+    for instance in instances:
+        iid = str(instance.id)
+        if instance.app_id == "pomodoro":
+            if iid not in sessions or iid not in by_instance or iid not in snapshots:
+                problems.append(
+                    f"half_written: pomodoro instance {iid} session={iid in sessions} "
+                    f"operation={iid in by_instance} snapshot={iid in snapshots}"
+                )
+                continue
+            if by_instance[iid].state != "focusing" and (
+                instance.lifecycle_state != LifecycleState.CLOSED or sessions[iid].ended_at is None
+            ):
+                problems.append(
+                    f"foreground: {iid} of a final operation is {instance.lifecycle_state}, "
+                    f"its sub-session ended_at {sessions[iid].ended_at}"
+                )
+    for conversation_id in conversation_ids:
+        front = [
+            i
+            for i in instances
+            if str(i.conversation_id) == conversation_id and i.lifecycle_state == LifecycleState.FOREGROUND
+        ]
+        if len(front) != 1 or front[0].closed_at is not None:
+            problems.append(f"foreground: conversation {conversation_id} has {len(front)} instances in front")
+    # What the Agent saw.
+    own = {str(e.id): e for rows in entries.values() for e in rows}
+    first: dict[str, dict[str, Any]] = {}
+    outboxes_by_call: dict[str, set[str]] = defaultdict(set)
+    for delivery in agent_deliveries:
+        first.setdefault(delivery["outbox_id"], delivery)
+        outboxes_by_call[delivery["source_tool_call_id"]].add(delivery["outbox_id"])
+    for outbox_id in own.keys() - first.keys():
+        problems.append(f"lost: the Agent never received outbox entry {outbox_id}")
+    for outbox_id in first.keys() - own.keys():
+        problems.append(f"unexpected: the Agent received {outbox_id}, which is not one of its results")
+    for outbox_id in first.keys() & own.keys():
+        if first[outbox_id]["result"] != own[outbox_id].payload["result"]:
+            problems.append(f"result: the Agent got {first[outbox_id]['result']} for {outbox_id}")
+    for call_id, outbox_ids in outboxes_by_call.items():
+        if len(outbox_ids) > 1:
+            problems.append(f"duplicated: call {call_id} got {len(outbox_ids)} different results")
+    for outbox_id in delivered_after_ack:
+        problems.append(f"after_ack: {outbox_id} was delivered again on a new connection after its ack")
+    for call_id, seen in answers.items():
+        call = calls.get(call_id)
+        if call is None:
+            problems.append(f"lost: call {call_id} was answered {seen[0]} but is not stored")
+            continue
+        for answer in seen:
+            if answer["type"] == "tool.accepted":
+                op = Operation.objects.filter(tool_call=call).values_list("id", flat=True).first()
+                if answer["operation_id"] != str(op):
+                    problems.append(f"answer: {call_id} answered operation {answer['operation_id']}, stored {op}")
+            elif answer["type"] == "tool.receipt":
+                if answer["receipt"] != call.receipt:
+                    problems.append(f"answer: {call_id} answered {answer['receipt']}, stored {call.receipt}")
+            else:
+                problems.append(f"answer: {call_id} answered {answer}")
+    for call_id, answer in retries.items():
+        if not answer.get("replayed"):
+            problems.append(f"retry: the retry of {call_id} was not answered from the stored rows: {answer}")
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.history", description=__doc__.split("\n\n")[0])
     parser.add_argument("run_dir", type=Path, help="a soak's directory (history.json, logs/)")
