@@ -35,6 +35,7 @@ import os
 import re
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,7 @@ def check(record: dict[str, Any]) -> dict[str, Any]:
     _check_run(record, v)
     operations, entries = _check_operations(record, v, figures)
     _check_agents(record, operations, entries, v, figures)
+    _account(record, operations, entries, v, figures)
     _check_messages(record, v, figures)
     _check_lateness(record, operations, v, figures)
     _check_logs(Path(record["log_dir"]), v, figures)
@@ -115,12 +117,16 @@ def check(record: dict[str, Any]) -> dict[str, Any]:
 
 def verdict_line(report: dict[str, Any]) -> str:
     f = report["figures"]
+    overall = f.get("accounting", {}).get("overall")
+    fractions = (
+        ", ".join(f"{name} {overall[name]}/{overall['results']}" for name in ACCOUNTED) if overall else "no accounting"
+    )
     summary = (
         f"{f['ops_done']}/{f['ops']} ops ({f.get('operations', 0)} operations, {f.get('messages', 0)} messages), "
         f"{f['faults']} faults {json.dumps(f['faults_by_kind'], sort_keys=True)}, lost {f.get('lost', '?')}, "
         f"duplicated {f.get('duplicated', '?')} (raw redeliveries {f.get('redeliveries', '?')}), "
         f"misdelivered {f.get('misdelivered', '?')}, messages lost {f.get('messages_lost', '?')}, "
-        f"{f['duration_seconds']:.0f} s"
+        f"results: {fractions}, {f['duration_seconds']:.0f} s"
     )
     if report["ok"]:
         return f"soak seed={report['seed']}: PASS - {summary}"
@@ -302,6 +308,78 @@ def _check_agents(
                     )
 
 
+ACCOUNTED = ("lost", "duplicated", "unexpected", "recovered")
+
+
+def _account(
+    record: dict[str, Any], operations: dict[str, Any], entries: dict[str, Any], v: Violations, figures: dict[str, Any]
+) -> None:
+    """Jepsen-style accounting of the results, per Agent and overall, after the final drain.
+
+    Of the results each Agent was owed (the outbox entries of the operations its calls started):
+    **lost** never reached it (never read, for the MCP Agent); **duplicated** calls answered by more
+    than one different result (raw redeliveries of the same ``outbox_id`` are the protocol's at-least-
+    once and are not counted); **unexpected** results it received for a call it never made, or that
+    are not its own; **recovered** results first delivered only after a fault that came after their
+    settlement (a dead server, worker, Redis or database, a dropped connection): the ones the recovery
+    paths carried. Each also as a fraction of the results owed. Any lost or unexpected fails the run.
+    """
+    per_agent: dict[str, dict[str, Any]] = {}
+    fault_times = sorted(f["at"] for f in record["faults"])
+    for agent in record["agents"]:
+        owned = {
+            str(e.id): e
+            for e in entries.values()
+            if str(e.agent_id) == agent["agent_id"] and e.channel == agent["channel"]
+        }
+        counts = Counter({name: 0 for name in ACCOUNTED})
+        if agent["channel"] == "mcp":
+            counts["lost"] = sum(1 for e in owned.values() if str(e.operation_id) not in agent["mcp_results"])
+            counts["unexpected"] = sum(
+                1 for op_id in agent["mcp_results"] if op_id not in {str(e.operation_id) for e in owned.values()}
+            )
+        else:
+            calls = {key.split(" ", 1)[1] if " " in key else key for key in agent["starts"]}
+            first: dict[str, dict[str, Any]] = {}
+            outboxes_by_call: dict[str, set[str]] = defaultdict(set)
+            for delivery in agent["deliveries"]:
+                first.setdefault(delivery["outbox_id"], delivery)
+                outboxes_by_call[delivery["source_tool_call_id"]].add(delivery["outbox_id"])
+            counts["lost"] = len(owned.keys() - first.keys())
+            counts["duplicated"] = sum(1 for ids in outboxes_by_call.values() if len(ids) > 1)
+            counts["unexpected"] = sum(
+                1 for oid, d in first.items() if oid not in owned or d["source_tool_call_id"] not in calls
+            )
+            for oid in first.keys() & owned.keys():
+                received = first[oid].get("received_at")
+                op = operations.get(str(owned[oid].operation_id))
+                if received is None or op is None or op.settled_at is None:
+                    continue
+                settled = op.settled_at.timestamp()
+                if any(settled <= at <= received for at in fault_times):
+                    counts["recovered"] += 1
+        total = len(owned)
+        per_agent[agent["name"]] = {
+            "results": total,
+            **counts,
+            **{f"{name}_fraction": round(counts[name] / total, 4) if total else 0.0 for name in ACCOUNTED},
+        }
+        if counts["unexpected"]:
+            v.add("unexpected", f"{agent['name']} received {counts['unexpected']} results for calls it never made")
+    overall = Counter()
+    for row in per_agent.values():
+        overall.update({k: row[k] for k in ("results", *ACCOUNTED)})
+    total = overall["results"]
+    figures["accounting"] = {
+        "overall": {
+            "results": total,
+            **{name: overall[name] for name in ACCOUNTED},
+            **{f"{name}_fraction": round(overall[name] / total, 4) if total else 0.0 for name in ACCOUNTED},
+        },
+        "per_agent": per_agent,
+    }
+
+
 def _check_messages(record: dict[str, Any], v: Violations, figures: dict[str, Any]) -> None:
     from interact.models import AuthorKind, Message, MessageDelivery
 
@@ -430,6 +508,8 @@ def check_case(
     answers: dict[str, list[dict[str, Any]]],
     retries: dict[str, dict[str, Any]],
     delivered_after_ack: list[str],
+    page_messages: Sequence[dict[str, Any]] = (),
+    agent_messages: Sequence[str] = (),
 ) -> list[str]:
     """The invariants of one crash-point case, after its recovery and drain; the violations found.
 
@@ -565,6 +645,22 @@ def check_case(
     for call_id, answer in retries.items():
         if not answer.get("replayed"):
             problems.append(f"retry: the retry of {call_id} was not answered from the stored rows: {answer}")
+    # The person's messages: each one the page was told is stored, each stored one reached the Agent.
+    from interact.models import AuthorKind, Message, MessageDelivery
+
+    stored = {
+        str(m.id): m for m in Message.objects.filter(conversation_id__in=conversation_ids, author_kind=AuthorKind.HUMAN)
+    }
+    for message in page_messages:
+        if message["message_id"] is not None and message["message_id"] not in stored:
+            problems.append(f"message_lost: the page was told {message['message_id']} was stored; it is not")
+    if len(stored) > len(page_messages):
+        problems.append(f"message_duplicated: {len(stored)} messages stored for {len(page_messages)} sent")
+    for message_id in stored:
+        if message_id not in agent_messages:
+            problems.append(f"message_lost: stored message {message_id} never reached the Agent")
+    if MessageDelivery.objects.filter(message_id__in=list(stored), acked_at__isnull=True).exists():
+        problems.append("unacked: a stored message's delivery to the Agent was never acked")
     return problems
 
 

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import F
 
 from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message, MessageDelivery
+from runtime import crashpoints
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
@@ -100,6 +101,7 @@ def _announce(message: Message, now: datetime) -> None:
 
 
 @transaction.atomic
+@crashpoints.scope("post_human_message")  # inside the transaction: the harness counts its statements
 def post_human_message(*, conversation: Conversation, user_id: int, text: object, now: datetime) -> Message:
     """The person writes in the main IM of ``conversation`` (already access-checked)."""
     message = Message.objects.create(

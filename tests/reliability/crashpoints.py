@@ -11,6 +11,9 @@ A **case** is (kind, k, seed). Its kind names a decision and the process it runs
 | recover | ``settle_due_batch`` | ``manage.py recover_runtime`` (two focuses that fell due while all was down) |
 | deliver | ``deliver`` | Daphne (the delivery round after ``welcome``: read, ``mark_sent``, socket write) |
 | ack | ``ack`` | Daphne (the Agent's ``outbox.ack``) |
+| close | ``close_instance`` | Daphne (the person closes Pomodoro while it focuses: ``app.close``) |
+| switch | ``return_to_interact`` | Daphne (the person returns to Interact while it focuses) |
+| message | ``post_human_message`` | Daphne (the person's ``message.send``; then its delivery to the Agent) |
 
 A case starts its process with ``LINEUP_CRASH_AT=<decision>:<k>``; the process dies by ``os._exit``
 at step k (``runtime/crashpoints.py`` lists the steps). The harness sees the ``CRASH`` line in the
@@ -30,17 +33,23 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.utils import timezone
 
 from bench.history import check_case
+from bench.soak import Person
+from interact.models import MessageDelivery
 from runtime.models import Conversation, Operation, OutboxEntry
 from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
@@ -56,6 +65,9 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
     "recover": ("settle_due_batch", "recover_runtime"),
     "deliver": ("deliver", "daphne"),
     "ack": ("ack", "daphne"),
+    "close": ("close_instance", "daphne"),
+    "switch": ("return_to_interact", "daphne"),
+    "message": ("post_human_message", "daphne"),
 }
 STEP_TIMEOUT = 45.0  # one phase of a case on a busy 2-core machine
 DRAIN_TIMEOUT = 15.0  # the results of a recovered case arrive within a sweep and a redelivery or two
@@ -106,6 +118,7 @@ class Case:
     calls: dict[str, tuple[str, str, dict[str, Any]]] = field(default_factory=dict)  # call id -> (conv, tool, args)
     crashed_at: str | None = None
     notes: list[str] = field(default_factory=list)
+    page_messages: list[dict[str, Any]] = field(default_factory=list)  # what the page was told of its messages
 
     @property
     def decision(self) -> str:
@@ -304,7 +317,50 @@ def _scenario_offline_result(case: Case, rng: random.Random) -> None:
     case.arm()
 
 
+def _person(case: Case) -> Person:
+    """The workspace page of the case's user: a session cookie, a ``/ws/workspace/`` connection
+    that reconnects and sends a lifecycle frame again until answered (never a message)."""
+    user = Conversation.objects.get(pk=case.conversations[0]).owner
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save(must_create=True)
+    return Person(user.pk, f"{settings.SESSION_COOKIE_NAME}={store.session_key}", [case.rig.daphne_port])
+
+
+def _page_does(case: Case, person: Person, frame_type: str, body: dict[str, Any]) -> None:
+    """The person's frame, in a thread (it waits for its answer) while the harness restarts Daphne."""
+    thread = threading.Thread(target=person._handle, args=(frame_type, body), daemon=True)
+    thread.start()
+    case.drive(lambda: not thread.is_alive(), what=f"the page's {frame_type}", timeout=STEP_TIMEOUT + 20)
+    person._close()
+    case.page_messages.extend(person.messages)
+    case.notes.append(f"page {frame_type}: refused {dict(person.refused)} anomalies {person.anomalies}")
+
+
+def _scenario_lifecycle(frame_type: str) -> Callable[[Case, random.Random], None]:
+    def scenario(case: Case, rng: random.Random) -> None:
+        conversation_id = case.conversations[0]
+        op = case.start(conversation_id, "start", 60)
+        instance_id = str(Operation.objects.values_list("instance_id", flat=True).get(pk=op))
+        case.arm()
+        _page_does(case, _person(case), frame_type, {"conversation_id": conversation_id, "instance_id": instance_id})
+
+    return scenario
+
+
+def _scenario_message(case: Case, rng: random.Random) -> None:
+    case.arm()
+    _page_does(
+        case, _person(case), "message.send", {"conversation_id": case.conversations[0], "text": f"hi {rng.random()}"}
+    )
+
+
 SCENARIOS: dict[str, Callable[[Case, random.Random], None]] = {
+    "close": _scenario_lifecycle("app.close"),
+    "switch": _scenario_lifecycle("return_to_interact"),
+    "message": _scenario_message,
     "start": _scenario_start,
     "interrupt": _scenario_interrupt,
     "eta": _scenario_eta,
@@ -355,6 +411,9 @@ def run_case(rig: CrashRig, django_user_model: Any, kind: str, k: int, seed: int
         if not case.drive(
             lambda: (
                 not OutboxEntry.objects.filter(conversation_id__in=case.conversations, acked_at__isnull=True).exists()
+                and not MessageDelivery.objects.filter(
+                    message__conversation_id__in=case.conversations, acked_at__isnull=True
+                ).exists()
                 and len(case.agent.first_deliveries()) >= len(operation_ids)
             ),
             what="every result delivered and acked",
@@ -383,6 +442,8 @@ def run_case(rig: CrashRig, django_user_model: Any, kind: str, k: int, seed: int
             answers=case.answers,
             retries=retries,
             delivered_after_ack=late,
+            page_messages=case.page_messages,
+            agent_messages=[m["message_id"] for m in case.agent.user_messages],
         )
         violations += [
             f"unexpected frame: {frame}" for frame in case.agent.unexpected if frame.get("code") != "internal_error"
