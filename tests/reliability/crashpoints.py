@@ -71,7 +71,7 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
 }
 STEP_TIMEOUT = 45.0  # one phase of a case on a busy 2-core machine
 DRAIN_TIMEOUT = 15.0  # the results of a recovered case arrive within a sweep and a redelivery or two
-REDELIVERY_WAIT = 2.5  # > LINEUP_OUTBOX_REDELIVERY_SECONDS of the rig (1 s): an acked result would be back by then
+REDELIVERY_WAIT = 1.3  # the new welcome sends all unacked at once; > one redelivery round (1 s) too
 
 
 def replay_command(kind: str, k: int, seed: int) -> str:
