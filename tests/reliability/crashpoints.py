@@ -70,6 +70,7 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
     "message": ("post_human_message", "daphne"),
 }
 STEP_TIMEOUT = 45.0  # one phase of a case on a busy 2-core machine
+FRAME_ERRORS = frozenset({"invalid_frame", "malformed_frame", "unknown_frame_type", "frame_too_large"})
 DRAIN_TIMEOUT = 15.0  # the results of a recovered case arrive within a sweep and a redelivery or two
 REDELIVERY_WAIT = 1.3  # the new welcome sends all unacked at once; > one redelivery round (1 s) too
 
@@ -119,6 +120,7 @@ class Case:
     crashed_at: str | None = None
     notes: list[str] = field(default_factory=list)
     page_messages: list[dict[str, Any]] = field(default_factory=list)  # what the page was told of its messages
+    page_problems: list[str] = field(default_factory=list)
 
     @property
     def decision(self) -> str:
@@ -337,6 +339,12 @@ def _page_does(case: Case, person: Person, frame_type: str, body: dict[str, Any]
     person._close()
     case.page_messages.extend(person.messages)
     case.notes.append(f"page {frame_type}: refused {dict(person.refused)} anomalies {person.anomalies}")
+    # A retry after a crash past the commit may be refused (the instance is closed already); a frame
+    # refused as malformed, or anything the page did not expect, is the harness's or the server's fault.
+    case.page_problems += [f"page: {a}" for a in person.anomalies]
+    case.page_problems += [
+        f"page: {frame_type} refused {code}" for code in person.refused if code.split(":", 1)[1] in FRAME_ERRORS
+    ]
 
 
 def _scenario_lifecycle(frame_type: str) -> Callable[[Case, random.Random], None]:
@@ -345,7 +353,10 @@ def _scenario_lifecycle(frame_type: str) -> Callable[[Case, random.Random], None
         op = case.start(conversation_id, "start", 60)
         instance_id = str(Operation.objects.values_list("instance_id", flat=True).get(pk=op))
         case.arm()
-        _page_does(case, _person(case), frame_type, {"conversation_id": conversation_id, "instance_id": instance_id})
+        body = {"conversation_id": conversation_id}
+        if frame_type == "app.close":  # the instance to close; a return names none
+            body["instance_id"] = instance_id
+        _page_does(case, _person(case), frame_type, body)
 
     return scenario
 
@@ -436,14 +447,18 @@ def run_case(rig: CrashRig, django_user_model: Any, kind: str, k: int, seed: int
         settle_until = time.monotonic() + REDELIVERY_WAIT
         case.drive(lambda: time.monotonic() > settle_until, what="the drain")
         late = [d.outbox_id for d in case.agent.deliveries[delivered_before:]]
-        violations = problems + check_case(
-            conversation_ids=case.conversations,
-            agent_deliveries=[d.__dict__ for d in case.agent.deliveries],
-            answers=case.answers,
-            retries=retries,
-            delivered_after_ack=late,
-            page_messages=case.page_messages,
-            agent_messages=[m["message_id"] for m in case.agent.user_messages],
+        violations = (
+            problems
+            + case.page_problems
+            + check_case(
+                conversation_ids=case.conversations,
+                agent_deliveries=[d.__dict__ for d in case.agent.deliveries],
+                answers=case.answers,
+                retries=retries,
+                delivered_after_ack=late,
+                page_messages=case.page_messages,
+                agent_messages=[m["message_id"] for m in case.agent.user_messages],
+            )
         )
         violations += [
             f"unexpected frame: {frame}" for frame in case.agent.unexpected if frame.get("code") != "internal_error"
