@@ -7,6 +7,8 @@ starts a server or worker process with ``LINEUP_CRASH_AT=<decision>:<k>`` and
 * every SQL statement it executes (``before-sql``: the process dies before the statement is sent),
 * ``before-commit``: every statement ran, the transaction is still open,
 * ``after-commit``: committed, before any after-commit work (hints, eta publishes, answers),
+* ``after-last-statement`` instead of the two above for a step that runs outside a transaction
+  (a delivery round, an ack: each statement commits by itself),
 
 and, after it committed, the first of each of these in the process:
 
