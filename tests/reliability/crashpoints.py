@@ -14,6 +14,7 @@ A **case** is (kind, k, seed). Its kind names a decision and the process it runs
 | close | ``close_instance`` | Daphne (the person closes Pomodoro while it focuses: ``app.close``) |
 | switch | ``return_to_interact`` | Daphne (the person returns to Interact while it focuses) |
 | message | ``post_human_message`` | Daphne (the person's ``message.send``; then its delivery to the Agent) |
+| snapshot | ``save_snapshot`` | Daphne (the Surface's ``state.save`` of a running Pomodoro) |
 
 A case starts its process with ``LINEUP_CRASH_AT=<decision>:<k>``; the process dies by ``os._exit``
 at step k (``runtime/crashpoints.py`` lists the steps). The harness sees the ``CRASH`` line in the
@@ -50,7 +51,7 @@ from django.utils import timezone
 from bench.history import check_case
 from bench.soak import Person
 from interact.models import MessageDelivery
-from runtime.models import Conversation, Operation, OutboxEntry
+from runtime.models import Conversation, InstanceSnapshot, Operation, OutboxEntry
 from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
 from tests.reliability.agent import CrashAgent
@@ -68,6 +69,7 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
     "close": ("close_instance", "daphne"),
     "switch": ("return_to_interact", "daphne"),
     "message": ("post_human_message", "daphne"),
+    "snapshot": ("save_snapshot", "daphne"),
 }
 STEP_TIMEOUT = 45.0  # one phase of a case on a busy 2-core machine
 FRAME_ERRORS = frozenset({"invalid_frame", "malformed_frame", "unknown_frame_type", "frame_too_large"})
@@ -368,7 +370,33 @@ def _scenario_message(case: Case, rng: random.Random) -> None:
     )
 
 
+def _scenario_snapshot(case: Case, rng: random.Random) -> None:
+    """The Surface saves its state (revision 0 -> 1) while it focuses; the Agent then interrupts it.
+
+    A save cut off is sent again as it was (same expected revision), so one that had committed is
+    refused ``stale_revision``; either way the snapshot is all or nothing: revision 0 and no state,
+    or revision 1 and exactly the state sent."""
+    conversation_id = case.conversations[0]
+    op = case.start(conversation_id, "start", 60)
+    row = Operation.objects.get(pk=op)
+    state = {
+        "operation_id": op,
+        "started_at": row.started_at.isoformat(),
+        "ends_at": row.ends_at.isoformat(),
+        "display_state": "focusing",
+        "activity": f"crash {rng.randrange(1000)}",
+    }
+    case.arm()
+    body = {"conversation_id": conversation_id, "instance_id": str(row.instance_id), "state": state, "revision": 0}
+    _page_does(case, _person(case), "state.save", body)
+    snapshot = InstanceSnapshot.objects.get(instance_id=row.instance_id)
+    if (snapshot.revision, snapshot.state) not in ((0, None), (1, state)):
+        case.page_problems.append(f"half_written: snapshot revision {snapshot.revision} state {snapshot.state}")
+    case.call(conversation_id, "stop", "pomodoro.interrupt", {})
+
+
 SCENARIOS: dict[str, Callable[[Case, random.Random], None]] = {
+    "snapshot": _scenario_snapshot,
     "close": _scenario_lifecycle("app.close"),
     "switch": _scenario_lifecycle("return_to_interact"),
     "message": _scenario_message,
