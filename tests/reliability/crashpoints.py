@@ -15,6 +15,7 @@ A **case** is (kind, k, seed). Its kind names a decision and the process it runs
 | switch | ``return_to_interact`` | Daphne (the person returns to Interact while it focuses) |
 | message | ``post_human_message`` | Daphne (the person's ``message.send``; then its delivery to the Agent) |
 | snapshot | ``save_snapshot`` | Daphne (the Surface's ``state.save`` of a running Pomodoro) |
+| answer | ``answer_interaction`` | Daphne (the person answers the Agent's confirm; its resolution reaches the Agent) |
 
 A case starts its process with ``LINEUP_CRASH_AT=<decision>:<k>``; the process dies by ``os._exit``
 at step k (``runtime/crashpoints.py`` lists the steps). The harness sees the ``CRASH`` line in the
@@ -50,7 +51,7 @@ from django.utils import timezone
 
 from bench.history import check_case
 from bench.soak import Person
-from interact.models import MessageDelivery
+from interact.models import Interaction, MessageDelivery
 from runtime.models import Conversation, InstanceSnapshot, Operation, OutboxEntry
 from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
@@ -70,6 +71,7 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
     "switch": ("return_to_interact", "daphne"),
     "message": ("post_human_message", "daphne"),
     "snapshot": ("save_snapshot", "daphne"),
+    "answer": ("answer_interaction", "daphne"),
 }
 STEP_TIMEOUT = 45.0  # one phase of a case on a busy 2-core machine
 FRAME_ERRORS = frozenset({"invalid_frame", "malformed_frame", "unknown_frame_type", "frame_too_large"})
@@ -395,7 +397,49 @@ def _scenario_snapshot(case: Case, rng: random.Random) -> None:
     case.call(conversation_id, "stop", "pomodoro.interrupt", {})
 
 
+def _scenario_answer(case: Case, rng: random.Random) -> None:
+    """The Agent asks the person to confirm; the person answers (a retry after a committed answer is
+    refused ``interaction_resolved``); the resolution reaches the Agent, which acks it. Resolved once,
+    with the value given, delivered with it, acked."""
+    conversation_id = case.conversations[0]
+    request = {
+        "type": "interaction.request",
+        "conversation_id": conversation_id,
+        "interaction_id": "q1",
+        "kind": "confirm",
+        "prompt": "Ready?",
+    }
+    box: list[dict[str, Any] | None] = []
+    case.drive(
+        lambda: (
+            (box and box[-1] is not None) or (case.agent.ready and not box and case.agent.send(request, box.append))
+        ),
+        what="the interaction request to be sent",
+    )
+    case.drive(lambda: box and box[-1] is not None, what="interaction.pending")
+    interaction = Interaction.objects.get(conversation_id=conversation_id, interaction_id="q1")
+    value = rng.choice((True, False))
+    case.arm()
+    _page_does(case, _person(case), "interaction.answer", {"interaction_id": str(interaction.pk), "value": value})
+    if not case.drive(
+        lambda: Interaction.objects.filter(pk=interaction.pk, resolution_delivered_at__isnull=False).exists(),
+        what="the resolution acked",
+        timeout=DRAIN_TIMEOUT,
+        soft=True,
+    ):
+        case.page_problems.append("lost: the resolution never reached the Agent (or was never acked)")
+    interaction.refresh_from_db()
+    if (interaction.status, interaction.value) != ("answered", value):
+        case.page_problems.append(
+            f"answer: interaction is {interaction.status} {interaction.value!r}, answered {value}"
+        )
+    got = {(r["interaction_id"], r["status"], json.dumps(r["value"])) for r in case.agent.resolutions}
+    if got != {("q1", "answered", json.dumps(value))}:
+        case.page_problems.append(f"answer: the Agent got {got}")
+
+
 SCENARIOS: dict[str, Callable[[Case, random.Random], None]] = {
+    "answer": _scenario_answer,
     "snapshot": _scenario_snapshot,
     "close": _scenario_lifecycle("app.close"),
     "switch": _scenario_lifecycle("return_to_interact"),
