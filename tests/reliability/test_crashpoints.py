@@ -26,8 +26,8 @@ from tests.reliability.crashpoints import KINDS, CaseResult, replay_command, run
 pytestmark = [pytest.mark.celery, pytest.mark.postgres]
 
 # CI's share: the kinds drawn per run (each its uncrashed run, which passes every step once, and
-# its sampled ks). Six of the twelve and one k each take about 1.5 minutes on a busy 2-core machine
-# (ten took 2.7); every kind is drawn every other run on average. Both can be raised.
+# its sampled ks). Six of the twelve and one k each took 55 s on the 2-core machine (ten took 2.7
+# minutes beside a soak); every kind is drawn every other run on average. Both can be raised.
 KINDS_PER_RUN = int(os.environ.get("LINEUP_CRASHPOINTS_KINDS", "6"))
 SAMPLED = int(os.environ.get("LINEUP_CRASHPOINTS_SAMPLE", "1"))
 
