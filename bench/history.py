@@ -35,6 +35,7 @@ import os
 import re
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,7 @@ def check(record: dict[str, Any]) -> dict[str, Any]:
     _check_run(record, v)
     operations, entries = _check_operations(record, v, figures)
     _check_agents(record, operations, entries, v, figures)
+    _account(record, operations, entries, v, figures)
     _check_messages(record, v, figures)
     _check_lateness(record, operations, v, figures)
     _check_logs(Path(record["log_dir"]), v, figures)
@@ -115,12 +117,16 @@ def check(record: dict[str, Any]) -> dict[str, Any]:
 
 def verdict_line(report: dict[str, Any]) -> str:
     f = report["figures"]
+    overall = f.get("accounting", {}).get("overall")
+    fractions = (
+        ", ".join(f"{name} {overall[name]}/{overall['results']}" for name in ACCOUNTED) if overall else "no accounting"
+    )
     summary = (
         f"{f['ops_done']}/{f['ops']} ops ({f.get('operations', 0)} operations, {f.get('messages', 0)} messages), "
         f"{f['faults']} faults {json.dumps(f['faults_by_kind'], sort_keys=True)}, lost {f.get('lost', '?')}, "
         f"duplicated {f.get('duplicated', '?')} (raw redeliveries {f.get('redeliveries', '?')}), "
         f"misdelivered {f.get('misdelivered', '?')}, messages lost {f.get('messages_lost', '?')}, "
-        f"{f['duration_seconds']:.0f} s"
+        f"results: {fractions}, {f['duration_seconds']:.0f} s"
     )
     if report["ok"]:
         return f"soak seed={report['seed']}: PASS - {summary}"
@@ -302,6 +308,78 @@ def _check_agents(
                     )
 
 
+ACCOUNTED = ("lost", "duplicated", "unexpected", "recovered")
+
+
+def _account(
+    record: dict[str, Any], operations: dict[str, Any], entries: dict[str, Any], v: Violations, figures: dict[str, Any]
+) -> None:
+    """Jepsen-style accounting of the results, per Agent and overall, after the final drain.
+
+    Of the results each Agent was owed (the outbox entries of the operations its calls started):
+    **lost** never reached it (never read, for the MCP Agent); **duplicated** calls answered by more
+    than one different result (raw redeliveries of the same ``outbox_id`` are the protocol's at-least-
+    once and are not counted); **unexpected** results it received for a call it never made, or that
+    are not its own; **recovered** results first delivered only after a fault that came after their
+    settlement (a dead server, worker, Redis or database, a dropped connection): the ones the recovery
+    paths carried. Each also as a fraction of the results owed. Any lost or unexpected fails the run.
+    """
+    per_agent: dict[str, dict[str, Any]] = {}
+    fault_times = sorted(f["at"] for f in record["faults"])
+    for agent in record["agents"]:
+        owned = {
+            str(e.id): e
+            for e in entries.values()
+            if str(e.agent_id) == agent["agent_id"] and e.channel == agent["channel"]
+        }
+        counts = Counter({name: 0 for name in ACCOUNTED})
+        if agent["channel"] == "mcp":
+            counts["lost"] = sum(1 for e in owned.values() if str(e.operation_id) not in agent["mcp_results"])
+            counts["unexpected"] = sum(
+                1 for op_id in agent["mcp_results"] if op_id not in {str(e.operation_id) for e in owned.values()}
+            )
+        else:
+            calls = {key.split(" ", 1)[1] if " " in key else key for key in agent["starts"]}
+            first: dict[str, dict[str, Any]] = {}
+            outboxes_by_call: dict[str, set[str]] = defaultdict(set)
+            for delivery in agent["deliveries"]:
+                first.setdefault(delivery["outbox_id"], delivery)
+                outboxes_by_call[delivery["source_tool_call_id"]].add(delivery["outbox_id"])
+            counts["lost"] = len(owned.keys() - first.keys())
+            counts["duplicated"] = sum(1 for ids in outboxes_by_call.values() if len(ids) > 1)
+            counts["unexpected"] = sum(
+                1 for oid, d in first.items() if oid not in owned or d["source_tool_call_id"] not in calls
+            )
+            for oid in first.keys() & owned.keys():
+                received = first[oid].get("received_at")
+                op = operations.get(str(owned[oid].operation_id))
+                if received is None or op is None or op.settled_at is None:
+                    continue
+                settled = op.settled_at.timestamp()
+                if any(settled <= at <= received for at in fault_times):
+                    counts["recovered"] += 1
+        total = len(owned)
+        per_agent[agent["name"]] = {
+            "results": total,
+            **counts,
+            **{f"{name}_fraction": round(counts[name] / total, 4) if total else 0.0 for name in ACCOUNTED},
+        }
+        if counts["unexpected"]:
+            v.add("unexpected", f"{agent['name']} received {counts['unexpected']} results for calls it never made")
+    overall = Counter()
+    for row in per_agent.values():
+        overall.update({k: row[k] for k in ("results", *ACCOUNTED)})
+    total = overall["results"]
+    figures["accounting"] = {
+        "overall": {
+            "results": total,
+            **{name: overall[name] for name in ACCOUNTED},
+            **{f"{name}_fraction": round(overall[name] / total, 4) if total else 0.0 for name in ACCOUNTED},
+        },
+        "per_agent": per_agent,
+    }
+
+
 def _check_messages(record: dict[str, Any], v: Violations, figures: dict[str, Any]) -> None:
     from interact.models import AuthorKind, Message, MessageDelivery
 
@@ -422,6 +500,172 @@ def _last_exception(lines: list[str]) -> str:
         if match:
             return match.group(1)
     return ""
+
+
+# --- one crash-point case (tests/reliability/crashpoints.py) ---------------------------------------
+
+
+def check_case(
+    *,
+    conversation_ids: list[str],
+    agent_deliveries: list[dict[str, Any]],
+    answers: dict[str, list[dict[str, Any]]],
+    retries: dict[str, dict[str, Any]],
+    delivered_after_ack: list[str],
+    page_messages: Sequence[dict[str, Any]] = (),
+    agent_messages: Sequence[str] = (),
+) -> list[str]:
+    """The invariants of one crash-point case, after its recovery and drain; the violations found.
+
+    From the database, for the case's conversations: every operation final once (one settlement
+    event, exactly one outbox entry, whose result is the operation's and its start call's),
+    ``completed`` ones ended at ``ends_at``; no half-written rows (a Pomodoro instance without its
+    sub-session, snapshot or operation, a start call without its operation, an outbox entry of an
+    operation still focusing); the foreground consistent (exactly one instance in front, open;
+    a final operation's instance closed and its sub-session ended). From the Agent: each result
+    received, with the stored payload, one outbox entry per call, nothing that is not its own;
+    every answer to a call names the stored operation (or receipt), the retries are answered from
+    the stored rows (``replayed``), and nothing acked came again on a new connection.
+    """
+    from runtime.models import (
+        AppInstance,
+        AppSession,
+        InstanceSnapshot,
+        LifecycleEvent,
+        Operation,
+        OutboxEntry,
+        ToolCall,
+    )
+    from runtime.services.operations import operation_result
+    from runtime.transitions import LifecycleState
+
+    problems: list[str] = []
+    operations = {str(op.id): op for op in Operation.objects.filter(conversation_id__in=conversation_ids)}
+    entries: dict[str, list[Any]] = defaultdict(list)
+    for entry in OutboxEntry.objects.filter(conversation_id__in=conversation_ids):
+        entries[str(entry.operation_id)].append(entry)
+    settlements = Counter(
+        str(op_id)
+        for op_id in LifecycleEvent.objects.filter(kind__in=FINAL_KINDS, operation_id__in=list(operations)).values_list(
+            "operation_id", flat=True
+        )
+    )
+    calls = {c.source_tool_call_id: c for c in ToolCall.objects.filter(conversation_id__in=conversation_ids)}
+    for op_id, op in operations.items():
+        if op.state not in ("completed", "interrupted"):
+            problems.append(f"lost: operation {op_id} is still {op.state}")
+            continue
+        if settlements[op_id] != 1:
+            problems.append(f"settled_once: operation {op_id} has {settlements[op_id]} settlement events")
+        if len(entries[op_id]) != 1:
+            problems.append(f"outbox: operation {op_id} has {len(entries[op_id])} outbox entries")
+        expected = operation_result(op)
+        for entry in entries[op_id]:
+            if entry.payload.get("result") != expected:
+                problems.append(f"result: outbox of {op_id} says {entry.payload.get('result')}, operation {expected}")
+        start = calls.get(op.source_tool_call_id)
+        if start is None or start.result != expected or start.status != "succeeded":
+            problems.append(f"half_written: the start call of {op_id} is {start and (start.status, start.result)}")
+        if op.state == "completed" and op.ended_at != op.ends_at:
+            problems.append(f"ended_at: {op_id} completed at {op.ended_at}, not its ends_at {op.ends_at}")
+        if op.state == "interrupted" and not op.interruption_reason:
+            problems.append(f"half_written: {op_id} interrupted without a reason")
+    for op_id, rows in entries.items():
+        if op_id not in operations:
+            problems.append(f"half_written: outbox entries {[str(e.id) for e in rows]} of no operation here")
+        if any(e.acked_at is None for e in rows):
+            problems.append(f"unacked: the outbox entry of {op_id} was never acked")
+    for call in calls.values():
+        if (
+            call.tool == "pomodoro.start"
+            and call.status != "rejected"
+            and not Operation.objects.filter(tool_call=call).exists()
+        ):
+            problems.append(f"half_written: start call {call.source_tool_call_id} has no operation")
+    instances = list(AppInstance.objects.filter(conversation_id__in=conversation_ids))
+    sessions = {str(s.instance_id): s for s in AppSession.objects.filter(conversation_id__in=conversation_ids)}
+    snapshots = set(
+        str(i) for i in InstanceSnapshot.objects.filter(instance__in=instances).values_list("instance_id", flat=True)
+    )
+    by_instance = {str(op.instance_id): op for op in operations.values()}
+    for instance in instances:
+        iid = str(instance.id)
+        if instance.app_id == "pomodoro":
+            if iid not in sessions or iid not in by_instance or iid not in snapshots:
+                problems.append(
+                    f"half_written: pomodoro instance {iid} session={iid in sessions} "
+                    f"operation={iid in by_instance} snapshot={iid in snapshots}"
+                )
+                continue
+            if by_instance[iid].state != "focusing" and (
+                instance.lifecycle_state != LifecycleState.CLOSED or sessions[iid].ended_at is None
+            ):
+                problems.append(
+                    f"foreground: {iid} of a final operation is {instance.lifecycle_state}, "
+                    f"its sub-session ended_at {sessions[iid].ended_at}"
+                )
+    for conversation_id in conversation_ids:
+        front = [
+            i
+            for i in instances
+            if str(i.conversation_id) == conversation_id and i.lifecycle_state == LifecycleState.FOREGROUND
+        ]
+        if len(front) != 1 or front[0].closed_at is not None:
+            problems.append(f"foreground: conversation {conversation_id} has {len(front)} instances in front")
+    # What the Agent saw.
+    own = {str(e.id): e for rows in entries.values() for e in rows}
+    first: dict[str, dict[str, Any]] = {}
+    outboxes_by_call: dict[str, set[str]] = defaultdict(set)
+    for delivery in agent_deliveries:
+        first.setdefault(delivery["outbox_id"], delivery)
+        outboxes_by_call[delivery["source_tool_call_id"]].add(delivery["outbox_id"])
+    for outbox_id in own.keys() - first.keys():
+        problems.append(f"lost: the Agent never received outbox entry {outbox_id}")
+    for outbox_id in first.keys() - own.keys():
+        problems.append(f"unexpected: the Agent received {outbox_id}, which is not one of its results")
+    for outbox_id in first.keys() & own.keys():
+        if first[outbox_id]["result"] != own[outbox_id].payload["result"]:
+            problems.append(f"result: the Agent got {first[outbox_id]['result']} for {outbox_id}")
+    for call_id, outbox_ids in outboxes_by_call.items():
+        if len(outbox_ids) > 1:
+            problems.append(f"duplicated: call {call_id} got {len(outbox_ids)} different results")
+    for outbox_id in delivered_after_ack:
+        problems.append(f"after_ack: {outbox_id} was delivered again on a new connection after its ack")
+    for call_id, seen in answers.items():
+        call = calls.get(call_id)
+        if call is None:
+            problems.append(f"lost: call {call_id} was answered {seen[0]} but is not stored")
+            continue
+        for answer in seen:
+            if answer["type"] == "tool.accepted":
+                op = Operation.objects.filter(tool_call=call).values_list("id", flat=True).first()
+                if answer["operation_id"] != str(op):
+                    problems.append(f"answer: {call_id} answered operation {answer['operation_id']}, stored {op}")
+            elif answer["type"] == "tool.receipt":
+                if answer["receipt"] != call.receipt:
+                    problems.append(f"answer: {call_id} answered {answer['receipt']}, stored {call.receipt}")
+            else:
+                problems.append(f"answer: {call_id} answered {answer}")
+    for call_id, answer in retries.items():
+        if not answer.get("replayed"):
+            problems.append(f"retry: the retry of {call_id} was not answered from the stored rows: {answer}")
+    # The person's messages: each one the page was told is stored, each stored one reached the Agent.
+    from interact.models import AuthorKind, Message, MessageDelivery
+
+    stored = {
+        str(m.id): m for m in Message.objects.filter(conversation_id__in=conversation_ids, author_kind=AuthorKind.HUMAN)
+    }
+    for message in page_messages:
+        if message["message_id"] is not None and message["message_id"] not in stored:
+            problems.append(f"message_lost: the page was told {message['message_id']} was stored; it is not")
+    if len(stored) > len(page_messages):
+        problems.append(f"message_duplicated: {len(stored)} messages stored for {len(page_messages)} sent")
+    for message_id in stored:
+        if message_id not in agent_messages:
+            problems.append(f"message_lost: stored message {message_id} never reached the Agent")
+    if MessageDelivery.objects.filter(message_id__in=list(stored), acked_at__isnull=True).exists():
+        problems.append("unacked: a stored message's delivery to the Agent was never acked")
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -910,6 +910,10 @@ def _run(args: argparse.Namespace, seed: int, max_seconds: float, run_dir: Path,
                 break
             time.sleep(0.2)
         log(f"operations and faults over after {time.monotonic() - run_started:.0f}s; draining")
+        # The final drain (no more faults): every Agent connects again, so each new welcome sends
+        # whatever it still holds unacked, and the accounting judges what arrived by then.
+        for thread in socket_threads:
+            thread.sever_requested.set()
         drained = _drain(socket_threads, people, deadline=time.monotonic() + DRAIN_TIMEOUT)
         stop.set()
         for thread in threads:
@@ -1013,6 +1017,7 @@ def people_lock(people: dict[int, Person]):
 
 def _agent_history(thread: SocketAgentThread) -> dict[str, Any]:
     agent = thread.agent
+    to_wall_clock = time.time() - time.monotonic()  # faults are stamped with time.time()
     return {
         **asdict(thread.record),
         "deliveries": [
@@ -1021,6 +1026,7 @@ def _agent_history(thread: SocketAgentThread) -> dict[str, Any]:
                 "conversation_id": d.conversation_id,
                 "source_tool_call_id": d.source_tool_call_id,
                 "result": d.result,
+                "received_at": d.at + to_wall_clock,
             }
             for d in agent.deliveries
         ],

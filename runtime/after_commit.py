@@ -27,6 +27,8 @@ from contextvars import ContextVar
 
 import structlog
 
+from runtime import crashpoints
+
 logger = structlog.get_logger("lineup.runtime")
 
 Send = Callable[[], Awaitable[None]]
@@ -63,6 +65,8 @@ async def _send_all(held: list[Send]) -> None:
             await send()
         except Exception:  # a hint lost is harmless: the database is the truth
             logger.warning("after_commit.dropped", exc_info=True)
+        else:
+            crashpoints.point("after-publish")
 
 
 def hand_on_send(send: Send) -> None:

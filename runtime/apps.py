@@ -13,6 +13,11 @@ class RuntimeConfig(AppConfig):
 
         registry()
 
+        # The crash-point harness's statement counter (only with LINEUP_CRASH_AT: tests, bench).
+        from runtime import crashpoints
+
+        crashpoints.install()
+
         # A deactivated user's Agents are stopped at once, not at their next hello.
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save

@@ -22,7 +22,7 @@ from typing import Any, ParamSpec, TypeVar
 import structlog
 from django.db import connection, transaction
 
-from runtime import metrics, tracing
+from runtime import crashpoints, metrics, tracing
 from runtime.errors import Rejection
 from runtime.models import LifecycleEvent
 
@@ -47,20 +47,25 @@ def _plain(value: Any) -> Any:
 def decision(service: Callable[P, R]) -> Callable[P, R]:
     """Run ``service`` as one durable transaction whose audit events are written in one statement."""
 
+    @crashpoints.scope(service.__name__)  # the crash-point harness counts its steps; unarmed: nothing
+    def body(*args: P.args, **kwargs: P.kwargs) -> R:
+        buffer: list[LifecycleEvent] = []
+        # The decision's own block: under a test's transaction it is a savepoint itself.
+        connection._lineup_events = (buffer, len(connection.savepoint_ids))
+        try:
+            result = service(*args, **kwargs)
+            if buffer:
+                LifecycleEvent.objects.bulk_create(buffer)
+        finally:
+            connection._lineup_events = None
+        return result
+
     @functools.wraps(service)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         started = time.perf_counter()
         try:
             with tracing.span(f"decision {service.__name__}") as span, transaction.atomic(durable=True):
-                buffer: list[LifecycleEvent] = []
-                # The decision's own block: under a test's transaction it is a savepoint itself.
-                connection._lineup_events = (buffer, len(connection.savepoint_ids))
-                try:
-                    result = service(*args, **kwargs)
-                    if buffer:
-                        LifecycleEvent.objects.bulk_create(buffer)
-                finally:
-                    connection._lineup_events = None
+                result = body(*args, **kwargs)
                 tracing.annotate(span, operation_id=getattr(result, "operation_id", None))
         finally:
             metrics.observe_decision(service.__name__, time.perf_counter() - started)

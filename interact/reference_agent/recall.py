@@ -45,14 +45,14 @@ def _running_focus(conversation_id: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     row = (
-        Operation.objects.filter(conversation_id=conversation, state=OperationState.FOCUSING)
-        .values("activity", "started_at", "ends_at")
+        Operation.objects.filter(conversation_id=conversation, app_id="pomodoro", state=OperationState.FOCUSING)
+        .values("details__activity", "started_at", "ends_at")
         .first()
     )
     if row is None:
         return None
     return {
-        "activity": row["activity"],
+        "activity": row["details__activity"],
         "started_at": isoformat(row["started_at"]),
         "ends_at": isoformat(row["ends_at"]),
     }

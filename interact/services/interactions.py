@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 
 from interact.models import Interaction, InteractionKind, InteractionStatus
 from interact.services.messages import open_app_session
+from runtime import crashpoints
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
@@ -273,6 +274,7 @@ def withdraw_interaction(
 
 
 @transaction.atomic
+@crashpoints.scope("answer_interaction")  # inside the transaction: the crash-point harness counts its statements
 def answer_interaction(
     *, conversation_ids: list[uuid.UUID], interaction_pk: object, value: object, now: datetime
 ) -> Interaction:

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message, MessageDelivery
+from runtime import crashpoints
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
@@ -125,6 +126,7 @@ def _stored_resend(conversation: Conversation, user_id: int, client_message_id: 
 
 
 @transaction.atomic
+@crashpoints.scope("post_human_message")  # inside the transaction: the harness counts its statements
 def post_human_message(
     *,
     conversation: Conversation,

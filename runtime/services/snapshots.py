@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
+from runtime import crashpoints
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event, records_rejection, uuid_or_none
 from runtime.manifests import first_error, get_manifest
@@ -38,6 +39,7 @@ class SnapshotSaved:
 
 @records_rejection("snapshot.rejected")
 @transaction.atomic(durable=True)
+@crashpoints.scope("save_snapshot")  # inside the transaction: the crash-point harness counts its statements
 def save_snapshot(
     *,
     conversation_id: uuid.UUID | str,

@@ -4,8 +4,10 @@ anything else that raised or logged an error is a violation."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
+from types import SimpleNamespace
 
-from bench.history import Violations, _check_logs
+from bench.history import Violations, _account, _check_logs
 
 
 def _line(event: str, level: str = "error", **extra: str) -> str:
@@ -48,3 +50,42 @@ def test_connection_errors_of_the_faults_are_counted_and_anything_else_is_a_viol
         "connection message": 1,
         "django.db.utils.OperationalError": 2,
     }, figures
+
+
+def test_accounting_counts_lost_duplicated_unexpected_and_recovered_results_per_agent():
+    """Of three results owed to an Agent: one arrived at once, one only after a fault that came after
+    its settlement (recovered), one never (lost); a second result for one call is a duplicate and a
+    result for a call never made is unexpected, which fails the run like a lost one does."""
+    settled = datetime(2026, 12, 5, 10, 0, 0, tzinfo=UTC)
+    t0 = settled.timestamp()
+    operations = {f"op{i}": SimpleNamespace(settled_at=settled) for i in range(3)}
+    entries = {
+        f"op{i}": SimpleNamespace(id=f"e{i}", operation_id=f"op{i}", agent_id="a1", channel="agent_socket")
+        for i in range(3)
+    }
+    deliveries = [
+        {"outbox_id": "e0", "source_tool_call_id": "c0", "received_at": t0 + 0.1},
+        {"outbox_id": "e0", "source_tool_call_id": "c0", "received_at": t0 + 0.2},  # a raw redelivery: fine
+        {"outbox_id": "e1", "source_tool_call_id": "c1", "received_at": t0 + 5},  # after the fault at t0 + 2
+        {"outbox_id": "x9", "source_tool_call_id": "c1", "received_at": t0 + 6},  # another result for c1
+        {"outbox_id": "x8", "source_tool_call_id": "never", "received_at": t0 + 7},
+    ]
+    record = {
+        "faults": [{"kind": "daphne", "at": t0 + 2}],
+        "agents": [
+            {
+                "agent_id": "a1",
+                "name": "agent-1",
+                "channel": "agent_socket",
+                "starts": {"conv c0": "op0", "conv c1": "op1", "conv c2": "op2"},
+                "deliveries": deliveries,
+            }
+        ],
+    }
+    violations, figures = Violations(), {}
+    _account(record, operations, entries, violations, figures)
+    row = figures["accounting"]["per_agent"]["agent-1"]
+    assert (row["results"], row["lost"], row["duplicated"], row["unexpected"], row["recovered"]) == (3, 1, 1, 2, 1)
+    assert row["lost_fraction"] == round(1 / 3, 4)
+    assert figures["accounting"]["overall"]["unexpected"] == 2
+    assert violations.by_check["unexpected"] == 1

@@ -25,6 +25,7 @@ from tests.browser.workspace_page import (
     pending_interactions,
     settled,
 )
+from tests.support.factories import activity_of
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ def test_a_stale_question_is_withdrawn_by_a_new_focus_and_a_stop_asks_nothing(ws
 
     ws.say("meditate for 1 minute")
     focus = server.wait(lambda: focusing_operation(conversation), "the new focus")
-    assert focus.activity == "meditate"
+    assert activity_of(focus) == "meditate"
     ws.expect_app_in_front("pomodoro")
     server.wait(
         lambda: Interaction.objects.get(pk=question.pk).status == InteractionStatus.SUPERSEDED, "the withdrawal"
@@ -109,7 +110,7 @@ def test_an_english_page_gets_english_replies_to_a_chinese_activity(ws, server, 
     expect(ws.page.locator("html")).to_have_attribute("lang", "en")
     ws.say("Focus 25 min on 数学")
     focus = server.wait(lambda: focusing_operation(conversation), "the focus")
-    assert focus.activity == "数学"
+    assert activity_of(focus) == "数学"
     server.wait(lambda: agent_said(conversation, r"^Focus started: 25 minutes of 数学\."), "an English start")
     ws.expect_app_in_front("pomodoro")
     ws.say("停止专注")

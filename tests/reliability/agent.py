@@ -9,7 +9,8 @@ is about.
   call needs), retrying every ``RECONNECT_SECONDS`` while the server is down.
 * Every ``tool.result`` is recorded raw, duplicates included, and acked at once (a real Agent acks
   once it has processed a result; an ack lost with its server means a redelivery, which the raw
-  count shows). ``user.message`` frames are recorded and acked (``message.ack``) the same way.
+  count shows). ``user.message`` frames are recorded and acked (``message.ack``) the same way, and
+  so are ``interaction.resolved`` ones (``interaction.ack``).
 * With ``urls`` it connects to each server in turn (several Daphnes behind the same services), so
   a dead server costs one failed attempt.
 * Frames are handled in order with one answer each (docs/agent-protocol.md), so answers are
@@ -64,6 +65,7 @@ class CrashAgent:
     connect_attempts: int = field(default=0, init=False)
     deliveries: list[Delivery] = field(default_factory=list, init=False)
     user_messages: list[dict[str, Any]] = field(default_factory=list, init=False)  # raw, duplicates included
+    resolutions: list[dict[str, Any]] = field(default_factory=list, init=False)  # interaction.resolved, raw
     unexpected: list[dict[str, Any]] = field(default_factory=list, init=False)  # error frames, bad answers
     drops: list[str] = field(default_factory=list, init=False)  # why each connection ended
     _waiting: deque[tuple[str, Answer, float]] = field(default_factory=deque, init=False)
@@ -228,6 +230,15 @@ class CrashAgent:
                     self.ws.send(json.dumps({"type": "message.ack", "message_id": frame["message_id"]}))
                 except (ConnectionClosed, OSError) as error:
                     self._drop(f"message ack: {error!r}")
+            return
+        if frame["type"] == "interaction.resolved":
+            self.resolutions.append(frame)
+            if self.ws is not None:
+                ack = {"type": "interaction.ack", "conversation_id": frame["conversation_id"]}
+                try:
+                    self.ws.send(json.dumps({**ack, "interaction_id": frame["interaction_id"]}))
+                except (ConnectionClosed, OSError) as error:
+                    self._drop(f"interaction ack: {error!r}")
             return
         if frame["type"] in PUSH_TYPES:
             return

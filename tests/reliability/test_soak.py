@@ -48,4 +48,7 @@ def test_a_small_soak_loses_doubles_and_misdelivers_nothing(tmp_path):
     figures = report["figures"]
     assert figures["ops_done"] == OPS and figures["faults"] == CYCLES, context
     assert (figures["lost"], figures["duplicated"], figures["misdelivered"], figures["messages_lost"]) == (0, 0, 0, 0)
+    accounting = figures["accounting"]["overall"]  # Jepsen-style, after the final drain
+    assert (accounting["lost"], accounting["duplicated"], accounting["unexpected"]) == (0, 0, 0), context
+    assert accounting["results"] == sum(row["results"] for row in figures["accounting"]["per_agent"].values())
     assert figures["operations"] > OPS // 2, context  # most operations are focuses, the rest messages

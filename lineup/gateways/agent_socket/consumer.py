@@ -31,7 +31,7 @@ from lineup.doors import limits
 from lineup.doors.websocket import CLOSE_TOO_MANY, CLOSE_UNAUTHENTICATED, DOOR
 from lineup.gateways.agent_socket import delivery
 from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
-from runtime import tracing
+from runtime import crashpoints, tracing
 from runtime.after_commit import answer_first
 from runtime.errors import Rejection
 from runtime.projections import agent_group, conversation_group
@@ -453,6 +453,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
 
     async def _send(self, frame_type: str, **body: Any) -> None:
         await self.send(text_data=encode({"type": frame_type, **body}))
+        crashpoints.point("after-write")
 
     async def _refuse_frame(self, error: FrameError) -> None:
         """Answer a frame that failed parsing, naming the request it carried where it carried one.

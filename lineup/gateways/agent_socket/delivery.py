@@ -12,6 +12,7 @@ from typing import Any
 from interact.models import Interaction, InteractionStatus, Message, MessageDelivery
 from interact.services.interactions import ack_resolution, request_interaction, withdraw_interaction
 from interact.services.messages import ack_message, mark_messages_sent, post_agent_message
+from runtime import crashpoints
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import uuid_or_none
 from runtime.inventory import Inventory, inventory_for_scope
@@ -35,6 +36,7 @@ class Waiting:
     resolutions: list[dict[str, Any]] = field(default_factory=list)
 
 
+@crashpoints.scope("deliver")  # a delivery round's steps, for the crash-point harness
 def waiting_for(
     agent: Agent,
     token_digest: str,
@@ -127,6 +129,7 @@ def results_to_send(agent: Agent, *, now: datetime, everything: bool) -> list[tu
     ]
 
 
+@crashpoints.scope("ack")
 def ack(agent: Agent, outbox_id: str, *, now: datetime) -> bool:
     if uuid_or_none(outbox_id) is None:
         raise Rejection(RejectionCode.FORBIDDEN, "no such outbox entry for this Agent")
