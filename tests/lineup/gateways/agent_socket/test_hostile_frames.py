@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
@@ -275,6 +275,9 @@ def test_broken_frames_get_their_stable_code_and_change_nothing(agent, scenario)
 
     @given(mutant=mutants(CLIENT_FRAMES, agent_valid_frames()))
     def check(mutant: Mutant) -> None:
+        # A tool.call whose only fault is its arguments is still a call: the Tool Router answers it
+        # tool.rejected invalid_arguments, a logged decision (test_tool_arguments_from_each_input_schema).
+        assume(not mutant.how.startswith("tool.call with arguments="))
         answer = agent.request(json.dumps(mutant.frame, ensure_ascii=False))
         assert (answer["type"], answer.get("code")) == ("error", mutant.code), (mutant.how, answer)
         assert answer["detail"]
