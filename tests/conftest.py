@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db.utils import OperationalError
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from hypothesis.database import DirectoryBasedExampleDatabase
+from psycopg.errors import DeadlockDetected
 
 from tests.support.nightly import NIGHTLY
 
@@ -37,9 +42,29 @@ hypothesis_settings.register_profile(
 hypothesis_settings.load_profile("nightly" if NIGHTLY else "ci")
 
 
+def _flush_retrying_deadlocks(flush: Callable[..., None]) -> Callable[..., None]:
+    """A transactional test's teardown TRUNCATEs every table while a module's live Daphne or worker may
+    still be settling or redelivering; PostgreSQL can then pick the TRUNCATE as a deadlock's victim
+    (seen in the LLM Agent's end-to-end module). The flush is one transaction, so trying it again is safe."""
+
+    @functools.wraps(flush)
+    def execute_sql_flush(self: Any, sql_list: list[str]) -> None:
+        for attempt in range(5):
+            try:
+                return flush(self, sql_list)
+            except OperationalError as error:
+                if not isinstance(error.__cause__, DeadlockDetected) or attempt == 4:
+                    raise
+
+    return execute_sql_flush
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Tests drive deadlines themselves unless they ask for Celery (tests/support/processes.py).
     settings.LINEUP_SCHEDULER = "none"
+    from django.db.backends.base.operations import BaseDatabaseOperations  # once the app registry is ready
+
+    BaseDatabaseOperations.execute_sql_flush = _flush_retrying_deadlocks(BaseDatabaseOperations.execute_sql_flush)
     # Password hashing is not under test and costs ~0.7 s per user with the default hasher.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
