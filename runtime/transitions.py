@@ -33,6 +33,7 @@ class InterruptionReason(models.TextChoices):
     SWITCHED_APP = "switched_app"  # the user switched to another MiniApp
     APP_CLOSED = "app_closed"  # the user (or the host window) closed the app
     HOST_INTERRUPTION = "host_interruption"  # reserved, never produced now
+    OPERATOR = "operator"  # an operator ended it from the admin in an incident (who and why: event log)
 
 
 class Trigger(enum.Enum):
@@ -43,6 +44,7 @@ class Trigger(enum.Enum):
     RETURN_TO_INTERACT = "return_to_interact"
     SWITCH_APP = "switch_app"
     CLOSE_APP = "close_app"
+    OPERATOR = "operator"
 
 
 _INTERRUPTION_BY_TRIGGER = {
@@ -50,6 +52,7 @@ _INTERRUPTION_BY_TRIGGER = {
     Trigger.RETURN_TO_INTERACT: InterruptionReason.RETURNED_TO_INTERACT,
     Trigger.SWITCH_APP: InterruptionReason.SWITCHED_APP,
     Trigger.CLOSE_APP: InterruptionReason.APP_CLOSED,
+    Trigger.OPERATOR: InterruptionReason.OPERATOR,
 }
 
 

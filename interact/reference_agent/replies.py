@@ -19,6 +19,7 @@ _REASONS = {
     "switched_app": ("you switched to another app", "你切换到了其他应用"),
     "app_closed": ("you closed Pomodoro", "你关闭了番茄钟"),
     "host_interruption": ("the device interrupted it", "被设备中断"),
+    "operator": ("the service's operator stopped it", "被服务的运维人员停止"),
 }
 
 

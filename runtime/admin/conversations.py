@@ -9,7 +9,7 @@ is no add and no delete here.
 from __future__ import annotations
 
 from django.contrib import admin
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -17,7 +17,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, change_link
-from runtime.models import AppInstance, Conversation, Workspace
+from runtime.admin.incident import InterruptActionMixin
+from runtime.models import AppInstance, Conversation, Operation, Workspace
 from runtime.transitions import LifecycleState
 
 # (label, admin changelist url name): the conversation's rows in the Runtime, each filtered by
@@ -34,7 +35,7 @@ RUNTIME_CHANGELISTS = (
 
 
 @admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
+class ConversationAdmin(InterruptActionMixin, admin.ModelAdmin):
     list_display = ("id", "title", "owner", "scope", "is_default", "created_at")
     list_select_related = ("owner",)
     list_filter = ("scope", "is_default")
@@ -43,6 +44,10 @@ class ConversationAdmin(admin.ModelAdmin):
     ordering = ("-created_at",)
     fields = ("id", "title", "owner", "scope", "is_default", "created_at", "runtime")
     readonly_fields = ("id", "owner", "scope", "is_default", "created_at", "runtime")
+    actions = ("interrupt_running_operations",)  # runtime.admin.incident
+
+    def running_operations(self, queryset: QuerySet[Conversation]) -> QuerySet[Operation]:
+        return Operation.objects.filter(conversation__in=queryset)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

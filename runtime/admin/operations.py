@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 
 from runtime.admin import recovery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link, pretty_json
+from runtime.admin.incident import InterruptActionMixin, retry_flagged
 from runtime.models import Operation, ToolCall
 from runtime.services.recovery import SettleFailure, settle_isolated
 from runtime.transitions import NotDue, OperationState
@@ -111,7 +112,7 @@ class ToolCallAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Operation)
-class OperationAdmin(ReadOnlyAdmin):
+class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
     """Deadline operations, with the two operator commands (see the module docstring).
 
     "Run the recovery sweep now" is a button (``recover/``) rather than an action: Django runs an
@@ -142,7 +143,15 @@ class OperationAdmin(ReadOnlyAdmin):
     date_hierarchy = "started_at"
     ordering = ("-started_at",)
     readonly_fields = ("outbox_link",)
-    actions = ("settle_due_operations",)
+    # The incident actions (interrupt with a reason, retry flagged): runtime.admin.incident.
+    actions = ("settle_due_operations", "retry_flagged_operations", "interrupt_running_operations")
+
+    def running_operations(self, queryset: QuerySet[Operation]) -> QuerySet[Operation]:
+        return queryset
+
+    @admin.action(permissions=["settle"], description=_("Retry flagged operations now (settlement failed too often)"))
+    def retry_flagged_operations(self, request: HttpRequest, queryset: QuerySet[Operation]) -> None:
+        retry_flagged(self, request, queryset)
 
     @admin.display(description=_("outbox entry"))
     def outbox_link(self, obj: Operation) -> SafeString | str:

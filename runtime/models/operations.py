@@ -129,7 +129,11 @@ class Operation(models.Model):
         ordering = ["started_at"]
         # The admin's settle action and recovery sweep write (settle, outbox, events), so viewing is
         # not enough; "change" can not be it, the admin refuses every hand edit of an operation.
-        permissions = [("settle_operations", "Can settle due operations and run the recovery sweep")]
+        permissions = [
+            ("settle_operations", "Can settle due operations and run the recovery sweep"),
+            # Ending someone's focus early changes its outcome: more than settling what is due.
+            ("interrupt_operations", "Can interrupt running operations with a reason"),
+        ]
         indexes = [
             # A conversation's latest operation (an interrupt with nothing focusing) is the last
             # entry of its range, however many it had; and the foreign key's index.

@@ -468,6 +468,39 @@ def settle_operation(*, operation_id: uuid.UUID | str, trigger: Trigger, now: da
 
 
 @decision
+def interrupt_for_operator(
+    *, operation_id: uuid.UUID | str, operator: str, reason: str, now: datetime
+) -> SettleOutcome:
+    """An operator ends a running operation from the admin (an incident), with the reason they typed.
+
+    The same settlement as an Agent's interrupt (``settle_locked`` under the workspace lock): the
+    start call's caller gets its one result, the instance closes, a late one settles ``completed``
+    and a final one is left alone. The trigger is ``operator``, so the Agent's result says
+    ``interruption_reason: "operator"`` (the start tool's frozen result_schema takes any string);
+    who did it and why stay in the event log (``operator.interrupt``), never in an Agent's result,
+    since an operator's note may name things that person should not read.
+    """
+    reason = reason.strip()
+    if not reason:  # the admin's form refuses it first; an audit entry without a why is no audit
+        raise ValueError("an operator interrupt needs a reason")
+    workspace = lock_workspace_of_operation(operation_id, now=now)
+    if workspace is None:
+        raise Operation.DoesNotExist(f"no operation {operation_id}")
+    [operation] = _lock_operations(Q(pk=operation_id))
+    [outcome] = settle_locked([(workspace, operation)], trigger=Trigger.OPERATOR, now=now)
+    record_event(
+        "operator.interrupt",
+        at=now,
+        operator=operator,
+        reason=reason,
+        # Bounded (the metrics' outcome label): what this request did to the operation.
+        status=operation.state if outcome.settled else "already_final",
+        **_ids(operation),
+    )
+    return outcome
+
+
+@decision
 def settle_due_batch(*, operation_ids: list[uuid.UUID], now: datetime) -> list[SettleOutcome]:
     """Settle a batch of due operations (trigger ``deadline``) in one transaction.
 

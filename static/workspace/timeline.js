@@ -16,6 +16,8 @@ export const REASONS = {
   // says who did it, not why.
   agent_interrupt: () => gettext("the Agent stopped it"),
   host_interruption: () => gettext("the device interrupted it"),
+  // An operator ended it from the admin during an incident; their note stays in the event log.
+  operator: () => gettext("the service's operator stopped it"),
 };
 
 const STATUS_TEXT = {

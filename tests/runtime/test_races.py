@@ -370,3 +370,58 @@ def _due_operations(user, count: int) -> set:
         ).operation_id
         for i in range(count)
     }
+
+
+OPERATOR_ROUNDS = 100 if NIGHTLY else 40
+
+
+@pytest.mark.spec("R-3.9", "R-2.2.5")
+def test_an_operator_interrupt_racing_the_eta_settlement_settles_once(agent, threads):
+    """The admin's "interrupt with a reason" (runtime.admin.incident) racing the eta task on one
+    operation: one terminal state, one outbox entry, and one audit entry whose status says what the
+    operator's request did (interrupted it, completed it at ``ends_at``, or found it final)."""
+    from runtime.services.operations import interrupt_for_operator
+
+    racers = threads(2)
+    winners: Counter[str] = Counter()
+    for round_no in range(OPERATOR_ROUNDS):
+        base = at(round_no * ROUND_SECONDS)
+        started = agent.start(1, now=base)
+        assert isinstance(started, Accepted), (round_no, started)
+        ends_at = base + timedelta(seconds=1)
+        operator_at = (ends_at - timedelta(milliseconds=1), base + timedelta(milliseconds=500), ends_at)[round_no % 3]
+        deadline, operator = racers.run_together(
+            [
+                partial(settle_operation, operation_id=started.operation_id, trigger=Trigger.DEADLINE, now=ends_at),
+                partial(
+                    interrupt_for_operator,
+                    operation_id=started.operation_id,
+                    operator="ops",
+                    reason=f"round {round_no}",
+                    now=operator_at,
+                ),
+            ]
+        )
+        assert deadline.settled != operator.settled, (round_no, deadline, operator)
+        operation = Operation.objects.get(pk=started.operation_id)
+        [(kind, data)] = LifecycleEvent.objects.filter(
+            operation_id=operation.id, kind__in=SETTLEMENT_KINDS
+        ).values_list("kind", "data")
+        [audit] = LifecycleEvent.objects.filter(operation_id=operation.id, kind="operator.interrupt")
+        assert audit.data["reason"] == f"round {round_no}" and audit.data["operator"] == "ops"
+        winners[data["trigger"]] += 1
+        if data["trigger"] == Trigger.OPERATOR.value:
+            assert audit.data["status"] == operation.state
+            expected = OperationState.COMPLETED if operator_at >= ends_at else OperationState.INTERRUPTED
+            assert operation.state == expected, (round_no, operation.state)
+        else:
+            assert audit.data["status"] == "already_final" and operation.state == OperationState.COMPLETED
+        assert operation.interruption_reason == (
+            InterruptionReason.OPERATOR if operation.state == OperationState.INTERRUPTED else None
+        )
+        assert kind == f"operation.{operation.state}"
+        [entry] = OutboxEntry.objects.filter(operation=operation)
+        assert entry.payload["result"] == operation_result(operation)
+
+    assert sum(winners.values()) == OPERATOR_ROUNDS
+    assert len(winners) > 1, winners  # both kinds of racer won some rounds

@@ -27,6 +27,7 @@ INTERRUPTING = {
     Trigger.RETURN_TO_INTERACT: InterruptionReason.RETURNED_TO_INTERACT,
     Trigger.SWITCH_APP: InterruptionReason.SWITCHED_APP,
     Trigger.CLOSE_APP: InterruptionReason.APP_CLOSED,
+    Trigger.OPERATOR: InterruptionReason.OPERATOR,
 }
 
 
