@@ -240,6 +240,7 @@ def test_a_redelivered_result_is_acked_again_but_reported_once():
         ("returned_to_interact", "you returned to Interact", "你回到了对话"),
         ("switched_app", "you switched to another app", "你切换到了其他应用"),
         ("app_closed", "you closed Pomodoro", "你关闭了番茄钟"),
+        ("operator", "the service's operator stopped it", "被服务的运维人员停止"),  # the admin's incident action
     ],
 )
 def test_an_interrupted_result_says_how_long_it_ran_and_why(reason, english, chinese):
