@@ -112,6 +112,9 @@ def test_interrupt_from_the_operation_list_asks_for_a_reason_first_and_refuses_w
     )
     for operation in (focus, other):
         assert_interrupted_by_operator(operation, operator=admin_user.username, reason=reason)
+    # The runbook's way to find them: the event log filtered by kind.
+    audit = admin_client.get(reverse("admin:runtime_lifecycleevent_changelist"), {"kind": "operator.interrupt"})
+    assert {event.operation_id for event in audit.context["cl"].result_list} == {focus.pk, other.pk}
 
     again = post_action(admin_client, Operation, [focus.pk])
     assert "interrupt-nothing" in again.content.decode()  # nothing running in the selection any more
