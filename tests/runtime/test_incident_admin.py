@@ -45,7 +45,9 @@ def message_texts(response) -> list[str]:
 
 
 def post_action(client: Client, model: type, pks: list, action: str = ACTION, **form: str):
-    data = {"action": action, "_selected_action": [str(pk) for pk in pks], "index": 0, **form}
+    data = {"action": action, "_selected_action": [str(pk) for pk in pks], **form}
+    if "post" not in form:  # the changelist's form says which action form it is; the confirmation page does not
+        data["index"] = "0"
     return client.post(changelist(model), data, follow=True)
 
 
