@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -69,8 +70,12 @@ def render(page: Page, view: str, name: str, arguments: dict, result: dict, loca
         {"view": view, "name": name, "args": arguments, "result": result, "locale": locale},
     )
     assert uri == "ui://lineup/pomodoro"
-    frame = page.frame(name=view)
-    assert frame is not None
+    # The host has inserted the iframe; Playwright learns of its frame a moment later (on a loaded
+    # machine, after render() returned: seen failing), so it is polled for with a deadline.
+    deadline = time.monotonic() + 10
+    while (frame := page.frame(name=view)) is None and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert frame is not None, f"no frame named {view!r} within 10 s"
     return frame
 
 
