@@ -10,8 +10,10 @@ to the server: Daphne's access log shows no request carrying the probe's marker.
 
 from __future__ import annotations
 
+import json
 import secrets
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 
@@ -19,6 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.workspace_page import WorkspacePage
+from tests.support.processes import PYTHON, ROOT
 
 PEER = r"""
 async ({ port, marker }) => {
@@ -175,3 +178,22 @@ def test_a_surface_can_not_use_webrtc_nor_a_nested_frame_nor_reach_the_server(ws
     server.wait(lambda: any(after in line for line in server.access_lines()), "the test's own request in the log")
     assert [line for line in server.access_lines() if marker in line] == []
     assert len(context.pages) == 1
+
+
+@pytest.mark.spec("R-2.3.5")
+def test_the_desktop_hosts_engine_gets_the_same_surface_without_webrtc(server, udp_listener):
+    """Qt WebEngine (the desktop host's Chromium) loads the Notes Surface as the server serves it: the
+    guard runs there too, the attempt finds no RTCPeerConnection and no packet reaches the listener."""
+    pytest.importorskip("PySide6.QtWebEngineCore", reason="the desktop extra is not installed")
+    port = udp_listener.getsockname()[1]
+    probe = subprocess.run(
+        [PYTHON, "-m", "tests.browser.qt_surface_probe", f"{server.url}/surfaces/notes/", str(port)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    outcome = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert outcome == {"loaded": True, "result": "ReferenceError: RTCPeerConnection is not defined"}, probe.stderr
+    assert packets_within(udp_listener, 2.0) == []
