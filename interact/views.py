@@ -19,6 +19,7 @@ its sub-resource requests, and whatever a Surface shows arrives through the host
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -52,6 +53,11 @@ from runtime.services.conversations import conversation_get_or_create_default
 
 SDK_DIR = Path(settings.BASE_DIR) / "miniapps" / "sdk"
 SDK_PREFIX = "sdk/"  # /surfaces/<app>/sdk/... is the SDK, so a Surface folder can not have an sdk/ of its own
+# The first script of every Surface entry page, put there by the server: it removes the WebRTC
+# constructors, which neither the CSP nor the sandbox covers (decision 0006).
+GUARD_SCRIPT = '<script src="sdk/lineup-guard.js"></script>'
+_CHARSET = re.compile(r"<meta charset=[\"']?utf-8[\"']?\s*/?>", re.IGNORECASE)
+_HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.IGNORECASE)
 
 # What a Surface bundle may contain. Anything else (a .py, a manifest, a dotfile) is never served.
 SURFACE_TYPES = {
@@ -267,6 +273,14 @@ def _resolve(base: Path, relative: str) -> Path:
     return candidate
 
 
+def _guarded(page: str) -> str:
+    """The entry page with the guard script first in ``<head>`` (after the charset, which must stay early)."""
+    anchor = _CHARSET.search(page) or _HEAD.search(page)
+    if anchor is None:
+        raise Http404("a Surface entry page needs a <head>")
+    return f"{page[: anchor.end()]}{GUARD_SCRIPT}{page[anchor.end() :]}"
+
+
 @require_safe
 @xframe_options_sameorigin
 def surface(request: HttpRequest, app_id: str, asset: str = "") -> HttpResponse:
@@ -280,7 +294,11 @@ def surface(request: HttpRequest, app_id: str, asset: str = "") -> HttpResponse:
         path = _resolve(SDK_DIR, asset.removeprefix(SDK_PREFIX))
     else:
         path = _resolve(bundle, asset or entry.name)
-    response = FileResponse(path.open("rb"), content_type=SURFACE_TYPES[path.suffix.lower()])
+    response: HttpResponse
+    if path == (bundle / entry.name).resolve():
+        response = HttpResponse(_guarded(path.read_text(encoding="utf-8")), content_type=SURFACE_TYPES[".html"])
+    else:
+        response = FileResponse(path.open("rb"), content_type=SURFACE_TYPES[path.suffix.lower()])
     response["Content-Security-Policy"] = surface_csp(request, app_id)
     response["Permissions-Policy"] = SURFACE_PERMISSIONS
     response["Referrer-Policy"] = "no-referrer"

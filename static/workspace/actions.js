@@ -62,14 +62,48 @@ export function dismiss(interaction) {
 
 function focusWords(op) {
   const planned = durationText(secondsBetween(op.started_at, op.ends_at));
-  return op.activity ? format(gettext("your %(planned)s %(activity)s focus"), { planned, activity: op.activity }) : format(gettext("your %(planned)s focus"), { planned });
+  const phrase = document.createElement("span");
+  if (op.activity) {
+    // The activity is the person's (or the Agent's) words: isolated on its own, so a right-to-left
+    // override in it can not reverse the app's words around it ("focus", "now", ...).
+    const template = format(gettext("your %(planned)s %(activity)s focus"), { planned, activity: "%(activity)s" });
+    phrase.replaceChildren(...isolatedFormat(template, { activity: op.activity }));
+  } else {
+    phrase.textContent = format(gettext("your %(planned)s focus"), { planned });
+  }
+  return phrase;
+}
+
+/**
+ * ``template`` as nodes, each ``%(key)s`` or ``{key}`` replaced by ``values[key]``: a node as is, a
+ * string in its own <bdi> (bidi isolation: an app name or a person's text keeps its direction to itself).
+ */
+function isolatedFormat(template, values) {
+  const nodes = [];
+  let last = 0;
+  for (const match of template.matchAll(/%\((\w+)\)s|\{(\w+)\}/g)) {
+    const key = match[1] || match[2];
+    if (!(key in values)) continue;
+    nodes.push(template.slice(last, match.index));
+    const value = values[key];
+    if (value instanceof Node) {
+      nodes.push(value);
+    } else {
+      const bdi = document.createElement("bdi");
+      bdi.textContent = String(value);
+      nodes.push(bdi);
+    }
+    last = match.index + match[0].length;
+  }
+  nodes.push(template.slice(last));
+  return nodes.filter((node) => node !== "");
 }
 
 /**
  * Leaving the app that runs a focus ends it (interrupted): say so and let the person choose
  * before anything is sent. Without a running focus the action happens at once.
  */
-function confirmLeaving({ focusInstanceId, title, text, confirmLabel, perform }) {
+function confirmLeaving({ focusInstanceId, title, text, confirmLabel, values = {}, perform }) {
   const op = runningFocus();
   // An app whose manifest says its operation runs on in the background (ends_when_left: false) is left at once.
   if (!op || op.instance_id !== focusInstanceId || op.ends_when_left === false) {
@@ -77,21 +111,14 @@ function confirmLeaving({ focusInstanceId, title, text, confirmLabel, perform })
     return;
   }
   ui.pendingLeave = perform;
-  el.dialogTitle.textContent = title;
-  // The activity is the person's words: isolated, so its direction can not reorder the sentence.
-  el.dialogText.replaceChildren(...splitAround(text, "{focus}", focusWords(op)));
-  el.dialogConfirm.textContent = confirmLabel;
+  // Every value shown in the dialog (an app's name, the person's activity) is isolated: its direction
+  // can not reorder the dialog's own words.
+  el.dialogTitle.replaceChildren(...isolatedFormat(title, values));
+  el.dialogText.replaceChildren(...isolatedFormat(text, { ...values, focus: focusWords(op) }));
+  el.dialogConfirm.replaceChildren(...isolatedFormat(confirmLabel, values));
   el.dialog.returnValue = "";
   el.dialog.showModal();
   el.dialogCancel.focus();
-}
-
-function splitAround(text, marker, value) {
-  const at = text.indexOf(marker);
-  if (at < 0) return [text];
-  const bdi = document.createElement("bdi");
-  bdi.textContent = value;
-  return [text.slice(0, at), bdi, text.slice(at + marker.length)];
 }
 
 el.dialog.addEventListener("close", () => {
@@ -120,8 +147,9 @@ export function goTo(instance) {
   const name = appName(instance.app_id, instance.name);
   confirmLeaving({
     focusInstanceId: front && front.instance_id,
-    title: format(gettext("End the focus and switch to %(name)s?"), { name }),
-    text: format(gettext("Switching to %(name)s ends {focus} now. It is recorded as interrupted."), { name }),
+    title: gettext("End the focus and switch to %(name)s?"),
+    text: gettext("Switching to %(name)s ends {focus} now. It is recorded as interrupted."),
+    values: { name },
     confirmLabel: gettext("End focus and switch"),
     perform: () => send("app.switch", { instance_id: instance.instance_id }, format(gettext("Could not switch to %(name)s"), { name })),
   });
@@ -138,9 +166,10 @@ export function openApp(app) {
   const name = appName(app.app_id, app.name);
   confirmLeaving({
     focusInstanceId: front && front.instance_id,
-    title: format(gettext("End the focus and open %(name)s?"), { name }),
-    text: format(gettext("Opening %(name)s ends {focus} now. It is recorded as interrupted."), { name }),
-    confirmLabel: format(gettext("End focus and open %(name)s"), { name }),
+    title: gettext("End the focus and open %(name)s?"),
+    text: gettext("Opening %(name)s ends {focus} now. It is recorded as interrupted."),
+    values: { name },
+    confirmLabel: gettext("End focus and open %(name)s"),
     // A refused launch changed nothing on the server: Interact (or whatever was in front) stays.
     perform: () => send("app.open", { app_id: app.app_id }, format(gettext("%(name)s could not be opened, so Interact stays in front"), { name })),
   });
@@ -150,8 +179,9 @@ export function closeApp(instance) {
   const name = appName(instance.app_id, instance.name);
   confirmLeaving({
     focusInstanceId: instance.instance_id,
-    title: format(gettext("End the focus and close %(name)s?"), { name }),
-    text: format(gettext("Closing %(name)s ends {focus} now. It is recorded as interrupted."), { name }),
+    title: gettext("End the focus and close %(name)s?"),
+    text: gettext("Closing %(name)s ends {focus} now. It is recorded as interrupted."),
+    values: { name },
     confirmLabel: gettext("End focus and close"),
     perform: () => send("app.close", { instance_id: instance.instance_id }, format(gettext("Could not close %(name)s"), { name })),
   });

@@ -355,7 +355,8 @@ WORD_POSITIONS = """([selector, first, last]) => {
 @pytest.mark.spec("R-4.1.1", "R-2.3.2")
 def test_a_right_to_left_override_in_an_activity_leaves_the_pages_labels_in_order(ws, server, conversation):
     """The activity "<U+202E>gnidaer" is shown isolated: the toolbar still reads "Focus running: …
-    Leaving this screen ends it." left to right, and so do the leave dialog and the block title."""
+    Leaving this screen ends it." left to right, and so do the leave dialog (to the word "focus" right
+    after the activity) and the block title."""
     ws.say(f"focus 30 seconds on {RLO}gnidaer")
     operation = server.wait(lambda: focusing_operation(conversation), "the focus to start")
     assert activity_of(operation) == f"{RLO}gnidaer"
@@ -373,6 +374,11 @@ def test_a_right_to_left_override_in_an_activity_leaves_the_pages_labels_in_orde
     expect(ws.leave_dialog()).to_be_visible()
     now, interrupted = ws.page.evaluate(WORD_POSITIONS, ["#leave-text", "now.", "interrupted"])
     assert now < interrupted, "the dialog's words after the activity were reversed"
+    # "focus" follows the activity inside the dialog's own phrase: only the activity is isolated, so
+    # the override can not turn the app's word around either.
+    f, cus = ws.page.evaluate(WORD_POSITIONS, ["#leave-text", "fo", "cus"])
+    assert f < cus, "the dialog's word 'focus' after the activity was reversed"
+    expect(ws.leave_dialog().locator("#leave-text bdi")).to_have_text(f"{RLO}gnidaer")
     ws.page.locator("#leave-confirm").click()
     server.wait(lambda: settled(operation), "leaving to settle the focus")
     ws.expect_interact_in_front()

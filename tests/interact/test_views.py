@@ -38,7 +38,7 @@ def test_surface_files_are_served_sandboxed_with_no_network_and_only_their_bundl
     only from /surfaces/<app>/, no connections, frames, forms or base, sandboxed by the header too."""
     entry = client.get("/surfaces/pomodoro/")
     assert entry.status_code == 200 and entry["Content-Type"].startswith("text/html")
-    assert b'src="sdk/lineup-sdk.js"' in b"".join(entry.streaming_content)
+    assert b'src="sdk/lineup-sdk.js"' in entry.content
     sdk = client.get("/surfaces/pomodoro/sdk/lineup-sdk.js")
     assert sdk.status_code == 200 and sdk["Content-Type"].startswith("text/javascript")
     script = client.get("/surfaces/notes/notes.js")
@@ -56,6 +56,21 @@ def test_surface_files_are_served_sandboxed_with_no_network_and_only_their_bundl
         assert response["X-Frame-Options"] == "SAMEORIGIN"
         assert "camera=()" in response["Permissions-Policy"]
         assert "Set-Cookie" not in response
+
+
+@pytest.mark.spec("R-2.3.5")
+@pytest.mark.parametrize("url", ["/surfaces/notes/", "/surfaces/notes/index.html", "/surfaces/pomodoro/"])
+def test_the_entry_page_runs_the_webrtc_guard_before_any_script_of_the_app(client, url):
+    """No CSP covers WebRTC: the guard that removes it is the entry page's first script, right after the charset."""
+    page = client.get(url).content.decode()
+    assert page.count('<script src="sdk/lineup-guard.js"></script>') == 1
+    assert page.index('<meta charset="utf-8"><script src="sdk/lineup-guard.js"></script>') < page.index(
+        '<script src="sdk/lineup-sdk.js'
+    )
+    guard = client.get(url.rsplit("/", 1)[0] + "/sdk/lineup-guard.js")
+    assert guard.status_code == 200 and b"RTC" in b"".join(guard.streaming_content)
+    # Other files of the bundle are served as they are.
+    assert b"lineup-guard" not in b"".join(client.get("/surfaces/notes/notes.css").streaming_content)
 
 
 def test_the_surface_csp_names_only_the_apps_own_bundle_path(rf, settings):

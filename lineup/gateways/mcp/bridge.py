@@ -21,7 +21,7 @@ from typing import Any
 from runtime.clock import isoformat
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import DeliveryChannel, Operation, OutboxEntry
-from runtime.services.agents import authenticate_agent
+from runtime.services.agents import authenticate_agent, token_digest, token_refusal
 from runtime.services.outbox import ack_outbox_entry
 from runtime.tool_calls import Accepted, ToolOutcome
 from runtime.tool_router import Caller, access_conversation, route_tool_call
@@ -38,6 +38,10 @@ class Unauthenticated(Exception):
     """No token, or one that is unknown or revoked."""
 
 
+class TokenWithdrawn(Exception):
+    """The request's token was revoked (or its user deactivated) while the request was held open."""
+
+
 @dataclass(frozen=True)
 class Binding:
     """One authenticated request: the Agent and the single conversation its URL names."""
@@ -46,6 +50,7 @@ class Binding:
     caller: Caller
     conversation_id: str
     conversation_scope: str
+    token_digest: str  # re-read by requests held open (tasks/result): a revocation ends them too
 
 
 @dataclass(frozen=True)
@@ -115,7 +120,25 @@ def bind(*, token: str | None, conversation_id: str, now: datetime) -> Binding:
         caller=caller,
         conversation_id=str(conversation.id),
         conversation_scope=conversation.scope,
+        token_digest=token_digest(token),  # type: ignore[arg-type]  # authenticate_agent checked it is a str
     )
+
+
+def check_token(binding: Binding) -> None:
+    """Raise ``TokenWithdrawn`` if the binding's token no longer authenticates (revoked, user deactivated).
+
+    ``bind`` checks the token when a request arrives; a request that waits (``tasks/result`` until the
+    focus ends) calls this before each read and before delivering, so it can not outlive the token.
+    """
+    reason = token_refusal(binding.token_digest)
+    if reason is not None:
+        raise TokenWithdrawn(reason)
+
+
+def held_operation(binding: Binding, operation_id: str) -> OperationView | None:
+    """``operation`` for a request held open: the token is re-checked in the same database hop."""
+    check_token(binding)
+    return operation(binding, operation_id)
 
 
 def inventory(binding: Binding) -> Inventory:
@@ -184,12 +207,17 @@ def recent_operations(binding: Binding) -> list[OperationView]:
     return [_view(row) for row in rows]
 
 
-def deliver_result(binding: Binding, view: OperationView, *, now: datetime) -> bool:
+def deliver_result(binding: Binding, view: OperationView, *, now: datetime, recheck: bool = False) -> bool:
     """Ack the operation's outbox entry: its result reached the Agent over MCP.
+
+    ``recheck``: the request was held open, so its token is checked again first (``TokenWithdrawn``,
+    nothing acked: the result is not handed to a token revoked while it waited).
 
     The WebSocket path then stops resending it. Nothing is lost by acking before the response is
     written: the result stays on the tool call, and the task answers again with it.
     """
+    if recheck:
+        check_token(binding)
     # Only this Agent's MCP-started results are delivered here; another caller's stay theirs.
     outbox_id = (
         OutboxEntry.objects.filter(

@@ -42,6 +42,7 @@ from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from lineup.gateways.mcp import apps, bridge
+from lineup.gateways.mcp.admission import NOT_ADMITTED
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
 from lineup.gateways.mcp.schemas import result_or_rejection
 from runtime import tracing
@@ -70,6 +71,9 @@ POLL_INTERVAL_MIN = timedelta(milliseconds=250)
 # tasks/result blocks until the task is terminal (spec); it re-reads the row this often meanwhile.
 RESULT_WAIT_STEP_SECONDS = 1.0
 RESULT_WAIT_AFTER_DEADLINE_SECONDS = 0.1
+# A held tasks/result whose token was revoked (or whose user was deactivated) while it waited: the
+# code of the endpoint's refusals before admission (the same token would now get a 401 there).
+TOKEN_WITHDRAWN = NOT_ADMITTED
 
 INSTRUCTIONS = (
     "These tools act on one LineUp conversation, the one named in this endpoint's URL. "
@@ -282,19 +286,40 @@ async def get_task(ctx: ServerRequestContext[Any, Any], params: types.GetTaskReq
 
 
 async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTaskPayloadRequestParams) -> dict[str, Any]:
-    """The task's final ``tools/call`` result; blocks until the operation has settled (spec)."""
+    """The task's final ``tools/call`` result; blocks until the operation has settled (spec).
+
+    The wait re-checks the token at every read: revoked meanwhile, the request ends refused
+    (within ``RESULT_WAIT_STEP_SECONDS``) instead of returning the result to a withdrawn token.
+    """
     binding = request_binding(ctx)
-    view = await _task_operation(binding, params.task_id)
-    while not view.final:
-        remaining = (view.ends_at - timezone.now()).total_seconds()
-        await asyncio.sleep(
-            min(RESULT_WAIT_STEP_SECONDS, remaining) if remaining > 0 else RESULT_WAIT_AFTER_DEADLINE_SECONDS
-        )
+    try:
         view = await _task_operation(binding, params.task_id)
-    with tracing.span(
-        "tool.result", parent=trace_parent(params.meta), attributes={"lineup.operation_id": view.operation_id}
-    ):
-        acked = await database_sync_to_async(bridge.deliver_result)(binding, view, now=timezone.now())
+        while not view.final:
+            remaining = (view.ends_at - timezone.now()).total_seconds()
+            await asyncio.sleep(
+                min(RESULT_WAIT_STEP_SECONDS, remaining) if remaining > 0 else RESULT_WAIT_AFTER_DEADLINE_SECONDS
+            )
+            held = await database_sync_to_async(bridge.held_operation)(binding, params.task_id)
+            if held is None:
+                raise MCPError(code=types.INVALID_PARAMS, message="no such task for this Agent in this conversation")
+            view = held
+        with tracing.span(
+            "tool.result", parent=trace_parent(params.meta), attributes={"lineup.operation_id": view.operation_id}
+        ):
+            acked = await database_sync_to_async(bridge.deliver_result)(binding, view, now=timezone.now(), recheck=True)
+    except bridge.TokenWithdrawn as withdrawn:
+        logger.info(
+            "mcp.task_result_refused",
+            agent_id=binding.agent_id,
+            conversation_id=binding.conversation_id,
+            operation_id=params.task_id,
+            reason=str(withdrawn),
+        )
+        raise MCPError(
+            code=TOKEN_WITHDRAWN,
+            message=f"this Agent token was {withdrawn} while the request waited; the result is not returned",
+            data={"code": str(withdrawn)},
+        ) from None
     logger.info(
         "mcp.task_result",
         agent_id=binding.agent_id,

@@ -9,8 +9,10 @@ guest ``App`` of ``@modelcontextprotocol/ext-apps`` (``miniapps/sdk/mcp-apps/``)
 workspace serves.
 
 The document carries its own Content-Security-Policy (a ``<meta>``): no network of any kind, no
-frames, no forms, and only the inline scripts it was built with (by sha256). A host applies its own
-policy from ``_meta.ui.csp`` as well; this one holds even in a host that applies none. A reference
+frames, no forms, and only the inline scripts it was built with (by sha256). Its first script is the
+SDK's guard (``miniapps/sdk/lineup-guard.js``), which removes WebRTC, the one network no CSP covers.
+A host applies its own policy from ``_meta.ui.csp`` as well; this one holds even in a host that
+applies none. A reference
 left in the page (an ``src`` or ``href`` the rewrite did not inline) is an error, never served.
 """
 
@@ -32,6 +34,8 @@ SDK_DIR = Path(settings.BASE_DIR) / "miniapps" / "sdk"
 WORKSPACE_SDK = "sdk/lineup-sdk.js"
 # What the workspace SDK becomes in an MCP Apps host: the official guest App, then LineUp's API over it.
 MCP_APPS_SDK = ("mcp-apps/ext-apps-app.js", "lineup-sdk-mcp-apps.js")
+# Runs before anything else in the document: removes the WebRTC constructors (decision 0006).
+GUARD_SCRIPT = "lineup-guard.js"
 CONFIG_ELEMENT_ID = "lineup-mcp-app"
 
 _STYLESHEET = re.compile(r'<link rel="stylesheet" href="(?P<href>[^"]+)">')
@@ -104,9 +108,11 @@ def surface_document(app_id: str, status_tool: str) -> str:
     leftover = _REFERENCE.search(_without_scripts(page))
     if leftover:
         raise SurfaceDocumentError(f"{app_id}'s entry page still refers to a file: {leftover.group(0)!r}")
+    guard = script(_read(SDK_DIR, GUARD_SCRIPT))
     config = json.dumps({"app_id": app_id, "status_tool": status_tool}).replace("<", "\\u003c")
     head = (
         f'{_CHARSET}\n  <meta http-equiv="Content-Security-Policy" content="{html.escape(_policy(scripts), quote=False)}">\n'
+        f"  {guard}\n"
         f'  <script type="application/json" id="{CONFIG_ELEMENT_ID}">{config}</script>'
     )
     return page.replace(_CHARSET, head, 1)

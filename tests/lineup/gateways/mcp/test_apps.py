@@ -107,6 +107,8 @@ def test_the_surface_is_one_self_contained_document_with_no_network(live, mcp):
     assert directives["default-src"] == directives["connect-src"] == directives["frame-src"] == "'none'"
     hashes = {f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'" for s in scripts}
     assert set(directives["script-src"].split()) == hashes
+    # No CSP covers WebRTC: the guard that removes it is the document's first script (decision 0006).
+    assert scripts[0] == open("miniapps/sdk/lineup-guard.js", encoding="utf-8").read()
     config = json.loads(re.search(r'<script type="application/json" id="lineup-mcp-app">(.*?)</script>', document)[1])
     assert config == {"app_id": "pomodoro", "status_tool": STATUS}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.utils import timezone
@@ -16,7 +17,8 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import METHOD_NOT_FOUND, CallToolResult
 
 from runtime.clock import isoformat
-from runtime.models import Operation, OutboxEntry
+from runtime.models import AgentToken, Operation, OutboxEntry
+from runtime.services.agents import revoke_agent_token
 from runtime.services.operations import operation_result
 from tests.lineup.gateways.agent_socket.client import AgentSocket
 
@@ -86,6 +88,31 @@ def test_tasks_result_waits_for_the_focus_to_end_on_a_process_that_does_not_sett
     assert result.structured_content["state"] == "completed"
     assert answered_at >= operation.ends_at and time.monotonic() - asked < FOCUS_SECONDS + 5
     assert _acked(task.task_id)
+
+
+@pytest.mark.spec("R-3.5", "R-2.2.8")
+def test_a_tasks_result_held_open_ends_refused_when_its_token_is_revoked(live, mcp, user, conversation):
+    """A ``tasks/result`` asked before the revocation is waiting for a long focus; revoking the token
+    ends it at once with a refusal, not with the result at the deadline, and nothing is acked."""
+    task = mcp.call_as_task("pomodoro.start", {"duration_seconds": 60}, key="held").task
+    row = AgentToken.objects.get(agent__user=user)
+    used_before = row.last_used_at
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        held = pool.submit(mcp.task_result, task.task_id, 50)
+        # The request was admitted (its token checked) once the token's last use moves.
+        live.wait(
+            lambda: AgentToken.objects.get(pk=row.pk).last_used_at != used_before,
+            "the tasks/result request to be admitted",
+        )
+        assert not held.done()
+        revoke_agent_token(token_id=row.pk, now=timezone.now())
+        revoked = time.monotonic()
+        with pytest.raises(MCPError, match="revoked while the request waited") as refused:
+            held.result(timeout=20)
+    assert time.monotonic() - revoked < 10, "the held request outlived the token"
+    assert refused.value.error.data == {"code": "revoked"}
+    assert Operation.objects.get(pk=task.task_id).ends_at > timezone.now()  # ended long before the focus
+    assert not OutboxEntry.objects.filter(operation_id=task.task_id, acked_at__isnull=False).exists()
 
 
 @pytest.mark.spec("R-2.2.8", "R-4.2.7")
