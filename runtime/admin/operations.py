@@ -138,7 +138,14 @@ class OperationAdmin(ReadOnlyAdmin):
     )
     list_select_related = ("conversation",)
     list_filter = ("state", DeadlineFilter, NeedsOperatorFilter, "interruption_reason", ConversationFilter)
-    search_fields = ("source_tool_call_id", "id__exact", "instance__id__exact", "conversation__id__exact")
+    # The activity lives in the app's own details since operations are generic (any MiniApp's).
+    search_fields = (
+        "source_tool_call_id",
+        "details__activity",
+        "id__exact",
+        "instance__id__exact",
+        "conversation__id__exact",
+    )
     date_hierarchy = "started_at"
     ordering = ("-started_at",)
     readonly_fields = ("outbox_link",)
