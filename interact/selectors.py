@@ -67,15 +67,19 @@ def _instance_view(instance: AppInstance, snapshots: dict[uuid.UUID, InstanceSna
 
 
 def _kept_text(manifest: Any, state: Any) -> list[str]:
-    """The text a closed instance kept, read-only: the non-empty strings at the top of its state.
+    """The text a closed instance kept, read-only, for a person to read again from its block.
 
-    Only for apps whose manifest keeps their state read-only after close; Interact does not know
-    an app's state beyond "an object whose strings a person wrote" (Scratch notes: ``text``).
+    Only for apps whose manifest keeps their state read-only after close, and only the top-level
+    properties its state schema marks as words a person wrote (``"contentMediaType": "text/plain"``,
+    Scratch notes' ``text``): Interact knows nothing else of an app's state (Pomodoro's ids and
+    times stay out).
     """
     contract = getattr(manifest, "instance_state", None)
     if contract is None or contract.retention != "retain_readonly" or not isinstance(state, dict):
         return []
-    return [value for value in state.values() if isinstance(value, str) and value.strip()]
+    properties = contract.schema.get("properties", {})
+    readable = [key for key, spec in properties.items() if spec.get("contentMediaType") == "text/plain"]
+    return [state[key] for key in readable if isinstance(state.get(key), str) and state[key].strip()]
 
 
 def workspace_snapshot(*, user: Any, conversation_id: object | None, now: datetime) -> dict[str, Any]:
