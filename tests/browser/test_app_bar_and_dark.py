@@ -62,7 +62,11 @@ def no_blocking_violations(page: Page, screen: str) -> None:
 
 def open_notes(page: Page, language: str) -> None:
     page.get_by_role("button", name=NOTES[language]).click()
-    expect(page.locator("#open-chips li.chip.is-front[data-app-id='notes']")).to_have_count(1)
+    chip = page.locator("#open-chips li.chip.is-front[data-app-id='notes']")
+    expect(chip).to_have_count(1)
+    # Its Surface is up (and done taking the keyboard) before the dock is used.
+    frame = page.frame_locator(f"iframe[data-instance-id='{chip.get_attribute('data-instance-id')}']")
+    expect(frame.locator("#text")).to_be_enabled()
 
 
 @pytest.mark.spec("R-4.1.1", "R-4.1.3")
