@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class InteractConfig(AppConfig):
     name = "interact"
-    verbose_name = "Interact"
+    verbose_name = _("Interact")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -66,6 +66,22 @@ def _instance_view(instance: AppInstance, snapshots: dict[uuid.UUID, InstanceSna
     }
 
 
+def _kept_text(manifest: Any, state: Any) -> list[str]:
+    """The text a closed instance kept, read-only, for a person to read again from its block.
+
+    Only for apps whose manifest keeps their state read-only after close, and only the top-level
+    properties its state schema marks as words a person wrote (``"contentMediaType": "text/plain"``,
+    Scratch notes' ``text``): Interact knows nothing else of an app's state (Pomodoro's ids and
+    times stay out).
+    """
+    contract = getattr(manifest, "instance_state", None)
+    if contract is None or contract.retention != "retain_readonly" or not isinstance(state, dict):
+        return []
+    properties = contract.schema.get("properties", {})
+    readable = [key for key, spec in properties.items() if spec.get("contentMediaType") == "text/plain"]
+    return [state[key] for key in readable if isinstance(state.get(key), str) and state[key].strip()]
+
+
 def workspace_snapshot(*, user: Any, conversation_id: object | None, now: datetime) -> dict[str, Any]:
     """The whole workspace state of one of the user's conversations (their default one if None)."""
     conversation = (
@@ -95,6 +111,15 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
         .order_by("-opened_at")[:TIMELINE_LIMIT]
     )
     operations = {o.app_session_id: o for o in Operation.objects.filter(app_session__in=sessions)}
+    # What a closed app kept (retention "retain_readonly"), readable from its ended block.
+    kept = {
+        s.instance_id: s.state
+        for s in InstanceSnapshot.objects.filter(
+            instance_id__in=[session.instance_id for session in sessions if session.state != "open"],
+            instance__closed_at__isnull=False,
+            state__isnull=False,
+        )
+    }
     messages = list(Message.objects.filter(conversation=conversation).order_by("-created_at", "-id")[:TIMELINE_LIMIT])
     interactions = list(Interaction.objects.filter(conversation=conversation).order_by("-created_at")[:TIMELINE_LIMIT])
     # Pending ones stay answerable until resolved (R-4.3.5), however much newer history there is.
@@ -122,6 +147,7 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
             "activity": (operation.details or {}).get("activity") if operation else None,
             "result": operation_result(operation) if operation and operation.state != OperationState.FOCUSING else None,
             "entries": [],
+            "kept_text": _kept_text(manifest, kept.get(session.instance_id)),
             "sort_key": isoformat(session.opened_at),
         }
 

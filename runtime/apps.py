@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RuntimeConfig(AppConfig):
     name = "runtime"
-    verbose_name = "Runtime"
+    verbose_name = _("Runtime")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -16,24 +16,28 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class OperationState(models.TextChoices):
-    FOCUSING = "focusing"
-    COMPLETED = "completed"
-    INTERRUPTED = "interrupted"
+    FOCUSING = "focusing", _("focusing")
+    COMPLETED = "completed", _("completed")
+    INTERRUPTED = "interrupted", _("interrupted")
 
 
 FINAL_OPERATION_STATES = frozenset({OperationState.COMPLETED, OperationState.INTERRUPTED})
 
 
 class InterruptionReason(models.TextChoices):
-    AGENT_INTERRUPT = "agent_interrupt"  # the app's interrupting tool, from the Agent
-    RETURNED_TO_INTERACT = "returned_to_interact"  # the user went back to Interact
-    SWITCHED_APP = "switched_app"  # the user switched to another MiniApp
-    APP_CLOSED = "app_closed"  # the user (or the host window) closed the app
-    HOST_INTERRUPTION = "host_interruption"  # reserved, never produced now
-    OPERATOR = "operator"  # an operator ended it from the admin in an incident (who and why: event log)
+    AGENT_INTERRUPT = (
+        "agent_interrupt",
+        _("interrupted by the Agent"),
+    )  # the app's interrupting tool, from the Agent
+    RETURNED_TO_INTERACT = "returned_to_interact", _("returned to Interact")  # the user went back to Interact
+    SWITCHED_APP = "switched_app", _("switched app")  # the user switched to another MiniApp
+    APP_CLOSED = "app_closed", _("app closed")  # the user (or the host window) closed the app
+    HOST_INTERRUPTION = "host_interruption", _("host interruption")  # reserved, never produced now
+    OPERATOR = "operator", _("stopped by an operator")  # an operator ended it from the admin in an incident (who and why: event log)
 
 
 class Trigger(enum.Enum):
@@ -108,11 +112,11 @@ def decide_settlement(
 
 
 class LifecycleState(models.TextChoices):
-    LAUNCHING = "launching"
-    FOREGROUND = "foreground"
-    BACKGROUND = "background"
-    SUSPENDED = "suspended"
-    CLOSED = "closed"
+    LAUNCHING = "launching", _("launching")
+    FOREGROUND = "foreground", _("foreground")
+    BACKGROUND = "background", _("background")
+    SUSPENDED = "suspended", _("suspended")
+    CLOSED = "closed", _("closed")
 
 
 # from-state -> states it may move to. ``closed`` is terminal; ``restored``

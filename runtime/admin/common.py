@@ -29,6 +29,9 @@ admin.site.site_header = _("LineUp operations")
 admin.site.site_title = _("LineUp admin")
 # The index shows the operations dashboard (focusing, due and not settled, flagged) above the apps.
 admin.site.index_template = "admin/runtime/index.html"
+# No model list beside every page: it took a quarter of a 1280 px screen from the lists (the
+# breadcrumbs and the index reach every model).
+admin.site.enable_nav_sidebar = False
 
 # How many conversations the conversation filter offers in its sidebar; any other one is still
 # reachable through ``?conversation_id=<uuid>`` (the links on a conversation's page).

@@ -12,23 +12,30 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class ConversationScope(models.TextChoices):
     # The Inventory publishes a tool to a conversation only if the tool's manifest lists the
     # conversation's scope (SPEC R-3.11).
-    PERSONAL = "personal", "Personal"
+    PERSONAL = "personal", _("personal")
 
 
 class Conversation(models.Model):
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
-    title = models.CharField(max_length=200, default="Conversation")
-    scope = models.CharField(max_length=32, choices=ConversationScope.choices, default=ConversationScope.PERSONAL)
-    is_default = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("ID"))
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations", verbose_name=_("owner")
+    )
+    title = models.CharField(max_length=200, default="Conversation", verbose_name=_("title"))
+    scope = models.CharField(
+        max_length=32, choices=ConversationScope.choices, default=ConversationScope.PERSONAL, verbose_name=_("scope")
+    )
+    is_default = models.BooleanField(default=False, verbose_name=_("default"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("conversation")
+        verbose_name_plural = _("conversations")
         ordering = ["created_at"]
         constraints = [
             models.UniqueConstraint(
@@ -51,10 +58,18 @@ class Workspace(models.Model):
     """
 
     conversation = models.OneToOneField(
-        Conversation, on_delete=models.CASCADE, primary_key=True, related_name="workspace"
+        Conversation,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="workspace",
+        verbose_name=_("conversation"),
     )
-    focus_seq = models.PositiveBigIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    focus_seq = models.PositiveBigIntegerField(default=0, verbose_name=_("focus sequence"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+
+    class Meta:
+        verbose_name = _("workspace")
+        verbose_name_plural = _("workspaces")
 
     def __str__(self) -> str:
         return f"workspace of {self.conversation_id}"

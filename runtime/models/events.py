@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class LifecycleEvent(models.Model):
@@ -12,17 +13,21 @@ class LifecycleEvent(models.Model):
     PostgreSQL a trigger (migration 0002) refuses UPDATE and DELETE.
     """
 
-    id = models.BigAutoField(primary_key=True)
-    at = models.DateTimeField(db_index=True)
-    kind = models.CharField(max_length=64, db_index=True)
-    conversation_id = models.UUIDField(null=True, blank=True, db_index=True)
-    instance_id = models.UUIDField(null=True, blank=True)
-    app_session_id = models.UUIDField(null=True, blank=True)
-    operation_id = models.UUIDField(null=True, blank=True, db_index=True)
-    source_tool_call_id = models.CharField(max_length=128, blank=True, default="")
-    data = models.JSONField(default=dict, blank=True)
+    id = models.BigAutoField(primary_key=True, verbose_name=_("ID"))
+    at = models.DateTimeField(db_index=True, verbose_name=_("at"))
+    kind = models.CharField(max_length=64, db_index=True, verbose_name=_("kind"))
+    conversation_id = models.UUIDField(null=True, blank=True, db_index=True, verbose_name=_("conversation id"))
+    instance_id = models.UUIDField(null=True, blank=True, verbose_name=_("instance id"))
+    app_session_id = models.UUIDField(null=True, blank=True, verbose_name=_("app session id"))
+    operation_id = models.UUIDField(null=True, blank=True, db_index=True, verbose_name=_("operation id"))
+    source_tool_call_id = models.CharField(
+        max_length=128, blank=True, default="", verbose_name=_("tool call id (idempotency key)")
+    )
+    data = models.JSONField(default=dict, blank=True, verbose_name=_("data"))
 
     class Meta:
+        verbose_name = _("lifecycle event")
+        verbose_name_plural = _("lifecycle events")
         ordering = ["id"]
 
     def __str__(self) -> str:

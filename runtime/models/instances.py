@@ -12,20 +12,32 @@ from runtime.transitions import LifecycleState
 
 
 class AppInstance(models.Model):
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="app_instances")
-    app_id = models.CharField(max_length=64)
-    is_system = models.BooleanField(default=False)
-    lifecycle_state = models.CharField(max_length=16, choices=LifecycleState.choices, default=LifecycleState.LAUNCHING)
-    focus_seq = models.PositiveBigIntegerField(default=0)
-    opened_at = models.DateTimeField()
-    closed_at = models.DateTimeField(null=True, blank=True)
-    close_reason = models.CharField(max_length=32, blank=True, default="")
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("ID"))
+    conversation = models.ForeignKey(
+        "runtime.Conversation", on_delete=models.CASCADE, related_name="app_instances", verbose_name=_("conversation")
+    )
+    app_id = models.CharField(max_length=64, verbose_name=_("app"))
+    is_system = models.BooleanField(default=False, verbose_name=_("system app"))
+    lifecycle_state = models.CharField(
+        max_length=16,
+        choices=LifecycleState.choices,
+        default=LifecycleState.LAUNCHING,
+        verbose_name=_("lifecycle state"),
+    )
+    focus_seq = models.PositiveBigIntegerField(default=0, verbose_name=_("focus sequence"))
+    opened_at = models.DateTimeField(verbose_name=_("opened at"))
+    closed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("closed at"))
+    close_reason = models.CharField(max_length=32, blank=True, default="", verbose_name=_("close reason"))
     restored_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("Set when recovery found this instance alive after a restart.")
+        null=True,
+        blank=True,
+        help_text=_("Set when recovery found this instance alive after a restart."),
+        verbose_name=_("restored at"),
     )
 
     class Meta:
+        verbose_name = _("app instance")
+        verbose_name_plural = _("app instances")
         ordering = ["opened_at"]
         indexes = [
             # The open instances of a conversation by focus order: the previous valid instance, the
@@ -64,21 +76,29 @@ class AppInstance(models.Model):
 
 
 class AppSessionState(models.TextChoices):
-    OPEN = "open"
-    ENDED = "ended"
+    OPEN = "open", _("open")
+    ENDED = "ended", _("ended")
 
 
 class AppSession(models.Model):
     """The sub-session in Interact about one instance (R-3.1, R-4.3.1); read-only once ended."""
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, related_name="app_session")
-    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="app_sessions")
-    state = models.CharField(max_length=8, choices=AppSessionState.choices, default=AppSessionState.OPEN)
-    opened_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True)
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("ID"))
+    instance = models.OneToOneField(
+        AppInstance, on_delete=models.CASCADE, related_name="app_session", verbose_name=_("instance")
+    )
+    conversation = models.ForeignKey(
+        "runtime.Conversation", on_delete=models.CASCADE, related_name="app_sessions", verbose_name=_("conversation")
+    )
+    state = models.CharField(
+        max_length=8, choices=AppSessionState.choices, default=AppSessionState.OPEN, verbose_name=_("state")
+    )
+    opened_at = models.DateTimeField(verbose_name=_("opened at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
 
     class Meta:
+        verbose_name = _("app session")
+        verbose_name_plural = _("app sessions")
         ordering = ["opened_at"]
         constraints = [
             models.CheckConstraint(
@@ -99,14 +119,18 @@ class InstanceSnapshot(models.Model):
     instance is closed.
     """
 
-    instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, primary_key=True, related_name="snapshot")
-    schema_version = models.PositiveSmallIntegerField()
-    revision = models.PositiveIntegerField(default=0)
-    state = models.JSONField(null=True, blank=True)
-    size_bytes = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField()
+    instance = models.OneToOneField(
+        AppInstance, on_delete=models.CASCADE, primary_key=True, related_name="snapshot", verbose_name=_("instance")
+    )
+    schema_version = models.PositiveSmallIntegerField(verbose_name=_("schema version"))
+    revision = models.PositiveIntegerField(default=0, verbose_name=_("revision"))
+    state = models.JSONField(null=True, blank=True, verbose_name=_("state"))
+    size_bytes = models.PositiveIntegerField(default=0, verbose_name=_("size (bytes)"))
+    updated_at = models.DateTimeField(verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("instance snapshot")
+        verbose_name_plural = _("instance snapshots")
         constraints = [
             models.CheckConstraint(
                 condition=Q(revision=0, state__isnull=True) | Q(revision__gt=0, state__isnull=False),

@@ -14,10 +14,10 @@ from runtime.transitions import InterruptionReason, OperationState
 
 
 class ToolCallStatus(models.TextChoices):
-    PENDING = "pending"  # delivered to an instance, no answer yet
-    ACCEPTED = "accepted"  # a long operation is running
-    SUCCEEDED = "succeeded"  # final result or receipt recorded
-    CANCELLED = "cancelled"  # settled by the Runtime, e.g. cancelled(app_closed) (R-4.2.6)
+    PENDING = "pending", _("pending")  # delivered to an instance, no answer yet
+    ACCEPTED = "accepted", _("accepted")  # a long operation is running
+    SUCCEEDED = "succeeded", _("succeeded")  # final result or receipt recorded
+    CANCELLED = "cancelled", _("cancelled")  # settled by the Runtime, e.g. cancelled(app_closed) (R-4.2.6)
 
 
 NON_FINAL_TOOL_CALL_STATUSES = (ToolCallStatus.PENDING, ToolCallStatus.ACCEPTED)
@@ -26,8 +26,8 @@ NON_FINAL_TOOL_CALL_STATUSES = (ToolCallStatus.PENDING, ToolCallStatus.ACCEPTED)
 class DeliveryChannel(models.TextChoices):
     """How the calling Agent reads its results: pushed over its WebSocket, or read over MCP."""
 
-    AGENT_SOCKET = "agent_socket"  # /ws/agent/: sent as tool.result until outbox.ack
-    MCP = "mcp"  # /mcp/: read with tasks/result (counts as the ack), never pushed
+    AGENT_SOCKET = "agent_socket", _("Agent socket")  # /ws/agent/: sent as tool.result until outbox.ack
+    MCP = "mcp", _("MCP")  # /mcp/: read with tasks/result (counts as the ack), never pushed
 
 
 class ToolCall(models.Model):
@@ -37,31 +37,53 @@ class ToolCall(models.Model):
     is gone); they are kept in the event log.
     """
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("ID"))
     # No index of its own: unique_source_tool_call_id leads with the conversation.
     conversation = models.ForeignKey(
-        "runtime.Conversation", on_delete=models.CASCADE, related_name="tool_calls", db_index=False
+        "runtime.Conversation",
+        on_delete=models.CASCADE,
+        related_name="tool_calls",
+        db_index=False,
+        verbose_name=_("conversation"),
     )
-    source_tool_call_id = models.CharField(max_length=128)
-    tool = models.CharField(max_length=128)
-    arguments = models.JSONField(default=dict)
-    caller = models.CharField(max_length=128, help_text=_("Who called: 'agent:<id>' or 'user:<id>'."))
+    source_tool_call_id = models.CharField(max_length=128, verbose_name=_("tool call id (idempotency key)"))
+    tool = models.CharField(max_length=128, verbose_name=_("tool"))
+    arguments = models.JSONField(default=dict, verbose_name=_("arguments"))
+    caller = models.CharField(
+        max_length=128, help_text=_("Who called: 'agent:<id>' or 'user:<id>'."), verbose_name=_("caller")
+    )
     agent = models.ForeignKey(
-        "runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text=_("The caller.")
+        "runtime.Agent",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The caller."),
+        verbose_name=_("Agent"),
     )
-    channel = models.CharField(max_length=16, choices=DeliveryChannel.choices, default=DeliveryChannel.AGENT_SOCKET)
-    status = models.CharField(max_length=16, choices=ToolCallStatus.choices)
+    channel = models.CharField(
+        max_length=16, choices=DeliveryChannel.choices, default=DeliveryChannel.AGENT_SOCKET, verbose_name=_("channel")
+    )
+    status = models.CharField(max_length=16, choices=ToolCallStatus.choices, verbose_name=_("status"))
     # No index of its own: the (instance, status) index leads with it.
     instance = models.ForeignKey(
-        AppInstance, null=True, blank=True, on_delete=models.SET_NULL, related_name="tool_calls", db_index=False
+        AppInstance,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tool_calls",
+        db_index=False,
+        verbose_name=_("instance"),
     )
-    receipt = models.JSONField(null=True, blank=True)
-    result = models.JSONField(null=True, blank=True)
-    cancel_reason = models.CharField(max_length=32, blank=True, default="")
-    created_at = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
+    receipt = models.JSONField(null=True, blank=True, verbose_name=_("receipt"))
+    result = models.JSONField(null=True, blank=True, verbose_name=_("result"))
+    cancel_reason = models.CharField(max_length=32, blank=True, default="", verbose_name=_("cancel reason"))
+    created_at = models.DateTimeField(verbose_name=_("created at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
+        verbose_name = _("tool call")
+        verbose_name_plural = _("tool calls")
         ordering = ["created_at"]
         indexes = [models.Index(fields=["instance", "status"])]
         constraints = [
@@ -80,42 +102,72 @@ class Operation(models.Model):
     decides its end from ``ends_at`` alone and never reads ``details``.
     """
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("ID"))
     # Indexed by operations_by_conversation, which leads with it.
     conversation = models.ForeignKey(
-        "runtime.Conversation", on_delete=models.CASCADE, related_name="operations", db_index=False
+        "runtime.Conversation",
+        on_delete=models.CASCADE,
+        related_name="operations",
+        db_index=False,
+        verbose_name=_("conversation"),
     )
-    instance = models.OneToOneField(AppInstance, on_delete=models.CASCADE, related_name="operation")
-    app_session = models.OneToOneField(AppSession, on_delete=models.CASCADE, related_name="operation")
-    tool_call = models.OneToOneField(ToolCall, on_delete=models.CASCADE, related_name="operation")
-    source_tool_call_id = models.CharField(max_length=128)
-    app_id = models.CharField(max_length=64, help_text=_("The MiniApp whose tool started it."))
+    instance = models.OneToOneField(
+        AppInstance, on_delete=models.CASCADE, related_name="operation", verbose_name=_("instance")
+    )
+    app_session = models.OneToOneField(
+        AppSession, on_delete=models.CASCADE, related_name="operation", verbose_name=_("app session")
+    )
+    tool_call = models.OneToOneField(
+        ToolCall, on_delete=models.CASCADE, related_name="operation", verbose_name=_("tool call")
+    )
+    source_tool_call_id = models.CharField(max_length=128, verbose_name=_("tool call id (idempotency key)"))
+    app_id = models.CharField(max_length=64, help_text=_("The MiniApp whose tool started it."), verbose_name=_("app"))
     exclusive = models.BooleanField(
-        default=True, help_text=_("At most one such operation runs per app and conversation (the app's manifest says).")
+        default=True,
+        help_text=_("At most one such operation runs per app and conversation (the app's manifest says)."),
+        verbose_name=_("exclusive"),
     )
-    details = models.JSONField(default=dict, blank=True, help_text=_("The app's own details of this operation."))
-    started_at = models.DateTimeField()
+    details = models.JSONField(
+        default=dict, blank=True, help_text=_("The app's own details of this operation."), verbose_name=_("details")
+    )
+    started_at = models.DateTimeField(verbose_name=_("started at"))
     # R-3.4: while focusing, ends_at is the only time fact; the result is decided from it.
     ends_at = models.DateTimeField(
-        help_text=_("When the focus ends. While it runs, this is the only time stored; its result is decided from it.")
+        help_text=_("When the focus ends. While it runs, this is the only time stored; its result is decided from it."),
+        verbose_name=_("end time"),
     )
-    state = models.CharField(max_length=16, choices=OperationState.choices, default=OperationState.FOCUSING)
-    ended_at = models.DateTimeField(null=True, blank=True)
-    interruption_reason = models.CharField(max_length=32, choices=InterruptionReason.choices, null=True, blank=True)  # noqa: DJ001
+    state = models.CharField(
+        max_length=16, choices=OperationState.choices, default=OperationState.FOCUSING, verbose_name=_("state")
+    )
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
+    interruption_reason = models.CharField(  # noqa: DJ001
+        max_length=32, choices=InterruptionReason.choices, null=True, blank=True, verbose_name=_("interruption reason")
+    )
     settled_at = models.DateTimeField(
         null=True,
         blank=True,
         help_text=_("When LineUp recorded how it ended. Compare with the end time to see how late that was."),
+        verbose_name=_("settled at"),
     )
     # Poison isolation (decision 0011): a settlement that raised is rolled back alone and counted
     # here, in a transaction of its own. Kept after the operation settles, as its history.
     settle_failures = models.PositiveIntegerField(
-        default=0, help_text=_("How many times recording its end failed with an error.")
+        default=0,
+        help_text=_("How many times recording its end failed with an error."),
+        verbose_name=_("settle failures"),
     )
     next_settle_attempt_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("After a failure, the periodic sweep tries again no earlier than this.")
+        null=True,
+        blank=True,
+        help_text=_("After a failure, the periodic sweep tries again no earlier than this."),
+        verbose_name=_("next settle attempt at"),
     )
-    last_settle_error = models.TextField(blank=True, default="", help_text=_("The error of the last failed attempt."))
+    last_settle_error = models.TextField(
+        blank=True,
+        default="",
+        help_text=_("The error of the last failed attempt."),
+        verbose_name=_("last settle error"),
+    )
     settle_flagged_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -123,9 +175,12 @@ class Operation(models.Model):
             "When it had failed too often (LINEUP_SETTLE_MAX_FAILURES): the periodic sweep stopped trying, "
             "and it waits for an operator to run the recovery sweep."
         ),
+        verbose_name=_("settle flagged at"),
     )
 
     class Meta:
+        verbose_name = _("operation")
+        verbose_name_plural = _("operations")
         ordering = ["started_at"]
         # The admin's settle action and recovery sweep write (settle, outbox, events), so viewing is
         # not enough; "change" can not be it, the admin refuses every hand edit of an operation.
@@ -188,26 +243,44 @@ class Operation(models.Model):
 class OutboxEntry(models.Model):
     """The single final result of a long tool call, kept until the Agent acks it (R-2.2.8)."""
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    conversation = models.ForeignKey("runtime.Conversation", on_delete=models.CASCADE, related_name="outbox_entries")
-    operation = models.OneToOneField(Operation, on_delete=models.CASCADE, related_name="outbox_entry")
-    tool_call = models.OneToOneField(ToolCall, on_delete=models.CASCADE, related_name="outbox_entry")
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("ID"))
+    conversation = models.ForeignKey(
+        "runtime.Conversation", on_delete=models.CASCADE, related_name="outbox_entries", verbose_name=_("conversation")
+    )
+    operation = models.OneToOneField(
+        Operation, on_delete=models.CASCADE, related_name="outbox_entry", verbose_name=_("operation")
+    )
+    tool_call = models.OneToOneField(
+        ToolCall, on_delete=models.CASCADE, related_name="outbox_entry", verbose_name=_("tool call")
+    )
     # The owner: the Agent whose call started the operation, however it settled. Only it is sent the
     # entry and only it can ack it (docs/agent-protocol.md § Whose result it is).
     agent = models.ForeignKey(
-        "runtime.Agent", null=True, blank=True, on_delete=models.SET_NULL, related_name="outbox_entries"
+        "runtime.Agent",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="outbox_entries",
+        verbose_name=_("Agent"),
     )
-    channel = models.CharField(max_length=16, choices=DeliveryChannel.choices, default=DeliveryChannel.AGENT_SOCKET)
-    payload = models.JSONField(help_text=_("The tool.result body: source_tool_call_id and result."))
-    created_at = models.DateTimeField()
-    attempts = models.PositiveIntegerField(default=0)
-    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    channel = models.CharField(
+        max_length=16, choices=DeliveryChannel.choices, default=DeliveryChannel.AGENT_SOCKET, verbose_name=_("channel")
+    )
+    payload = models.JSONField(
+        help_text=_("The tool.result body: source_tool_call_id and result."), verbose_name=_("payload")
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"))
+    attempts = models.PositiveIntegerField(default=0, verbose_name=_("attempts"))
+    last_attempt_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last attempt at"))
     next_attempt_at = models.DateTimeField(
-        default=timezone.now, help_text=_("Not sent again before this (backoff per entry); due when written.")
+        default=timezone.now,
+        help_text=_("Not sent again before this (backoff per entry); due when written."),
+        verbose_name=_("next attempt at"),
     )
-    acked_at = models.DateTimeField(null=True, blank=True)
+    acked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("acked at"))
 
     class Meta:
+        verbose_name = _("outbox entry")
         ordering = ["created_at"]
         verbose_name_plural = _("outbox entries")
         indexes = [

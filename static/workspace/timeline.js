@@ -246,6 +246,17 @@ export function blockView(block, { operation, openBlocks, actions, drafts }) {
     if (entry.type === "message") body.append(messageView(entry));
     else if (entry.type === "interaction") body.append(interactionView(entry, actions, { live: !block.read_only, drafts }));
   }
+  // What a closed app kept (Scratch notes' text), shown as it was, read-only: not a field.
+  if (block.read_only && block.kept_text && block.kept_text.length) {
+    body.append(
+      h(
+        "figure",
+        { class: "block-kept" },
+        h("figcaption", { class: "block-kept-label" }, gettext("Kept when it closed (read-only):")),
+        ...block.kept_text.map((kept) => h("p", { class: "block-kept-text", dir: "auto" }, kept)),
+      ),
+    );
+  }
   const line = resultLine(block);
   if (line) body.append(h("p", { class: ["block-result", `result-${status.tone}`] }, line));
   if (!block.entries.length && !line) body.append(h("p", { class: "block-empty" }, gettext("Nothing here yet.")));

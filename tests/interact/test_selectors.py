@@ -22,7 +22,7 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.models import Agent, Conversation
 from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
-from runtime.services.lifecycle import set_visibility
+from runtime.services.lifecycle import close_instance, open_app, set_visibility
 from runtime.services.recovery import recover_runtime, settle_due
 from runtime.services.snapshots import save_snapshot
 from runtime.tool_calls import Accepted
@@ -309,3 +309,38 @@ def test_without_an_id_the_snapshot_is_of_the_users_default_conversation(user, o
     assert snapshot["conversation"]["id"] == str(mine.id)
     assert [c["id"] for c in snapshot["conversations"]] == [str(mine.id)]
     assert str(foreign.id) not in str(snapshot)
+
+
+@pytest.mark.spec("R-3.13", "R-4.3.1")
+def test_an_ended_block_carries_only_the_text_a_person_wrote_in_a_closed_app(user, conversation, agent):
+    """A closed note's text (its schema marks it text/plain) comes with its ended block; an open
+    note's block and a Pomodoro block (ids and times, no such text) carry none."""
+    notes = open_app(conversation_id=conversation.id, app_id="notes", now=at(1))
+    save_snapshot(
+        conversation_id=conversation.id,
+        instance_id=notes.id,
+        state={"text": "买牛奶\nmilk"},
+        expected_revision=0,
+        now=at(2),
+    )
+    open_block = next(b for b in blocks(snap(user, conversation, now=at(3))) if b["instance_id"] == str(notes.id))
+    assert open_block["kept_text"] == []
+    close_instance(conversation_id=conversation.id, instance_id=notes.id, now=at(4))
+    started = start(agent, now=at(5))
+    save_snapshot(
+        conversation_id=conversation.id,
+        instance_id=started.instance_id,
+        state={
+            "operation_id": str(started.operation_id),
+            "activity": "reading",
+            "started_at": "2026-01-05T09:00:05.000Z",
+            "ends_at": "2026-01-05T09:01:05.000Z",
+            "display_state": "focusing",
+        },
+        expected_revision=0,
+        now=at(6),
+    )
+    assert settle_due(now=at(65)).settled == [started.operation_id]
+    shown = {b["instance_id"]: b for b in blocks(snap(user, conversation, now=at(66)))}
+    assert shown[str(notes.id)]["kept_text"] == ["买牛奶\nmilk"]
+    assert shown[str(started.instance_id)]["kept_text"] == []
