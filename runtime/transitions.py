@@ -37,7 +37,7 @@ class InterruptionReason(models.TextChoices):
     SWITCHED_APP = "switched_app", _("switched app")  # the user switched to another MiniApp
     APP_CLOSED = "app_closed", _("app closed")  # the user (or the host window) closed the app
     HOST_INTERRUPTION = "host_interruption", _("host interruption")  # reserved, never produced now
-    OPERATOR = "operator", _("stopped by an operator")  # an operator ended it from the admin in an incident (who and why: event log)
+    OPERATOR = "operator", _("stopped by an operator")  # from the admin; who and why: the event log
 
 
 class Trigger(enum.Enum):
