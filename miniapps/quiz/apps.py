@@ -16,4 +16,5 @@ class QuizConfig(AppConfig):
             tools={tools.START_TOOL: tools.start, tools.STOP_TOOL: tools.stop},
             result=tools.result,
             projection=tools.projection,
+            private_details=[tools.ANSWER_KEY],  # the admin masks it
         )

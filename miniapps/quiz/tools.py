@@ -28,12 +28,13 @@ APP_ID = "quiz"
 START_TOOL = "quiz.start"
 STOP_TOOL = "quiz.stop"
 NO_ACTIVE = "no_active_quiz"
+ANSWER_KEY = "answer_key"  # the details key no screen shows
 
 
 def start(request: ToolRequest) -> Accepted:
     questions = request.arguments["questions"]
     title = request.arguments.get("title")
-    details: dict[str, Any] = {"answer_key": [q["answer"] for q in questions]}
+    details: dict[str, Any] = {ANSWER_KEY: [q["answer"] for q in questions]}
     state: dict[str, Any] = {"prompts": [q["prompt"] for q in questions], "answers": [""] * len(questions)}
     if title is not None:
         details["title"] = title
@@ -70,7 +71,7 @@ def result(view: OperationView) -> dict[str, Any]:
     outcome = standard_result(view)
     if details.get("title"):
         outcome["title"] = details["title"]
-    outcome["score"] = score(list(details.get("answer_key", [])), list(state.get("answers", [])))
+    outcome["score"] = score(list(details.get(ANSWER_KEY, [])), list(state.get("answers", [])))
     return outcome
 
 
