@@ -234,7 +234,7 @@ def quiz_started(seconds: int, count: int, language: Language) -> str:
             f"开始{duration_text(seconds, language)}的口算练习：共 {count} 道题，在测验里填写答案，时间到我告诉你得分。"
         )
     return (
-        f"Your {duration_text(seconds, language)} quiz has started: {count} questions. "
+        f"Your quiz has started: {count} questions, {duration_text(seconds, language)}. "
         "Type your answers in the quiz; I'll tell you your score when time is up."
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.urls import reverse
 
 from miniapps.quiz.tools import normalized, score
 from runtime.inventory import inventory_for_scope
@@ -146,3 +147,13 @@ def test_quiz_arguments_are_bounded_by_the_manifest(agent):
         agent.call("quiz.start", {"duration_seconds": 60, "title": "\u0001" * 80, "questions": widest}, now=at(0)),
         Accepted,
     )
+
+
+@pytest.mark.django_db
+@pytest.mark.spec("R-3.3")
+def test_the_admin_operations_list_masks_the_answer_key(agent, admin_client):
+    started = agent.call("quiz.start", {"duration_seconds": 60, "title": "Doubles", "questions": QUESTIONS}, now=at(0))
+    page = admin_client.get(reverse("admin:runtime_operation_changelist")).content.decode()
+    assert str(started.operation_id)[:8] in page or "Doubles" in page
+    assert "answer_key: \u2022\u2022\u2022, title: Doubles" in page
+    assert "&#x27;56&#x27;" not in page and "'56'" not in page

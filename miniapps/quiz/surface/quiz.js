@@ -13,12 +13,14 @@
     en: {
       title: "Practice quiz", loading: "Loading…", running: "Type your answers; they are saved as you go.",
       ended: "The quiz has ended: your answers went to the Agent.",
+      elsewhere: "This quiz is answered in the LineUp workspace.",
       saved: "Saved", saving: "Saving…", notSaved: "Not saved ({code}). Retrying…", closed: "Closed: read-only",
       answer: "Answer to {prompt}", timeLeft: "Time left", notLoaded: "Could not load the quiz ({code})",
     },
     "zh-hans": {
       title: "练习测验", loading: "正在加载…", running: "输入答案，会随时保存。",
       ended: "测验已结束：答案已交给助手。",
+      elsewhere: "这个测验请在 LineUp 工作区作答。",
       saved: "已保存", saving: "正在保存…", notSaved: "没有保存（{code}），正在重试…", closed: "已关闭：只读",
       answer: "{prompt} 的答案", timeLeft: "剩余时间", notLoaded: "没能加载测验（{code}）",
     },
@@ -33,6 +35,7 @@
   var inFlight = false;
   var dirty = false;
   var statusKey = null;
+  var elsewhere = false; // a host that keeps no instance state (an MCP Apps host): no prompts here
   var els = {
     quiz: document.getElementById("quiz"),
     title: document.getElementById("title"),
@@ -83,7 +86,7 @@
   }
 
   function draw() {
-    var key = readOnly ? "ended" : state ? "running" : "loading";
+    var key = readOnly ? "ended" : state ? "running" : elsewhere ? "elsewhere" : "loading";
     els.quiz.dataset.state = readOnly ? "ended" : operation ? operation.state : "waiting";
     els.title.textContent = (state && state.title) || (operation && operation.title) || words.title;
     els.caption.textContent = words[key] || "";
@@ -157,6 +160,8 @@
         build();
         var first = inputs().filter(function (input) { return !input.value; })[0];
         if (first && !readOnly) first.focus();
+      } else {
+        elsewhere = true;
       }
       draw();
     },

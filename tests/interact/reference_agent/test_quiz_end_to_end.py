@@ -46,7 +46,7 @@ def test_the_reference_agent_sets_a_quiz_reports_its_score_and_stops_one(server,
     snapshot = InstanceSnapshot.objects.get(instance_id=operation.instance_id)
     assert len(snapshot.state["prompts"]) == 20 and "answer_key" not in snapshot.state
     assert all("\u00d7" in prompt for prompt in snapshot.state["prompts"])
-    server.wait(lambda: _agent_text(conversation, "Your 4 seconds quiz has started: 20 questions."), "announced")
+    server.wait(lambda: _agent_text(conversation, "Your quiz has started: 20 questions, 4 seconds."), "announced")
 
     # The person answers three questions in the Surface (two right, one wrong): one state save.
     answers = [key[0], key[1], "0"] + [""] * 17
