@@ -83,4 +83,16 @@ def test_the_person_answers_a_quiz_in_its_surface_and_the_agent_reports_the_scor
     fits(page, "#composer-input")
     no_blocking_violations(page, f"the score ({case})")
     screenshot(page, f"quiz-{case}-score", tmp_path)
+
+    if viewport == DESKTOP:
+        # The admin's operations list masks the answer key and still fits 1280 px.
+        web_user.is_staff = web_user.is_superuser = True
+        web_user.save()
+        page.goto(f"{server.url}/admin/runtime/operation/")
+        expect(page.locator("#changelist")).to_be_visible()
+        expect(page.locator("#result_list")).to_contain_text("answer_key: \u2022\u2022\u2022")
+        assert "'" + key[0] + "', '" + key[1] + "'" not in page.content()
+        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        screenshot(page, "quiz-admin-operations-1280", tmp_path)
     assert errors == []
