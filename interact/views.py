@@ -142,7 +142,12 @@ WORKSPACE_CSP = "; ".join(
 
 # The bundled apps' manifest names, marked for the catalog (makemessages): ``gettext(manifest.name)``
 # then shows them in the page's language; another app's name is shown as its manifest says.
-BUNDLED_APP_NAMES = (gettext_noop("Interact"), gettext_noop("Pomodoro"), gettext_noop("Scratch notes"))
+BUNDLED_APP_NAMES = (
+    gettext_noop("Interact"),
+    gettext_noop("Pomodoro"),
+    gettext_noop("Scratch notes"),
+    gettext_noop("Practice quiz"),
+)
 
 
 def app_names() -> dict[str, str]:

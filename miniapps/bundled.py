@@ -7,4 +7,5 @@ registers its tool handlers before the Runtime validates the manifests (docs/min
 BUNDLED_MINIAPPS = [
     "miniapps.pomodoro",
     "miniapps.notes",
+    "miniapps.quiz",
 ]

@@ -15,7 +15,7 @@ An import-linter contract keeps every other part of ``runtime`` out of ``miniapp
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -62,13 +62,23 @@ def register_miniapp(
     tools: Mapping[str, ToolHandler],
     result: ResultBuilder | None = None,
     projection: ResultBuilder | None = None,
+    private_details: Iterable[str] = (),
 ) -> None:
     """Register a MiniApp's tool handlers (call it from its ``AppConfig.ready()``).
 
     ``result(view)`` shapes the final result of its operations (``standard_result`` when None);
-    ``projection(view)`` gives its own fields of the operation the workspace is shown.
+    ``projection(view)`` gives its own fields of the operation the workspace is shown;
+    ``private_details`` are keys of its details that the admin masks (e.g. an answer key).
     """
-    register(MiniApp(app_id=app_id, tools=dict(tools), result=result, projection=projection))
+    register(
+        MiniApp(
+            app_id=app_id,
+            tools=dict(tools),
+            result=result,
+            projection=projection,
+            private_details=frozenset(private_details),
+        )
+    )
 
 
 def start_operation(

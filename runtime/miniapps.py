@@ -34,6 +34,8 @@ class MiniApp:
     result: ResultBuilder | None = None
     # The app's own fields of its operations' projection (merged after the Runtime's ids).
     projection: ResultBuilder | None = None
+    # Keys of its operations' details that no screen shows (e.g. a quiz's answer key): the admin masks them.
+    private_details: frozenset[str] = frozenset()
     extras: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -61,3 +63,9 @@ def handler(tool: str) -> ToolHandler | None:
 def registered_tools() -> frozenset[str]:
     """Every tool some registered MiniApp handles: what a manifest may publish."""
     return frozenset(tool for miniapp in _REGISTERED.values() for tool in miniapp.tools)
+
+
+def private_details_of(app_id: str) -> frozenset[str]:
+    """The details keys ``app_id`` registered as private (none for an app that is not registered)."""
+    miniapp = _REGISTERED.get(app_id)
+    return miniapp.private_details if miniapp else frozenset()

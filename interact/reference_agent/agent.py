@@ -33,7 +33,7 @@ from typing import Any, Generic, TypeVar
 
 import structlog
 
-from interact.reference_agent import replies
+from interact.reference_agent import quiz, replies
 from interact.reference_agent.intents import (
     MAX_FOCUS_SECONDS,
     DurationOutOfRange,
@@ -42,6 +42,7 @@ from interact.reference_agent.intents import (
     Intent,
     Language,
     StartFocus,
+    StartQuiz,
     StopFocus,
     parse_intent,
 )
@@ -51,6 +52,8 @@ logger = structlog.get_logger("lineup.reference_agent")
 PROTOCOL = "lineup.agent.v1"
 START_TOOL = "pomodoro.start"
 INTERRUPT_TOOL = "pomodoro.interrupt"
+QUIZ_START_TOOL = "quiz.start"
+QUIZ_STOP_TOOL = "quiz.stop"
 CALL_PREFIX = "ref"
 CONFIRM_PREFIX = "again"
 # "Start a 10-hour focus?": a request over LONG_FOCUS_SECONDS is confirmed before it starts (a
@@ -211,6 +214,8 @@ class ReferenceAgent:
         # conversation -> its pending question ("another round?", "start a long focus?"): withdrawn
         # once the person moves on.
         self._open_questions: Bounded[str, str] = Bounded()
+        # conversations where a quiz this Agent started is running: "stop" there stops the quiz.
+        self._quizzes: Bounded[str, str] = Bounded()
 
     # --- connection events (from the client) ---------------------------------------------------
 
@@ -290,11 +295,23 @@ class ReferenceAgent:
                 await self._confirm_long(conversation_id, message_id, round_)
             else:
                 await self._start(conversation_id, round_, cause=f"message:{message_id}")
+        elif isinstance(intent, StartQuiz):
+            await self._withdraw_question(conversation_id)
+            source_id = call_id(language, f"message:{message_id}", prefix=self.call_prefix)
+            arguments = {
+                "duration_seconds": intent.duration_seconds,
+                "title": replies.quiz_title(intent.kind, language),
+                # Seeded by the call id: a resent call carries the same questions.
+                "questions": quiz.questions(intent.kind, source_id),
+            }
+            await self._call(
+                conversation_id, QUIZ_START_TOOL, arguments, language=language, source_tool_call_id=source_id
+            )
         elif isinstance(intent, StopFocus):
             await self._withdraw_question(conversation_id)
             await self._call(
                 conversation_id,
-                INTERRUPT_TOOL,
+                QUIZ_STOP_TOOL if conversation_id in self._quizzes else INTERRUPT_TOOL,
                 {},
                 language=language,
                 source_tool_call_id=call_id(language, f"message:{message_id}", prefix=self.call_prefix),
@@ -302,7 +319,9 @@ class ReferenceAgent:
         elif isinstance(intent, FocusStatus):
             await self._say(conversation_id, await self._status_text(conversation_id, language))
         elif isinstance(intent, DurationOutOfRange):
-            await self._say(conversation_id, replies.out_of_range(language))
+            await self._say(
+                conversation_id, (replies.quiz_out_of_range if intent.quiz else replies.out_of_range)(language)
+            )
         else:
             assert isinstance(intent, Help)
             if intent.missing_duration:
@@ -370,6 +389,17 @@ class ReferenceAgent:
         call = self._calls.pop(source_id, None)
         round_ = call.round if call is not None else self._rounds.get(source_id)
         self._log("tool_accepted", source_tool_call_id=source_id, replayed=frame.get("replayed", False))
+        if call is not None and call.tool == QUIZ_START_TOOL:
+            if frame.get("result") is None and source_id not in self._announced:
+                self._announced.put(source_id, True)
+                self._quizzes.put(frame["conversation_id"], source_id)
+                count = len(call.arguments["questions"])
+                await self._say(
+                    frame["conversation_id"],
+                    replies.quiz_started(call.arguments["duration_seconds"], count, call.language),
+                    app_session_id=frame["app_session_id"],
+                )
+            return
         if frame.get("result") is not None or source_id in self._announced or round_ is None:
             # Already final (a replay after the focus ended): its tool.result reports it.
             return
@@ -386,7 +416,7 @@ class ReferenceAgent:
         status = frame["receipt"].get("status")
         self._log("tool_receipt", source_tool_call_id=source_id, status=status)
         language = call.language if call is not None else (language_of_call(source_id, self.result_prefixes) or "en")
-        if status in ("no_active_focusing_operation", "operation_already_final"):
+        if status in ("no_active_focusing_operation", "no_active_quiz", "operation_already_final"):
             await self._say(frame["conversation_id"], replies.nothing_to_stop(language))
         # "interrupted": the start's tool.result follows at once and is the report.
 
@@ -403,7 +433,13 @@ class ReferenceAgent:
             await self._dispatch(call)
             return
         self._calls.pop(source_id)
-        if call.tool == START_TOOL:
+        if call.tool == QUIZ_START_TOOL:
+            text = (
+                replies.quiz_running(call.language)
+                if code == "active_quiz"
+                else replies.start_rejected(code, detail, call.language)
+            )
+        elif call.tool == START_TOOL:
             text = (
                 replies.already_focusing(call.language)
                 if code == "active_focusing_operation"
@@ -424,6 +460,8 @@ class ReferenceAgent:
         if outbox_id not in self._results_done:
             if frame.get("tool") == START_TOOL:
                 await self._report(frame, language)
+            elif frame.get("tool") == QUIZ_START_TOOL:
+                await self._report_quiz(frame, language)
             # Marked only once the report went out: a connection lost half-way reports again.
             self._results_done.put(outbox_id, True)
         else:
@@ -561,6 +599,17 @@ class ReferenceAgent:
             }
         )
         self._log("result_reported", outbox_id=outbox_id, state=result["state"], interaction_id=interaction_id)
+
+    async def _report_quiz(self, frame: dict[str, Any], language: Language) -> None:
+        """Tell the person their quiz's score (main IM), however it ended."""
+        result, conversation_id = frame["result"], frame["conversation_id"]
+        if self._quizzes.get(conversation_id) == frame["source_tool_call_id"]:
+            self._quizzes.pop(conversation_id)
+        language = await self._language_of(conversation_id, None, fallback=language)
+        score = result["score"]
+        text = replies.quiz_result(result["state"], score["correct"], score["answered"], score["total"], language)
+        await self._say(conversation_id, text)
+        self._log("result_reported", outbox_id=frame["outbox_id"], state=result["state"], tool=QUIZ_START_TOOL)
 
     async def _recall_round(self, frame: dict[str, Any], language: Language) -> None:
         """A result of a call this process does not remember (made before a restart): read its

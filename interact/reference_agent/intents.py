@@ -6,6 +6,9 @@
 * ``StartFocus(duration_seconds, activity, language)`` — "start a 25 minute reading focus",
   "read for half an hour", "let's do 20 mins of homework", "专注 25 分钟写作业", "我要看书半小时",
   "冥想十分钟";
+* ``StartQuiz(duration_seconds, kind, language)`` — a timed practice quiz: "quiz me on
+  multiplication for 5 minutes", "a 10 minute arithmetic drill", "口算练习 5 分钟", "考考我乘法十分钟";
+  ``kind`` is ``multiplication``, ``addition``, ``subtraction`` or ``mixed``;
 * ``StopFocus(language)`` — "stop", "never mind, stop it", "I'm done", "停止专注", "算了不做了", "别计时了";
 * ``FocusStatus(language)`` — "how long is left?", "what's running?", "还剩多久？";
 * ``DurationOutOfRange(requested_seconds, language)`` — a start whose duration is not 1 s to 24 h;
@@ -21,6 +24,8 @@ The grammar, the same in both languages, in the order it is applied:
    ("don't stop", "别停") is not a stop.
 2. **Status** — a question about the time left or what is running.
 3. **Small talk** — help, greetings, thanks ("thanks" never stops anything).
+   **Quiz** — a quiz word ("quiz", "drill", "mental arithmetic", "times tables", 口算, 测验, 考考我)
+   with a duration is a practice quiz (the Agent makes the questions); a stop still stops it.
 4. **Not a request** — other questions, negations ("don't start…", "不要开始"), breaks, naps,
    reminders and things in the past ("yesterday", "刚才") get help, never an action.
 5. **Start** — a duration and a sign that a focus is meant: a focus word ("focus", "timer", 专注,
@@ -58,6 +63,7 @@ __all__ = [
     "Intent",
     "Language",
     "StartFocus",
+    "StartQuiz",
     "StopFocus",
     "chinese_number",
     "detect_language",
@@ -80,6 +86,18 @@ class StartFocus:
     language: Language
 
 
+QuizKind = Literal["multiplication", "addition", "subtraction", "mixed"]
+# The quiz app's manifest bound (quiz.start's deadline_operation.max_duration_seconds).
+MAX_QUIZ_SECONDS = 60 * 60
+
+
+@dataclass(frozen=True)
+class StartQuiz:
+    duration_seconds: int
+    kind: QuizKind
+    language: Language
+
+
 @dataclass(frozen=True)
 class StopFocus:
     language: Language
@@ -94,6 +112,7 @@ class FocusStatus:
 class DurationOutOfRange:
     requested_seconds: float
     language: Language
+    quiz: bool = False  # a quiz's duration (its bound is 1 h), not a focus's
 
 
 HelpTopic = Literal["help", "greeting", "thanks", "unknown"]
@@ -109,7 +128,31 @@ class Help:
     activity: str | None = field(default=None, compare=False)
 
 
-Intent = StartFocus | StopFocus | FocusStatus | DurationOutOfRange | Help
+Intent = StartFocus | StartQuiz | StopFocus | FocusStatus | DurationOutOfRange | Help
+
+_EN_QUIZ = re.compile(
+    r"\b(?:quiz(?:\s+me)?|drill|mental\s+(?:arithmetic|math|maths)|times\s+tables?|arithmetic\s+practice)\b",
+    re.IGNORECASE,
+)
+_ZH_QUIZ = re.compile(r"口算|心算|测验|小测|考考我|出(?:几道|一些|点)?题|乘法口诀")
+_QUIZ_KINDS: list[tuple[re.Pattern[str], QuizKind]] = [
+    (re.compile(r"multiplication|multiply|times|乘法|乘", re.IGNORECASE), "multiplication"),
+    (re.compile(r"addition|adding|\bplus\b|\badd\b|加法|加", re.IGNORECASE), "addition"),
+    (re.compile(r"subtraction|subtracting|\bminus\b|减法|减", re.IGNORECASE), "subtraction"),
+]
+
+
+def _quiz(text: str, spans: list[Span], joiner: str, language: Language) -> Intent | None:
+    """A practice quiz: a quiz word and a duration ("quiz me on multiplication for 5 minutes")."""
+    span = first_duration(spans, text, joiner)
+    if span is None:
+        return None
+    kind: QuizKind = next((k for pattern, k in _QUIZ_KINDS if pattern.search(text)), "mixed")
+    whole = round(span.seconds)
+    if not MIN_FOCUS_SECONDS <= whole <= MAX_QUIZ_SECONDS:
+        return DurationOutOfRange(requested_seconds=span.seconds, language=language, quiz=True)
+    return StartQuiz(duration_seconds=whole, kind=kind, language=language)
+
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 
@@ -326,6 +369,10 @@ def _parse_english(text: str, awaiting_duration: bool) -> Intent:
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
     if talk is not None:
         return talk
+    if _EN_QUIZ.search(text) and not _EN_NOT_A_FOCUS.search(text):
+        quiz = _quiz(text, english_durations(text), EN_JOINER, "en")
+        if quiz is not None:
+            return quiz
     span = first_duration(english_durations(text), text, EN_JOINER)
     if span is None and awaiting_duration:
         bare = re.fullmatch(
@@ -360,7 +407,7 @@ _ZH_STOP_CORE = (
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = re.compile(
-    rf"^{_ZH_STOP_LEAD}(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:专注|计时|番茄钟?|倒计时|计时器)?"
+    rf"^{_ZH_STOP_LEAD}(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:专注|计时|番茄钟?|倒计时|计时器|测验|口算|练习)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
 _ZH_FILLER_CLAUSE = re.compile(
@@ -446,6 +493,10 @@ def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
         return talk
+    if (_ZH_QUIZ.search(text) or _EN_QUIZ.search(text)) and not _ZH_NOT_A_FOCUS.search(text):
+        quiz = _quiz(text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
+        if quiz is not None:
+            return quiz
     spans = chinese_durations(text) or english_durations(text)  # "focus 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)
     if span is None and awaiting_duration:

@@ -208,3 +208,53 @@ def help_text(
         "Sorry, I didn't understand that. I run focus timers: try "
         '"start a 25 minute reading focus", "focus 90 seconds on homework" or "stop"; "help" lists everything.'
     )
+
+
+# --- the practice quiz ------------------------------------------------------------------------------
+
+_QUIZ_KINDS = {
+    "multiplication": ("multiplication", "乘法"),
+    "addition": ("addition", "加法"),
+    "subtraction": ("subtraction", "减法"),
+    "mixed": ("mental arithmetic", "口算"),
+}
+
+
+def quiz_title(kind: str, language: Language) -> str:
+    """The quiz's title, shown on its Surface: "Multiplication drill" / "乘法口算"."""
+    en, zh = _QUIZ_KINDS.get(kind, _QUIZ_KINDS["mixed"])
+    if language == "zh":
+        return zh if zh == "口算" else f"{zh}口算"
+    return f"{en[0].upper()}{en[1:]} drill"
+
+
+def quiz_started(seconds: int, count: int, language: Language) -> str:
+    if language == "zh":
+        return (
+            f"开始{duration_text(seconds, language)}的口算练习：共 {count} 道题，在测验里填写答案，时间到我告诉你得分。"
+        )
+    return (
+        f"Your quiz has started: {count} questions, {duration_text(seconds, language)}. "
+        "Type your answers in the quiz; I'll tell you your score when time is up."
+    )
+
+
+def quiz_result(state: str, correct: int, answered: int, total: int, language: Language) -> str:
+    """The score of a quiz that ended (at its deadline or stopped)."""
+    if language == "zh":
+        head = "时间到！" if state == "completed" else "测验已停止。"
+        return f"{head}你答对了 {correct} / {total} 道题（作答 {answered} 道）。"
+    head = "Time's up!" if state == "completed" else "The quiz was stopped."
+    return f"{head} You got {correct} of {total} right ({answered} answered)."
+
+
+def quiz_running(language: Language) -> str:
+    if language == "zh":
+        return "已经有一个测验在进行中。说“停止”可以结束它，或者等时间到。"
+    return 'A quiz is already running here. Say "stop" to end it, or wait for time to be up.'
+
+
+def quiz_out_of_range(language: Language) -> str:
+    if language == "zh":
+        return "口算练习可以安排 1 秒到 1 小时，比如“口算练习 5 分钟”。"
+    return 'A quiz can last 1 second to 1 hour. Try "quiz me on multiplication for 5 minutes".'

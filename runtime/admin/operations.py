@@ -25,9 +25,18 @@ from django.utils.translation import ngettext
 from runtime.admin import recovery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link, pretty_json
 from runtime.admin.incident import InterruptActionMixin, retry_flagged
+from runtime.miniapps import private_details_of
 from runtime.models import Operation, ToolCall
 from runtime.services.recovery import SettleFailure, settle_isolated
 from runtime.transitions import NotDue, OperationState
+
+MASKED = "•••"  # a private detail's value, in the list
+SHORT_DETAIL = 80  # characters of one detail's value the list shows
+
+
+def _short(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= SHORT_DETAIL else text[: SHORT_DETAIL - 1] + "…"
 
 
 class NeedsOperatorFilter(admin.SimpleListFilter):
@@ -196,10 +205,17 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
 
     @admin.display(description=_("details"))
     def details_display(self, obj: Operation) -> str:
-        """The app's own details (e.g. what the person is doing), as short text."""
+        """The app's own details (e.g. what the person is doing), as short text.
+
+        Keys the app registered as private (a quiz's answer key) are masked, and long values are
+        cut, so the list neither shows them nor outgrows the page.
+        """
         if not obj.details:
             return "-"
-        return ", ".join(f"{key}: {value}" for key, value in sorted(obj.details.items()))
+        private = private_details_of(obj.app_id)
+        return ", ".join(
+            f"{key}: {MASKED if key in private else _short(value)}" for key, value in sorted(obj.details.items())
+        )
 
     @admin.display(description=_("duration"))
     def duration_display(self, obj: Operation) -> str:

@@ -111,7 +111,9 @@ def test_a_token_made_on_the_page_drives_an_mcp_client_until_it_is_revoked_there
         ran = subprocess.run([PYTHON, str(script)], capture_output=True, text=True, timeout=60, cwd=ROOT)
         assert ran.returncode == 0, ran.stderr
         # The conversation's tools, and the app-only status tool of MCP Apps views (docs/agents.md).
-        assert ran.stdout.strip() == "['lineup.operation_status', 'pomodoro.interrupt', 'pomodoro.start']"
+        assert ran.stdout.strip() == (
+            "['lineup.operation_status', 'pomodoro.interrupt', 'pomodoro.start', 'quiz.start', 'quiz.stop']"
+        )
 
         # The page now says when the Agent was last seen (an MCP request holds no connection).
         page.goto(f"{server.url}{PAGE}")

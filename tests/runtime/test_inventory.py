@@ -70,6 +70,7 @@ def manifests_with(tmp_path: Path, change: Callable[[dict[str, dict[str, Any]]],
         "interact": BASE_DIR / "interact" / "manifest.json",
         "pomodoro": BASE_DIR / "miniapps" / "pomodoro" / "manifest.json",
         "notes": BASE_DIR / "miniapps" / "notes" / "manifest.json",
+        "quiz": BASE_DIR / "miniapps" / "quiz" / "manifest.json",
     }
     raw = {app_id: json.loads(path.read_text()) for app_id, path in sources.items()}
     if change is not None:
@@ -92,13 +93,18 @@ def tool_of(raw: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
 
 @pytest.mark.spec("R-3.11", "R-3.5", "R-3.6")
 def test_the_published_pomodoro_descriptors_are_the_frozen_schemas():
-    """The personal Inventory publishes exactly pomodoro.start (long operation) and pomodoro.interrupt
-    (short), each with the input and result schema of SPEC §3.1."""
+    """The personal Inventory publishes pomodoro.start (long operation) and pomodoro.interrupt
+    (short), each with the input and result schema of SPEC §3.1 (beside the quiz's two tools)."""
     published = inventory_for_scope("personal").published()
 
     assert set(published) == {"revision", "tools"}
-    assert [t["name"] for t in published["tools"]] == ["pomodoro.interrupt", "pomodoro.start"]
-    for descriptor in published["tools"]:
+    assert [t["name"] for t in published["tools"]] == [
+        "pomodoro.interrupt",
+        "pomodoro.start",
+        "quiz.start",
+        "quiz.stop",
+    ]
+    for descriptor in [t for t in published["tools"] if t["app_id"] == "pomodoro"]:
         assert set(descriptor) == {
             "name",
             "version",
@@ -245,7 +251,7 @@ def test_a_tool_is_published_only_to_the_scopes_it_lists(tmp_path):
     manifests = manifests_with(tmp_path, _move_interrupt_to_team)
     personal = build_inventory(manifests, "personal")
     team = build_inventory(manifests, "team")
-    assert [t.name for t in personal.tools] == ["pomodoro.start"]
+    assert [t.name for t in personal.tools] == ["pomodoro.start", "quiz.start", "quiz.stop"]
     assert personal.get("pomodoro.interrupt") is None
     assert [t.name for t in team.tools] == ["pomodoro.interrupt"]
     assert team.revision != personal.revision

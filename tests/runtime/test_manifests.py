@@ -33,6 +33,7 @@ BUNDLED = {
     "interact": BASE_DIR / "interact" / "manifest.json",
     "pomodoro": BASE_DIR / "miniapps" / "pomodoro" / "manifest.json",
     "notes": BASE_DIR / "miniapps" / "notes" / "manifest.json",
+    "quiz": BASE_DIR / "miniapps" / "quiz" / "manifest.json",
 }
 TOOLS = registered_tools()
 
@@ -79,9 +80,9 @@ def copy_bundled(root: Path, *, change: dict[str, Callable[[dict[str, Any]], Non
 
 @pytest.mark.spec("R-3.11", "R-2.1.1", "R-2.3.4")
 def test_the_bundled_manifests_load():
-    """Interact (system), Pomodoro (bundled, two tools, instance state) and Notes load and validate."""
+    """Interact (system), Pomodoro (bundled, two tools, instance state), Notes and the quiz load and validate."""
     manifests = registry()
-    assert set(manifests) == {"interact", "pomodoro", "notes"}
+    assert set(manifests) == {"interact", "pomodoro", "notes", "quiz"}
     assert [m.app_id for m in manifests.values() if m.is_system] == ["interact"]
     assert manifests["interact"].tools == ()
 
@@ -99,6 +100,7 @@ def test_the_bundled_manifests_load():
     assert (contract.schema_version, contract.max_bytes, contract.retention) == (1, 4096, "retain_readonly")
     assert contract.schema == POMODORO_STATE_SCHEMA
     assert manifests["notes"].user_launchable is True
+    assert {t.name: t.call_model for t in manifests["quiz"].tools} == {"quiz.start": "operation", "quiz.stop": "short"}
 
 
 @pytest.mark.spec("R-3.11")
@@ -119,8 +121,8 @@ def test_manifest_globs_may_be_absolute(settings, tmp_path):
     settings.LINEUP_MANIFEST_GLOBS = [str(root / "interact" / "manifest.json"), str(root / "miniapps/*/manifest.json")]
     paths = manifest_paths()
     assert sorted(paths) == sorted(root.glob("**/manifest.json"))
-    assert len(paths) == 3
-    assert set(load_manifests(paths, runtime_tools=TOOLS)) == {"interact", "pomodoro", "notes"}
+    assert len(paths) == 4
+    assert set(load_manifests(paths, runtime_tools=TOOLS)) == {"interact", "pomodoro", "notes", "quiz"}
 
 
 # --- one bad manifest: the error names the file and the field ----------------------------------

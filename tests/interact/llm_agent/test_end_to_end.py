@@ -106,8 +106,14 @@ def test_the_command_selects_the_llm_agent_which_starts_a_focus_and_reports_its_
     assert first.headers["authorization"] == f"Bearer {API_KEY}"
     assert first.body["model"] == MODEL
     offered = {tool["function"]["name"]: tool for tool in first.body["tools"]}
-    # The Inventory's two tools, and the Agent's own status function ("how long is left?").
-    assert set(offered) == {"pomodoro__start", "pomodoro__interrupt", "lineup_focus_status"}
+    # The Inventory's tools, and the Agent's own status function ("how long is left?").
+    assert set(offered) == {
+        "pomodoro__start",
+        "pomodoro__interrupt",
+        "quiz__start",
+        "quiz__stop",
+        "lineup_focus_status",
+    }
     start_descriptor = inventory_for_scope("personal").get("pomodoro.start")
     assert offered["pomodoro__start"]["type"] == "function"
     assert offered["pomodoro__start"]["function"]["parameters"] == start_descriptor.input_schema

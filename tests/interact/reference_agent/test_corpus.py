@@ -2,7 +2,7 @@
 """The reference Agent's corpus: how people ask, in English and Chinese, and what each one means.
 
 Each row is ``text | intent | seconds | activity`` (``-``: no activity); ``intent`` is ``start``,
-``stop``, ``status``, ``help`` (anything answered with help, never an action), ``ask`` (a start
+``quiz`` (a practice quiz: the last column is its kind), ``stop``, ``status``, ``help`` (anything answered with help, never an action), ``ask`` (a start
 without a duration: the Agent asks "how long?") or ``range`` (a duration outside 1 s to 24 h).
 
 ``CORPUS_*`` is what the grammar was written against. ``HELD_OUT_*`` were written afterwards, from
@@ -21,6 +21,7 @@ from interact.reference_agent.intents import (
     Help,
     Intent,
     StartFocus,
+    StartQuiz,
     StopFocus,
     detect_language,
     parse_intent,
@@ -29,6 +30,13 @@ from interact.reference_agent.intents import (
 pytestmark = pytest.mark.spec("R-2.1.1")
 
 CORPUS_EN = """
+quiz me on multiplication for 5 minutes | quiz | 300 | multiplication
+stop the quiz | stop
+a 10 minute arithmetic drill | quiz | 600 | mixed
+give me a 3 minute addition quiz please | quiz | 180 | addition
+mental math for 2 minutes | quiz | 120 | mixed
+times tables for 5 min | quiz | 300 | multiplication
+can you quiz me on subtraction for 90 seconds | quiz | 90 | subtraction
 start a 25 minute reading focus | start | 1500 | reading
 focus 90 seconds on homework | start | 90 | homework
 read for half an hour | start | 1800 | read
@@ -218,6 +226,13 @@ read for 30 hours | range
 """
 
 CORPUS_ZH = """
+口算练习 5 分钟 | quiz | 300 | mixed
+停止测验 | stop
+考考我乘法十分钟 | quiz | 600 | multiplication
+加法口算三分钟 | quiz | 180 | addition
+帮我出题，减法口算两分钟 | quiz | 120 | subtraction
+来个5分钟的口算测验 | quiz | 300 | mixed
+乘法口诀练习 5 分钟吧 | quiz | 300 | multiplication
 专注 25 分钟写作业 | start | 1500 | 写作业
 开始专注25分钟 | start | 1500 | -
 专注1小时阅读 | start | 3600 | 阅读
@@ -473,6 +488,8 @@ def _rows(table: str) -> list[tuple[str, str, int | None, str | None]]:
 def _kind(intent: Intent) -> str:
     if isinstance(intent, StartFocus):
         return "start"
+    if isinstance(intent, StartQuiz):
+        return "quiz"
     if isinstance(intent, StopFocus):
         return "stop"
     if isinstance(intent, FocusStatus):
@@ -489,6 +506,9 @@ def _check(text: str, expected: str, seconds: int | None, activity: str | None) 
     if isinstance(intent, StartFocus):
         assert (intent.duration_seconds, intent.activity) == (seconds, activity), text
         assert intent.language == detect_language(text)
+    if isinstance(intent, StartQuiz):
+        assert (intent.duration_seconds, intent.kind) == (seconds, activity), text
+        assert intent.language == detect_language(text)
 
 
 def test_the_corpus_has_at_least_150_phrasings_per_language():
@@ -502,6 +522,7 @@ def test_the_corpus_has_at_least_150_phrasings_per_language():
         == {row[1] for row in _rows(CORPUS_ZH)}
         == {
             "start",
+            "quiz",
             "stop",
             "status",
             "help",

@@ -58,11 +58,11 @@ def test_welcome_lists_the_users_conversations_and_inventory_publishes_both_tool
     assert inventory == {"type": "inventory", "conversation_id": str(second.id), **expected}
     assert inventory["revision"].startswith("inv-")
     tools = {tool["name"]: tool for tool in inventory["tools"]}
-    assert sorted(tools) == ["pomodoro.interrupt", "pomodoro.start"]
+    assert sorted(tools) == ["pomodoro.interrupt", "pomodoro.start", "quiz.start", "quiz.stop"]
     assert (tools["pomodoro.start"]["call_model"], tools["pomodoro.interrupt"]["call_model"]) == ("operation", "short")
     for tool in tools.values():
         assert set(tool) == {"name", "version", "app_id", "call_model", "description", "input_schema", "result_schema"}
-        assert tool["app_id"] == "pomodoro"
+        assert tool["app_id"] == tool["name"].split(".", 1)[0]
 
     # A user who never had a conversation: hello creates the default one and lists it alone.
     newcomer = type(user).objects.create_user(username="cy", password="pw-cy-12345")

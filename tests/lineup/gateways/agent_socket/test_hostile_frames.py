@@ -369,17 +369,48 @@ def tool_arguments(draw: st.DrawFn, scope: str) -> ToolArguments:
     return ToolArguments(name, arguments, False)
 
 
+@dataclass(frozen=True)
+class OperationTool:
+    """What the test needs of a published operation tool: its manifest policy and its app's short tool."""
+
+    duration_argument: str
+    max_duration_seconds: int
+    stop_tool: str  # the app's short tool, which ends its running operation
+    idle_receipts: frozenset[str]  # that short tool's receipts when nothing of the app runs
+
+
+def _operation_tools(scope: str) -> dict[str, OperationTool]:
+    tools = inventory_for_scope(scope).tools
+    found = {}
+    for descriptor in tools:
+        if descriptor.operation is None:
+            continue
+        app_id = descriptor.name.split(".", 1)[0]
+        (stop,) = [t for t in tools if t.call_model == "short" and t.name.split(".", 1)[0] == app_id]
+        statuses = set(stop.result_schema["properties"]["status"]["enum"]) - {"interrupted"}
+        found[descriptor.name] = OperationTool(
+            duration_argument=descriptor.operation.duration_argument,
+            max_duration_seconds=descriptor.operation.max_duration_seconds,
+            stop_tool=stop.name,
+            idle_receipts=frozenset(statuses),
+        )
+    return found
+
+
 @pytest.mark.spec("R-3.11", "R-2.2.3", "R-3.12")
 def test_tool_arguments_from_each_input_schema(runner, user, conversation, token):
     """For each tool the Inventory publishes: arguments its input_schema accepts are accepted (a
-    start with exactly the duration and activity sent) or refused by the Runtime's own rule (a
-    duration over its 24-hour limit: invalid_arguments); arguments it refuses are
+    start with exactly the duration sent, and Pomodoro's activity) or refused by the Runtime's own
+    rule (a duration over its manifest's limit: invalid_arguments); arguments it refuses are
     ``tool.rejected invalid_arguments`` that change nothing but the decision log. Never an error
     frame, never internal_error; the connection answers the next call."""
     ada = InProcessAgent(runner)
     conversation_id = str(conversation.id)
     ada.hello(token)
     revision = ada.request({"type": "inventory.get", "conversation_id": conversation_id})["revision"]
+    operation_tools = _operation_tools(conversation.scope)
+    assert MAX_FOCUS_SECONDS == operation_tools["pomodoro.start"].max_duration_seconds
+    short_tools = {t.stop_tool: t for t in operation_tools.values()}
 
     def call(tool: str, arguments: Any) -> dict[str, Any]:
         return ada.request(
@@ -400,30 +431,36 @@ def test_tool_arguments_from_each_input_schema(runner, user, conversation, token
         before, since = database_state(), last_event_id()
         answer = call(case.tool, case.arguments)
         outcomes[(case.tool, answer["type"])] += 1
+        started = operation_tools.get(case.tool)
         over_limit = (
-            case.valid and case.tool == "pomodoro.start" and case.arguments["duration_seconds"] > MAX_FOCUS_SECONDS
+            case.valid
+            and started is not None
+            and case.arguments[started.duration_argument] > started.max_duration_seconds
         )
         if not case.valid or over_limit:
             assert (answer["type"], answer.get("code")) == ("tool.rejected", "invalid_arguments"), (case, answer)
             assert database_state() == before
             assert new_event_kinds(since) == ["tool.rejected"]
-        elif case.tool == "pomodoro.start":
+        elif started is not None:
             assert answer["type"] == "tool.accepted" and answer["replayed"] is False, (case, answer)
             operation = Operation.objects.get(pk=answer["operation_id"])
-            assert (planned_seconds(operation), activity_of(operation) or None) == (
-                case.arguments["duration_seconds"],
-                case.arguments.get("activity") or None,
+            assert (operation.app_id, planned_seconds(operation)) == (
+                case.tool.split(".", 1)[0],
+                case.arguments[started.duration_argument],
             )
-            stopped = call("pomodoro.interrupt", {})  # so that the next start is not a second focus
+            if case.tool == "pomodoro.start":
+                assert (activity_of(operation) or None) == (case.arguments.get("activity") or None)
+            stopped = call(started.stop_tool, {})  # so that the next start is not a second running one
             assert stopped["receipt"]["status"] == "interrupted", stopped
             ada.ack_pushed_results(conversation_id)
         else:
             assert answer["type"] == "tool.receipt", (case, answer)
-            assert answer["receipt"]["status"] in {"no_active_focusing_operation", "operation_already_final"}
+            assert answer["receipt"]["status"] in short_tools[case.tool].idle_receipts
         ada.still_usable(conversation_id)
 
     check()
-    assert {("pomodoro.start", "tool.accepted"), ("pomodoro.interrupt", "tool.receipt")} <= set(outcomes), outcomes
+    for start, tool in operation_tools.items():
+        assert {(start, "tool.accepted"), (tool.stop_tool, "tool.receipt")} <= set(outcomes), outcomes
     assert {tool.name for tool in inventory_for_scope(conversation.scope).tools} == set(
         _tool_strategies(conversation.scope)
     )

@@ -28,6 +28,7 @@ from runtime.services.conversations import conversation_get_or_create_default
 UI = "io.modelcontextprotocol/ui"
 MIME = "text/html;profile=mcp-app"
 POMODORO_URI = "ui://lineup/pomodoro"
+QUIZ_URI = "ui://lineup/quiz"
 STATUS = "lineup.operation_status"
 NO_DOMAINS = {"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []}
 
@@ -68,6 +69,8 @@ def test_the_extension_is_advertised_and_surface_tools_name_their_ui_resource(li
     for name in ("pomodoro.start", "pomodoro.interrupt"):
         assert tools[name].meta["ui"] == {"resourceUri": POMODORO_URI}
         assert tools[name].meta["ui/resourceUri"] == POMODORO_URI
+    for name in ("quiz.start", "quiz.stop"):  # each app's tools name its own Surface
+        assert tools[name].meta["ui"] == {"resourceUri": QUIZ_URI}
     status = tools[STATUS]
     assert status.meta == {"ui": {"visibility": ["app"]}}
     assert status.input_schema["required"] == ["operation_id"]
@@ -81,7 +84,10 @@ def test_the_surface_is_one_self_contained_document_with_no_network(live, mcp):
     carries the Surface's own code and the official guest App, and its own policy allows no connection
     and only the scripts it contains (each by its sha256)."""
     listed = [r for r in mcp.run(lambda s: s.list_resources()).resources if str(r.uri).startswith("ui://")]
-    assert [(str(r.uri), r.mime_type, r.meta["ui"]["csp"]) for r in listed] == [(POMODORO_URI, MIME, NO_DOMAINS)]
+    assert [(str(r.uri), r.mime_type, r.meta["ui"]["csp"]) for r in listed] == [
+        (POMODORO_URI, MIME, NO_DOMAINS),
+        (QUIZ_URI, MIME, NO_DOMAINS),
+    ]
 
     contents = mcp.read_resource(POMODORO_URI).contents
     assert len(contents) == 1

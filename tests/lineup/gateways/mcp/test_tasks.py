@@ -146,7 +146,11 @@ def test_without_tasks_the_result_is_read_from_the_operations_resource(live, mcp
     receipt = mcp.call("pomodoro.start", {"duration_seconds": FOCUS_SECONDS}, key="plain").structured_content
     uri = receipt["result_uri"]
     # After the MiniApps' ui:// Surfaces (tests/lineup/gateways/mcp/test_apps.py), the Agent's operations.
-    assert [str(r.uri) for r in mcp.run(lambda s: s.list_resources()).resources] == ["ui://lineup/pomodoro", uri]
+    assert [str(r.uri) for r in mcp.run(lambda s: s.list_resources()).resources] == [
+        "ui://lineup/pomodoro",
+        "ui://lineup/quiz",
+        uri,
+    ]
 
     def read() -> dict:
         contents = mcp.read_resource(uri).contents

@@ -47,14 +47,23 @@ def test_tools_list_is_the_conversations_published_inventory(live, mcp, conversa
 
     assert listed.meta == {INVENTORY_REVISION: inventory.revision}
     names = [t.name for t in listed.tools]
-    assert names[:-1] == [d.name for d in inventory.tools] == ["pomodoro.interrupt", "pomodoro.start"]
+    assert (
+        names[:-1]
+        == [d.name for d in inventory.tools]
+        == [
+            "pomodoro.interrupt",
+            "pomodoro.start",
+            "quiz.start",
+            "quiz.stop",
+        ]
+    )
     assert names[-1] == "lineup.operation_status"
     for tool, descriptor in zip(listed.tools[:-1], inventory.tools, strict=True):
         assert tool.input_schema == enforced_input_schema(descriptor.name, descriptor.input_schema)
         assert tool.description == descriptor.description
         meta = {key: value for key, value in tool.meta.items() if not key.startswith("ui")}
         assert meta == {"lineup/descriptor": descriptor.published(), INVENTORY_REVISION: inventory.revision}
-    interrupt, start, _ = listed.tools
+    interrupt, start, quiz_start, quiz_stop, _ = listed.tools
     assert start.execution is not None and start.execution.task_support == "optional"
     assert start.output_schema is None  # its call answers a receipt; the result comes with the task
     assert interrupt.execution is None
@@ -64,6 +73,14 @@ def test_tools_list_is_the_conversations_published_inventory(live, mcp, conversa
     }
     duration = start.input_schema["properties"]["duration_seconds"]
     assert duration == {"type": "integer", "minimum": 1, "maximum": MAX_FOCUS_SECONDS}  # the Router's bound
+    # The quiz's tools are published the same way, with its own manifest's bound (1 h).
+    assert quiz_start.execution is not None and quiz_start.execution.task_support == "optional"
+    assert quiz_start.input_schema["properties"]["duration_seconds"]["maximum"] == 3600
+    assert quiz_stop.execution is None
+    assert quiz_stop.output_schema == {
+        "type": "object",
+        "anyOf": [inventory.get("quiz.stop").result_schema, REJECTION_SCHEMA],
+    }
 
     tasks = mcp.initialize_result.capabilities.tasks
     assert tasks is not None and tasks.requests.tools.call is not None
@@ -242,5 +259,5 @@ def test_the_sdks_default_client_on_protocol_2026_is_served_without_tasks(live, 
 
     version, tasks, names, started = asyncio.run(session())
     assert (version, tasks) == ("2026-07-28", None)
-    assert names == ["pomodoro.interrupt", "pomodoro.start", "lineup.operation_status"]
+    assert names == ["pomodoro.interrupt", "pomodoro.start", "quiz.start", "quiz.stop", "lineup.operation_status"]
     assert started.structured_content["operation_id"] == str(Operation.objects.get(source_tool_call_id="mcp:modern").id)

@@ -1,0 +1,98 @@
+# ruff: noqa: RUF001 -- Chinese text uses full-width punctuation on purpose
+"""The practice quiz in the browser, at 1280 and 360 px (SPEC R-2.3.1, R-2.2.4; docs/miniapps.md).
+
+The person asks the reference Agent for a quiz in the IM; the quiz comes to the front showing only
+the prompts (the answer key stays in the operation's details); the person types answers in the
+sandboxed Surface, which saves them as instance state through the SDK; leaving the app does not end
+it; at the deadline the Agent reports the score in the IM. axe-core finds nothing serious, nothing
+scrolls sideways, and screenshots are kept.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from runtime.models import AppInstance, InstanceSnapshot, Operation
+from runtime.transitions import OperationState
+from tests.browser.conftest import screenshot
+from tests.browser.test_people import DESKTOP, PHONES, fits, new_page, no_blocking_violations
+from tests.browser.workspace_page import WorkspacePage, agent_said
+
+SECONDS = 25  # time to type three answers on a loaded machine
+CASES = {
+    "1280-en": (DESKTOP, "en-GB", f"quiz me on multiplication for {SECONDS} seconds", r"^Time's up! You got 2 of 20"),
+    "360-zh": (PHONES["360x740"], "zh-CN", f"乘法口算练习 {SECONDS} 秒", r"^时间到！你答对了 2 / 20 道题"),
+}
+
+
+@pytest.mark.spec("R-2.3.1", "R-2.2.4", "R-4.1.2")
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_person_answers_a_quiz_in_its_surface_and_the_agent_reports_the_score(
+    browser, server, web_user, conversation, case, tmp_path
+):
+    viewport, locale, ask, report = CASES[case]
+    errors: list[str] = []
+    page = new_page(browser, server, web_user, locale=locale, viewport=viewport, watch=errors)
+    ws = WorkspacePage(page, server.url)
+    ws.open()
+    ws.say(ask)
+    operation = server.wait(lambda: Operation.objects.filter(conversation=conversation, app_id="quiz").first(), "quiz")
+    key = operation.details["answer_key"]
+    ws.expect_app_in_front("quiz")
+    instance_id = str(operation.instance_id)
+    frame = page.frame_locator(f"#frames iframe[data-instance-id='{instance_id}']")
+    inputs = frame.locator("#questions input")
+    expect(inputs).to_have_count(20)
+    expect(inputs.first).to_be_focused()  # the person can type straight away
+    # The Surface has the prompts, never the answers (its document holds no answer key).
+    surface_text = frame.locator("body").inner_text()
+    assert "\u00d7" in surface_text and "answer_key" not in json.dumps(
+        InstanceSnapshot.objects.get(instance_id=instance_id).state
+    )
+
+    inputs.nth(0).fill(key[0])
+    inputs.nth(1).fill(key[1])
+    inputs.nth(2).fill(str(int(key[2]) + 1))
+    expect(frame.locator("#status")).to_have_text("Saved" if locale == "en-GB" else "已保存")
+    saved = InstanceSnapshot.objects.get(instance_id=instance_id)
+    assert saved.state["answers"][:3] == [key[0], key[1], str(int(key[2]) + 1)]
+    assert saved.state["answers"][3:] == [""] * 17
+
+    fits(page, "#dock-input")
+    no_blocking_violations(page, f"the quiz ({case})")
+    screenshot(page, f"quiz-{case}", tmp_path)
+
+    # Leaving the quiz does not end it (its manifest: ends_when_left false).
+    page.locator("#back-to-interact").click()
+    expect(page.locator("#leave-dialog")).to_be_hidden()  # nothing to warn about: leaving ends nothing
+    ws.expect_interact_in_front()
+    server.wait(
+        lambda: AppInstance.objects.get(pk=instance_id).lifecycle_state == "background", "the quiz in the background"
+    )
+    operation.refresh_from_db()
+    assert operation.state == OperationState.FOCUSING
+
+    said = server.wait(lambda: agent_said(conversation, report), "the score in the IM", timeout=SECONDS + 20)
+    assert said.app_session_id is None
+    operation.refresh_from_db()
+    assert operation.state == OperationState.COMPLETED
+    expect(page.locator("#timeline")).to_contain_text(said.text)
+    fits(page, "#composer-input")
+    no_blocking_violations(page, f"the score ({case})")
+    screenshot(page, f"quiz-{case}-score", tmp_path)
+
+    if viewport == DESKTOP:
+        # The admin's operations list masks the answer key and still fits 1280 px.
+        web_user.is_staff = web_user.is_superuser = True
+        web_user.save()
+        page.goto(f"{server.url}/admin/runtime/operation/")
+        expect(page.locator("#changelist")).to_be_visible()
+        expect(page.locator("#result_list")).to_contain_text("answer_key: \u2022\u2022\u2022")
+        assert "'" + key[0] + "', '" + key[1] + "'" not in page.content()
+        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        screenshot(page, "quiz-admin-operations-1280", tmp_path)
+    assert errors == []
