@@ -148,11 +148,23 @@ BUNDLED_APP_NAMES = (
     gettext_noop("Scratch notes"),
     gettext_noop("Practice quiz"),
 )
+# The words the bundled apps' manifests give a running operation (``deadline_operation.running_label``).
+BUNDLED_RUNNING_LABELS = (gettext_noop("running"), gettext_noop("focusing"))
 
 
 def app_names() -> dict[str, str]:
     """Every registered app's name in the active language, for the page to label chips and blocks."""
     return {m.app_id: gettext(m.name) for m in registry().values()}
+
+
+def running_labels() -> dict[str, str]:
+    """What each app with a deadline operation is called while one runs, in the active language."""
+    return {
+        m.app_id: gettext(tool.operation.running_label)
+        for m in registry().values()
+        for tool in m.tools
+        if tool.operation is not None
+    }
 
 
 def launchable_apps() -> list[dict[str, str]]:
@@ -175,6 +187,7 @@ def workspace(request: HttpRequest) -> HttpResponse:
                 "user": request.user.get_username(),
                 "launchable_apps": launchable_apps(),
                 "app_names": app_names(),
+                "running_labels": running_labels(),
             }
         },
     )

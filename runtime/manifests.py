@@ -92,6 +92,8 @@ class OperationPolicy:
     ends_when_left: bool = True  # the user leaving the app (back to Interact, another app) ends it
     max_duration_seconds: int = 24 * 60 * 60  # the Runtime's bound, on top of the frozen input schema
     duration_argument: str = "duration_seconds"  # the integer argument that is the duration in seconds
+    # What a host calls the app while one runs ("focusing"): an English word the host translates.
+    running_label: str = "running"
 
 
 @dataclass(frozen=True)

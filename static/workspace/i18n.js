@@ -50,6 +50,13 @@ export function tx(template, values = {}) {
 const boot = document.getElementById("lineup-boot");
 const APP_NAMES = (boot && JSON.parse(boot.textContent).app_names) || {};
 
+const RUNNING_LABELS = (boot && JSON.parse(boot.textContent).running_labels) || {};
+
+/** What the app is called while its operation runs (its manifest's running_label), translated by the server. */
+export function runningLabel(appId) {
+  return RUNNING_LABELS[appId] || gettext("running");
+}
+
 export function appName(appId, fallback) {
   return APP_NAMES[appId] || fallback || appId;
 }

@@ -5,8 +5,8 @@
 // module draws and never sends.
 
 import { h, replaceChildren } from "./dom.js";
-import { appName, format, gettext, ngettext, tx } from "./i18n.js";
-import { frontInstance, instances, latestAgentMessage, openInstances, runningFocus, ui } from "./state.js";
+import { appName, format, gettext, ngettext, runningLabel, tx } from "./i18n.js";
+import { frontInstance, instances, latestAgentMessage, openInstances, operationAppId, runningFocus, ui } from "./state.js";
 import { blockView, interactionView, messageView, outgoingView, reconcile } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
@@ -120,7 +120,7 @@ function renderAppBar() {
       h("span", { class: "chip-name" }, name),
       h("span", { class: ["state", `state-${instance.lifecycle_state}`] }, stateLabel(instance.lifecycle_state)),
       instance.restored ? h("span", { class: "state state-restored", title: gettext("Recovered after a restart or reconnect") }, gettext("restored")) : null,
-      focusing ? h("span", { class: "state state-focusing" }, gettext("focusing")) : null,
+      focusing ? h("span", { class: "state state-focusing" }, runningLabel(instance.app_id)) : null,
     );
     let main;
     if (isOpen && !isFront) {
@@ -316,7 +316,10 @@ function renderOverlay() {
 function renderDock() {
   const latest = latestAgentMessage();
   el.dockLast.textContent = latest ? latest.text : gettext("The Agent is here if you need it.");
-  el.dockInput.placeholder = runningFocus() ? gettext("Message the Agent — say “stop” to end the focus") : gettext("Message the Agent");
+  const running = runningFocus();
+  el.dockInput.placeholder = running
+    ? format(gettext("Message the Agent — say “stop” to end %(name)s"), { name: appName(operationAppId(running)) })
+    : gettext("Message the Agent");
 }
 
 /** Screen readers hear each new Agent message once (the timeline itself is not live: it is redrawn). */
@@ -366,7 +369,7 @@ export function renderTitle() {
   }
   if (op) {
     const left = secondsLeft(op);
-    title = `${clockText(left)} · ${op.activity || gettext("Focus")} · ${BASE_TITLE}`;
+    title = `${clockText(left)} · ${op.activity || op.title || appName(operationAppId(op))} · ${BASE_TITLE}`;
   }
   if (view.unread > 0) title = `(${view.unread}) ${title}`;
   if (document.title !== title) document.title = title;

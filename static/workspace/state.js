@@ -35,6 +35,12 @@ export function frontInstance() {
   return open.find((i) => i.lifecycle_state === "foreground") || open.find((i) => i.lifecycle_state === "suspended") || open.find((i) => i.is_system) || null;
 }
 
+/** The app whose operation ``op`` is (the operation names its instance; the instance its app). */
+export function operationAppId(op) {
+  const instance = instanceById(op.instance_id);
+  return instance ? instance.app_id : null;
+}
+
 export function runningFocus() {
   const op = ui.snapshot && ui.snapshot.operation;
   return op && op.state === "focusing" ? op : null;

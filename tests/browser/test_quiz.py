@@ -62,6 +62,10 @@ def test_the_person_answers_a_quiz_in_its_surface_and_the_agent_reports_the_scor
     assert saved.state["answers"][3:] == [""] * 17
 
     fits(page, "#dock-input")
+    # The page calls the running quiz what its manifest says, in the page's language, never "focusing".
+    running, name = ("running", "Practice quiz") if locale == "en-GB" else ("进行中", "练习测验")
+    expect(page.locator(".chip .state-focusing")).to_have_text(running)
+    assert name in page.locator("#dock-input").get_attribute("placeholder")
     no_blocking_violations(page, f"the quiz ({case})")
     screenshot(page, f"quiz-{case}", tmp_path)
 

@@ -379,3 +379,11 @@ def test_django_start_up_fails_without_the_system_app(tmp_path):
     result = _manage_check("miniapps/*/manifest.json")
     assert result.returncode != 0
     assert "no system app manifest found" in result.stderr, result.stderr
+
+
+def test_a_running_operation_is_called_what_its_manifest_says():
+    """``deadline_operation.running_label``: Pomodoro's focus is "focusing"; an app that says nothing is "running"."""
+    from runtime.manifests import registry
+
+    labels = {m.app_id: t.operation.running_label for m in registry().values() for t in m.tools if t.operation}
+    assert labels == {"pomodoro": "focusing", "quiz": "running"}
