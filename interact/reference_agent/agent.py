@@ -417,7 +417,8 @@ class ReferenceAgent:
         self._log("tool_receipt", source_tool_call_id=source_id, status=status)
         language = call.language if call is not None else (language_of_call(source_id, self.result_prefixes) or "en")
         if status in ("no_active_focusing_operation", "no_active_quiz", "operation_already_final"):
-            await self._say(frame["conversation_id"], replies.nothing_to_stop(language))
+            stopped_quiz = call is not None and call.tool == QUIZ_STOP_TOOL
+            await self._say(frame["conversation_id"], replies.nothing_to_stop(language, quiz=stopped_quiz))
         # "interrupted": the start's tool.result follows at once and is the report.
 
     async def _on_tool_rejected(self, frame: dict[str, Any]) -> None:

@@ -135,7 +135,9 @@ def already_focusing(language: Language) -> str:
     return 'A focus is already running here. Say "stop" to end it, or wait for it to finish.'
 
 
-def nothing_to_stop(language: Language) -> str:
+def nothing_to_stop(language: Language, *, quiz: bool = False) -> str:
+    if quiz:
+        return "现在没有进行中的测验。" if language == "zh" else "There is no quiz running."
     return "现在没有进行中的专注。" if language == "zh" else "There is no focus running."
 
 

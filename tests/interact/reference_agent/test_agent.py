@@ -348,6 +348,39 @@ def test_stop_calls_interrupt_and_answers_the_receipts():
     run(scenario())
 
 
+@pytest.mark.spec("R-3.7")
+def test_stopping_a_quiz_that_already_ended_says_no_quiz_is_running():
+    """A "stop" while the Agent's quiz runs calls quiz.stop; if the quiz ended meanwhile, the reply
+    names the quiz (not a focus), in the person's language."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(inventory())
+        for language, text, stop, expected in (
+            ("en", "quiz me on multiplication for 4 seconds", "stop", "There is no quiz running."),
+            ("zh", "给我出乘法测验，4秒", "停止", "现在没有进行中的测验。"),
+        ):
+            await agent.handle(user_message(text, message_id=f"m-quiz-{language}"))
+            [start] = wire.take()
+            assert start["tool"] == "quiz.start", start
+            await agent.handle(accepted(start["source_tool_call_id"]))
+            wire.take()  # the announcement
+            await agent.handle(user_message(stop, message_id=f"m-stop-{language}"))
+            [call] = wire.take()
+            assert call["tool"] == "quiz.stop"
+            await agent.handle(
+                {
+                    "type": "tool.receipt",
+                    "conversation_id": CONV,
+                    "source_tool_call_id": call["source_tool_call_id"],
+                    "receipt": {"status": "no_active_quiz"},
+                }
+            )
+            assert texts(wire.take()) == [expected]
+
+    run(scenario())
+
+
 @pytest.mark.spec("R-2.1.1", "R-3.10")
 def test_yes_to_another_round_starts_the_same_round_again():
     """Confirm answered true -> pomodoro.start with the same duration and activity and a new call id."""
