@@ -17,16 +17,13 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from tests.reliability.test_database_restart import CREATE_USER, Agent
+from tests.support.live import Agent, private_cluster
 from tests.support.processes import (
     PostgresCluster,
     ProcessSupervisor,
-    lineup_env,
     manage_py_argv,
-    purge_celery_queue,
     start_celery_worker,
     start_daphne,
-    supervised_processes,
     wait_for,
 )
 
@@ -58,22 +55,9 @@ def sample(text: str, name: str, **labels: str) -> float:
 
 @pytest.fixture
 def rig(request, tmp_path, django_db_setup) -> Iterator[tuple[PostgresCluster, ProcessSupervisor, dict[str, str]]]:
-    postgres = PostgresCluster.create(tmp_path)
-    postgres.start()
-    try:
-        env = lineup_env(
-            DATABASE_URL=postgres.create_database(DATABASE),
-            LINEUP_METRICS_DIR=str(tmp_path / "metrics"),
-            LINEUP_LOG_FORMAT="json",
-            LINEUP_REFERENCE_AGENT_URL="",
-        )
-        purge_celery_queue(env["LINEUP_CELERY_QUEUE"])
-        with supervised_processes(request, tmp_path) as processes:
-            processes.run("migrate", manage_py_argv("migrate", "--noinput"), env=env, timeout=180)
-            processes.run("user", manage_py_argv("shell", "-c", CREATE_USER), env=env)
-            yield postgres, processes, env
-    finally:
-        postgres.destroy()
+    environment = {"LINEUP_METRICS_DIR": str(tmp_path / "metrics"), "LINEUP_LOG_FORMAT": "json"}
+    with private_cluster(request, tmp_path, DATABASE, LINEUP_REFERENCE_AGENT_URL="", **environment) as rig:
+        yield rig
 
 
 def test_metrics_from_daphne_and_worker_and_readiness_through_a_postgresql_outage(rig) -> None:

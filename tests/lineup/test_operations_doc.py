@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.reliability.test_database_restart import Agent
+from tests.support.live import Agent
 from tests.support.processes import (
     BEAT_READY,
     PYTHON,
