@@ -31,6 +31,10 @@ SMOKE_RUNS = {
     "recovery_throughput:running": ["--running", "30"],
     "load": ["--agents", "2", "--conversations", "1", "--duration", "3", "--max-focus", "1"],
     "sweep": ["--rows", "200", "--repeats", "5"],
+    "scale": [
+        *("--max-daphne 2 --agents-per-daphne 1 --conversations 1 --duration 1 --warmup 0.3").split(),
+        *("--floor-seconds 0.3").split(),
+    ],
 }
 
 
