@@ -18,7 +18,7 @@ start latency p50/p99 (``pomodoro.start`` → ``tool.accepted``), and CPU time f
 (utime + stime) per decision for each process kind: the Daphnes, the workers (with their pool
 children), beat, and PostgreSQL — the server backends connected to the bench database (a shared
 cluster's other databases are not counted; a backend that exited inside the window is missed, which
-the persistent connections of the servers make rare). Efficiency of phase K is its decisions/s over
+the persistent connections of the servers make rare; their number is reported). Efficiency of phase K is its decisions/s over
 K x those of phase 1. CPU counts are the robust figure on a shared machine; the 1-minute load
 average is recorded next to every phase.
 
@@ -93,13 +93,16 @@ class CpuMeter:
         self.conn = common.psycopg_connect(autocommit=True)
         self.before: dict[int, float] = {}
         self.kinds: dict[int, str] = {}
+        self.backends = 0  # server processes on the bench database at the window's end
 
     def _snapshot(self) -> dict[int, float]:
         for kind, roots in self.roots.items():
             for root in roots:
                 for pid in process_tree(root):
                     self.kinds[pid] = kind
-        for pid in postgres_backends(self.conn):
+        backends = postgres_backends(self.conn)
+        self.backends = len(backends)
+        for pid in backends:
             self.kinds[pid] = "postgres"
         snapshot = {}
         for pid in self.kinds:
@@ -188,6 +191,8 @@ class Tally:
     interrupted: int = 0
     completed: int = 0
     errors: list[str] = field(default_factory=list)
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds per process kind in the window
+    backends: int = 0  # PostgreSQL server processes on the bench database at the window's end
 
 
 async def _conversation(
@@ -256,7 +261,8 @@ async def _phase(servers: list[common.Server], agents: list[common.BenchAgent], 
         return await asyncio.to_thread(meter.stop)
 
     cpu, *_ = await asyncio.gather(measure(), *jobs)
-    tally.cpu = cpu  # type: ignore[attr-defined]
+    tally.cpu = cpu
+    tally.backends = meter.backends
     for connection in connections:
         tally.errors += [f"unexpected frame {frame}" for frame in connection.unexpected]
         await connection.close()
@@ -293,11 +299,12 @@ def _phase_row(k: int, tally: Tally, floor: dict[str, float], args: argparse.Nam
         "start_p50_ms": round(common.percentile(starts, 50) * 1000, 1) if starts else None,
         "start_p99_ms": round(common.percentile(starts, 99) * 1000, 1) if starts else None,
         **floor,
+        "postgres_backends": tally.backends,
         "load_avg_1m": round(os.getloadavg()[0], 2),
     }
-    for kind, seconds in tally.cpu.items():  # type: ignore[attr-defined]
+    for kind, seconds in tally.cpu.items():
         row[f"cpu_ms_per_decision_{kind}"] = round(seconds * 1000 / decisions, 2) if decisions else None
-    row["cpu_ms_per_decision_total"] = round(sum(tally.cpu.values()) * 1000 / decisions, 2) if decisions else None  # type: ignore[attr-defined]
+    row["cpu_ms_per_decision_total"] = round(sum(tally.cpu.values()) * 1000 / decisions, 2) if decisions else None
     return row
 
 
@@ -314,6 +321,7 @@ def table(rows: list[dict]) -> str:
         ("CAS tx/s", "cas_tx_per_s"),
         ("CAS p50", "cas_p50_ms"),
         ("CAS pg cpu", "cas_postgres_cpu_ms_each"),
+        ("pg conns", "postgres_backends"),
         ("load", "load_avg_1m"),
     ]
     widths = [max(len(title), *(len(f"{row.get(key)}") for row in rows)) for title, key in columns]
