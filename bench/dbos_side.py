@@ -77,14 +77,42 @@ def _completion_span(url: str) -> float:
         return float(row[0] or 0.0)
 
 
+def backend_cpu(url: str) -> dict[int, float]:
+    """utime + stime (seconds) of the PostgreSQL server processes on this database, but the asking one."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        pids = [
+            row[0]
+            for row in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        ]
+    ticks = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        found[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return found
+
+
+def cpu_delta(before: dict[int, float], after: dict[int, float]) -> float:
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
 def pairs(args: argparse.Namespace) -> dict:
     per_thread = max(1, args.pairs // args.threads)
+    warmed = threading.Barrier(args.threads + 1)
     ready = threading.Barrier(args.threads + 1)
     errors: list[str] = []
 
     def body() -> None:
         handle = DBOS.start_workflow(focus, 600)  # warm: connections, the registry
         DBOS.cancel_workflow(handle.workflow_id)
+        warmed.wait()
         ready.wait()
         for _ in range(per_thread):
             handle = DBOS.start_workflow(focus, 600)
@@ -95,6 +123,8 @@ def pairs(args: argparse.Namespace) -> dict:
     threads = [threading.Thread(target=body) for _ in range(args.threads)]
     for thread in threads:
         thread.start()
+    warmed.wait()
+    backends = backend_cpu(args.database_url)
     cpu = os.times()
     ready.wait()
     started = time.perf_counter()
@@ -102,12 +132,14 @@ def pairs(args: argparse.Namespace) -> dict:
         thread.join()
     elapsed = time.perf_counter() - started
     cpu_after = os.times()
+    postgres = cpu_delta(backends, backend_cpu(args.database_url))
     done = per_thread * args.threads
     return {
         "pairs": done,
         "seconds": elapsed,
         "pairs_per_s": done / elapsed,
         "process_cpu_ms_per_pair": ((cpu_after.user - cpu.user) + (cpu_after.system - cpu.system)) * 1000 / done,
+        "postgres_cpu_ms_per_pair": postgres * 1000 / done,
         "errors": errors,
     }
 

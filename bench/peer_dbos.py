@@ -27,6 +27,8 @@ recovery   ``--recover`` focuses already due when the process starts: LineUp
            process launches and DBOS recovers them: workflows/s from its launch to the last SUCCESS
            (start-up included), and over the span from the first completion to the last.
 
+Per pair, each round also reports the CPU-ms of the deciding process (os.times) and of the PostgreSQL
+server processes on that side's database (/proc, read after every thread is connected and warm).
 The ratio printed is DBOS pairs/s over LineUp pairs/s (median rounds): below 1 LineUp is ahead.
 Run: ``python -m bench.peer_dbos --dbos-python ~/dbos-venv/bin/python [--pairs 300 --rounds 3]``.
 """
@@ -39,6 +41,7 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -88,19 +91,81 @@ def _lineup_bench(module: str, *options: str) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> tuple[float, float]:
-    """pairs/s and this process's CPU-ms per pair (route_tool_call runs here)."""
+def _backend_cpu(conn) -> dict[int, float]:
+    """CPU seconds of the PostgreSQL server processes on the bench database (but ``conn``'s own)."""
+    from bench.scale import cpu_seconds
+
+    rows = conn.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    ).fetchall()
+    found = {row[0]: cpu_seconds(row[0]) for row in rows}
+    return {pid: seconds for pid, seconds in found.items() if seconds is not None}
+
+
+def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> dict[str, float]:
+    """pairs/s, this process's CPU-ms per pair (route_tool_call runs here) and PostgreSQL's."""
     from django.db import connections
 
     from bench.decision_throughput import _runtime_worker
 
     per_thread = max(1, pairs // threads)
-    cpu = os.times()
-    seconds = common.run_threads(threads, per_thread, lambda i: _runtime_worker(agent, agent.conversation_ids[i]))
-    after = os.times()
-    connections.close_all()
-    done = per_thread * threads
-    return done / seconds, ((after.user - cpu.user) + (after.system - cpu.system)) * 1000 / done
+    warmed = threading.Barrier(threads + 1)  # every thread connected and warm: CPU is read after
+    ready = threading.Barrier(threads + 1)
+    finished = threading.Event()
+    done: list[int] = []
+    errors: list[BaseException] = []
+
+    def body(index: int) -> None:
+        try:
+            pair = _runtime_worker(agent, agent.conversation_ids[index])
+        except BaseException as error:
+            errors.append(error)
+            warmed.abort()
+            raise
+        warmed.wait()
+        ready.wait()
+        try:
+            for k in range(per_thread):
+                pair(k)
+            done.append(index)
+        except BaseException as error:
+            errors.append(error)
+            raise
+        finally:
+            finished.wait()  # the connection stays open until its backend's CPU is read
+            connections.close_all()
+
+    workers = [threading.Thread(target=body, args=(i,)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    with common.psycopg_connect(autocommit=True) as conn:
+        try:
+            warmed.wait()
+        except threading.BrokenBarrierError:
+            ready.abort()
+        backends = _backend_cpu(conn)
+        cpu = os.times()
+        try:
+            ready.wait()
+        except threading.BrokenBarrierError:
+            pass
+        started = time.perf_counter()
+        while any(worker.is_alive() for worker in workers) and len(done) + len(errors) < threads:
+            time.sleep(0.005)  # a 5 ms resolution on runs of seconds
+        seconds = time.perf_counter() - started
+        after = os.times()
+        postgres = sum(s - backends.get(pid, 0.0) for pid, s in _backend_cpu(conn).items())
+        finished.set()
+        for worker in workers:
+            worker.join()
+    if errors:
+        raise common.BenchError(f"{len(errors)} thread(s) failed: {errors[0]!r}") from errors[0]
+    count = per_thread * threads
+    return {
+        "pairs_per_s": count / seconds,
+        "process_cpu_ms_per_pair": ((after.user - cpu.user) + (after.system - cpu.system)) * 1000 / count,
+        "postgres_cpu_ms_per_pair": postgres * 1000 / count,
+    }
 
 
 def main(args: argparse.Namespace) -> common.Report:
@@ -114,14 +179,16 @@ def main(args: argparse.Namespace) -> common.Report:
     rounds: list[dict] = []
     with common.Rig("peer-dbos"):  # no server: it purges the queue of the eta tasks the starts sent
         for number in range(args.rounds):
-            lineup_rate, lineup_cpu = lineup_pairs(agent, args.threads, args.pairs)
+            lineup = lineup_pairs(agent, args.threads, args.pairs)
             dbos = _dbos(python, "pairs", "--threads", str(args.threads), "--pairs", str(args.pairs))
             rounds.append(
                 {
-                    "lineup_pairs_per_s": round(lineup_rate, 1),
+                    "lineup_pairs_per_s": round(lineup["pairs_per_s"], 1),
                     "dbos_pairs_per_s": round(dbos["pairs_per_s"], 1),
-                    "lineup_process_cpu_ms_per_pair": round(lineup_cpu, 2),
+                    "lineup_process_cpu_ms_per_pair": round(lineup["process_cpu_ms_per_pair"], 2),
                     "dbos_process_cpu_ms_per_pair": round(dbos["process_cpu_ms_per_pair"], 2),
+                    "lineup_postgres_cpu_ms_per_pair": round(lineup["postgres_cpu_ms_per_pair"], 2),
+                    "dbos_postgres_cpu_ms_per_pair": round(dbos["postgres_cpu_ms_per_pair"], 2),
                     "load_avg_1m": round(os.getloadavg()[0], 2),
                 }
             )
