@@ -92,18 +92,40 @@ def _lineup_bench(module: str, *options: str) -> dict:
 
 
 def _backend_cpu(conn) -> dict[int, float]:
-    """CPU seconds of the PostgreSQL server processes on the bench database (but ``conn``'s own)."""
+    """CPU seconds of the PostgreSQL server processes on the bench database."""
     from bench.scale import cpu_seconds
 
     rows = conn.execute(
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        "SELECT pid FROM pg_stat_activity WHERE datname = %s", [common._psycopg_params()["dbname"]]
     ).fetchall()
     found = {row[0]: cpu_seconds(row[0]) for row in rows}
     return {pid: seconds for pid, seconds in found.items() if seconds is not None}
 
 
+def _database_counters(conn) -> tuple[int, int]:
+    """(transactions, rows inserted) on the bench database so far, as the statistics collector has them."""
+    row = conn.execute(
+        "SELECT xact_commit + xact_rollback, tup_inserted FROM pg_stat_database WHERE datname = %s",
+        [common._psycopg_params()["dbname"]],
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def _settled_counters(conn) -> tuple[int, int]:
+    """The counters once the closed connections' statistics have arrived (a backend flushes on exit)."""
+    last, deadline = _database_counters(conn), time.monotonic() + 5
+    while time.monotonic() < deadline:
+        time.sleep(0.3)
+        now = _database_counters(conn)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> dict[str, float]:
     """pairs/s, this process's CPU-ms per pair (route_tool_call runs here) and PostgreSQL's."""
+    import psycopg
     from django.db import connections
 
     from bench.decision_throughput import _runtime_worker
@@ -136,9 +158,11 @@ def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> dict[str
             connections.close_all()
 
     workers = [threading.Thread(target=body, args=(i,)) for i in range(threads)]
-    for worker in workers:
-        worker.start()
-    with common.psycopg_connect(autocommit=True) as conn:
+    # Connected to another database, so its own readings move none of the bench database's counters.
+    with psycopg.connect(**common._psycopg_params(dbname="postgres"), autocommit=True) as conn:
+        counters = _settled_counters(conn)  # before any thread connects: its warm-up pair is counted too
+        for worker in workers:
+            worker.start()
         try:
             warmed.wait()
         except threading.BrokenBarrierError:
@@ -158,6 +182,7 @@ def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> dict[str
         finished.set()
         for worker in workers:
             worker.join()
+        counted = [after_ - before_ for after_, before_ in zip(_settled_counters(conn), counters, strict=True)]
     if errors:
         raise common.BenchError(f"{len(errors)} thread(s) failed: {errors[0]!r}") from errors[0]
     count = per_thread * threads
@@ -165,6 +190,10 @@ def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> dict[str
         "pairs_per_s": count / seconds,
         "process_cpu_ms_per_pair": ((after.user - cpu.user) + (after.system - cpu.system)) * 1000 / count,
         "postgres_cpu_ms_per_pair": postgres * 1000 / count,
+        # From pg_stat_database, over the timed pairs plus each thread's warm-up pair and connection
+        # set-up: the issue's "transactions and rows inserted per pair".
+        "transactions_per_pair": counted[0] / (count + threads),
+        "rows_inserted_per_pair": counted[1] / (count + threads),
     }
 
 
@@ -188,6 +217,8 @@ def main(args: argparse.Namespace) -> common.Report:
                     "lineup_process_cpu_ms_per_pair": round(lineup["process_cpu_ms_per_pair"], 2),
                     "dbos_process_cpu_ms_per_pair": round(dbos["process_cpu_ms_per_pair"], 2),
                     "lineup_postgres_cpu_ms_per_pair": round(lineup["postgres_cpu_ms_per_pair"], 2),
+                    "lineup_transactions_per_pair": round(lineup["transactions_per_pair"], 1),
+                    "lineup_rows_inserted_per_pair": round(lineup["rows_inserted_per_pair"], 1),
                     "dbos_postgres_cpu_ms_per_pair": round(dbos["postgres_cpu_ms_per_pair"], 2),
                     "load_avg_1m": round(os.getloadavg()[0], 2),
                 }

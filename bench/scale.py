@@ -18,7 +18,8 @@ start latency p50/p99 (``pomodoro.start`` → ``tool.accepted``), and CPU time f
 (utime + stime) per decision for each process kind: the Daphnes, the workers (with their pool
 children), beat, and PostgreSQL — the server backends connected to the bench database (a shared
 cluster's other databases are not counted; a backend that exited inside the window is missed, which
-the persistent connections of the servers make rare; their number is reported). Efficiency of phase K is its decisions/s over
+the persistent connections of the servers make rare; their number is reported), and transactions
+and rows inserted per decision from ``pg_stat_database`` (all processes, delivery and acks included). Efficiency of phase K is its decisions/s over
 K x those of phase 1. CPU counts are the robust figure on a shared machine; the 1-minute load
 average is recorded next to every phase.
 
@@ -39,11 +40,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psycopg
+
 from bench import common
 from bench.client import AgentConnection, new_call_id
 
 RESULT_TIMEOUT = 30.0  # seconds past a focus's end before a missing tool.result is an error
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+BENCH_DBNAME = common._psycopg_params()["dbname"]
 KINDS = ("daphne", "worker", "beat", "postgres")
 
 
@@ -80,9 +84,19 @@ def process_tree(root: int) -> list[int]:
 
 
 def postgres_backends(conn) -> list[int]:
-    """The server processes connected to the bench database (this one included: it is idle)."""
-    rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()").fetchall()
+    """The server processes connected to the bench database."""
+    rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [BENCH_DBNAME]).fetchall()
     return [row[0] for row in rows]
+
+
+def database_counters(conn) -> tuple[int, int]:
+    """(transactions, rows inserted) on the bench database, as the statistics collector has them so far
+    (a busy backend reports at most a second late, so a window of many seconds reads them fairly)."""
+    row = conn.execute(
+        "SELECT xact_commit + xact_rollback, tup_inserted FROM pg_stat_database WHERE datname = %s",
+        [BENCH_DBNAME],
+    ).fetchone()
+    return int(row[0]), int(row[1])
 
 
 class CpuMeter:
@@ -90,7 +104,10 @@ class CpuMeter:
 
     def __init__(self, roots: dict[str, list[int]]) -> None:
         self.roots = roots  # kind -> root pids (Daphnes, workers, beat)
-        self.conn = common.psycopg_connect(autocommit=True)
+        # On another database: its readings count in none of the bench database's figures.
+        self.conn = psycopg.connect(**common._psycopg_params(dbname="postgres"), autocommit=True)
+        self.counters = (0, 0)
+        self.counted = (0, 0)  # transactions and rows inserted inside the window
         self.before: dict[int, float] = {}
         self.kinds: dict[int, str] = {}
         self.backends = 0  # server processes on the bench database at the window's end
@@ -113,9 +130,12 @@ class CpuMeter:
 
     def start(self) -> None:
         self.before = self._snapshot()
+        self.counters = database_counters(self.conn)
 
     def stop(self) -> dict[str, float]:
         after = self._snapshot()
+        now = database_counters(self.conn)
+        self.counted = (now[0] - self.counters[0], now[1] - self.counters[1])
         totals = dict.fromkeys(KINDS, 0.0)
         for pid, seconds in after.items():
             # A backend born inside the window spent all of its CPU inside it (near enough).
@@ -193,6 +213,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds per process kind in the window
     backends: int = 0  # PostgreSQL server processes on the bench database at the window's end
+    counted: tuple[int, int] = (0, 0)  # transactions and rows inserted on the bench database in the window
 
 
 async def _conversation(
@@ -263,6 +284,7 @@ async def _phase(servers: list[common.Server], agents: list[common.BenchAgent], 
     cpu, *_ = await asyncio.gather(measure(), *jobs)
     tally.cpu = cpu
     tally.backends = meter.backends
+    tally.counted = meter.counted
     for connection in connections:
         tally.errors += [f"unexpected frame {frame}" for frame in connection.unexpected]
         await connection.close()
@@ -304,6 +326,8 @@ def _phase_row(k: int, tally: Tally, floor: dict[str, float], args: argparse.Nam
     }
     for kind, seconds in tally.cpu.items():
         row[f"cpu_ms_per_decision_{kind}"] = round(seconds * 1000 / decisions, 2) if decisions else None
+    row["transactions_per_decision"] = round(tally.counted[0] / decisions, 2) if decisions else None
+    row["rows_inserted_per_decision"] = round(tally.counted[1] / decisions, 2) if decisions else None
     row["cpu_ms_per_decision_total"] = round(sum(tally.cpu.values()) * 1000 / decisions, 2) if decisions else None
     return row
 
@@ -321,6 +345,8 @@ def table(rows: list[dict]) -> str:
         ("CAS tx/s", "cas_tx_per_s"),
         ("CAS p50", "cas_p50_ms"),
         ("CAS pg cpu", "cas_postgres_cpu_ms_each"),
+        ("tx/dec", "transactions_per_decision"),
+        ("ins/dec", "rows_inserted_per_decision"),
         ("pg conns", "postgres_backends"),
         ("load", "load_avg_1m"),
     ]
