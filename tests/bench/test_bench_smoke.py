@@ -31,6 +31,10 @@ SMOKE_RUNS = {
     "recovery_throughput:running": ["--running", "30"],
     "load": ["--agents", "2", "--conversations", "1", "--duration", "3", "--max-focus", "1"],
     "sweep": ["--rows", "200", "--repeats", "5"],
+    "scale": [
+        *("--max-daphne 2 --agents-per-daphne 1 --conversations 1 --duration 1 --warmup 0.3").split(),
+        *("--floor-seconds 0.3").split(),
+    ],
 }
 
 
@@ -65,3 +69,45 @@ def test_the_benchmark_runs_and_reports_a_ratio_with_no_errors(bench):
     assert report["measured"]["value"] > 0 and report["baseline"]["value"] > 0
     assert report["ratio"] > 0
     assert f"ratio: {report['ratio']:.2f}x" in run.stdout  # the human report says it too
+
+
+def _dbos_python() -> str:
+    return os.environ.get("LINEUP_DBOS_PYTHON", "")
+
+
+def test_the_dbos_peer_bench_skips_cleanly_without_a_dbos_virtualenv():
+    env = {k: v for k, v in _bench_env().items() if k != "LINEUP_DBOS_PYTHON"}
+    run = subprocess.run(
+        [PYTHON, "-m", "bench.peer_dbos", "--dbos-python", str(ROOT / "no-such-venv" / "python")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=BENCH_TIMEOUT_SECONDS,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.startswith("skipped: no DBOS python")
+
+
+@pytest.mark.skipif(not os.path.exists(_dbos_python()), reason="LINEUP_DBOS_PYTHON: a virtualenv with dbos")
+def test_the_dbos_peer_bench_runs_both_sides_with_no_errors():
+    run = subprocess.run(
+        [
+            PYTHON,
+            "-m",
+            "bench.peer_dbos",
+            *"--pairs 10 --rounds 1 --late-count 2 --recover 20 --hold 10".split(),
+            "--json",
+        ],
+        cwd=ROOT,
+        env=_bench_env(),
+        capture_output=True,
+        text=True,
+        timeout=BENCH_TIMEOUT_SECONDS,
+    )
+    assert run.returncode == 0, f"{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["errors"] == 0
+    assert report["measured"]["value"] > 0 and report["baseline"]["value"] > 0
+    assert report["details"]["lateness"]["dbos_p99_ms"] > 0
+    assert report["details"]["recovery"]["dbos_per_s"] > 0 and report["details"]["recovery"]["lineup_per_s"] > 0
