@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from runtime.manifests import Manifest, ToolDescriptor, registry
@@ -24,7 +25,11 @@ class Inventory:
     tools: tuple[ToolDescriptor, ...]
 
     def get(self, name: str) -> ToolDescriptor | None:
-        return next((t for t in self.tools if t.name == name), None)
+        return self._by_name.get(name)
+
+    @cached_property
+    def _by_name(self) -> dict[str, ToolDescriptor]:
+        return {t.name: t for t in self.tools}
 
     def published(self) -> dict[str, Any]:
         return {"revision": self.revision, "tools": [t.published() for t in self.tools]}
@@ -44,5 +49,16 @@ def build_inventory(manifests: Mapping[str, Manifest], scope: str) -> Inventory:
 
 
 def inventory_for_scope(scope: str) -> Inventory:
-    """The Inventory this process publishes (its validated manifests) to ``scope``."""
-    return build_inventory(registry(), scope)
+    """The Inventory this process publishes (its validated manifests) to ``scope``.
+
+    Built once per scope and kept: every tool call reads it, and its revision is a digest of every
+    published descriptor. Rebuilt only if the registry itself is reloaded.
+    """
+    manifests = registry()
+    built = _BUILT.get(scope)
+    if built is None or built[0] is not manifests:
+        built = _BUILT[scope] = (manifests, build_inventory(manifests, scope))
+    return built[1]
+
+
+_BUILT: dict[str, tuple[Mapping[str, Manifest], Inventory]] = {}
