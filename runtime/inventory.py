@@ -52,13 +52,19 @@ def inventory_for_scope(scope: str) -> Inventory:
     """The Inventory this process publishes (its validated manifests) to ``scope``.
 
     Built once per scope and kept: every tool call reads it, and its revision is a digest of every
-    published descriptor. Rebuilt only if the registry itself is reloaded.
+    published descriptor. Built again only when the registry holds other manifests (a reload, or a
+    test that registers one): the key is the manifests themselves, by identity.
     """
-    manifests = registry()
+    manifests = tuple(registry().values())
     built = _BUILT.get(scope)
-    if built is None or built[0] is not manifests:
-        built = _BUILT[scope] = (manifests, build_inventory(manifests, scope))
+    if (
+        built is None
+        or len(built[0]) != len(manifests)
+        or any(a is not b for a, b in zip(built[0], manifests, strict=True))
+    ):
+        built = _BUILT[scope] = (manifests, build_inventory(registry(), scope))
     return built[1]
 
 
-_BUILT: dict[str, tuple[Mapping[str, Manifest], Inventory]] = {}
+# scope -> (the manifests it was built from, kept so their identities stay theirs; the Inventory)
+_BUILT: dict[str, tuple[tuple[Manifest, ...], Inventory]] = {}
