@@ -2,7 +2,8 @@
 
 Each decision still locks the workspace row first, compares-and-sets and writes its one outbox
 row in the same transaction (the race, crash and property tests prove that); these pin how many
-statements it takes: a start at most 10, an interrupt 12, a settlement 10, and a delivery round
+statements it takes: a start at most 2 on PostgreSQL (the Router's read and one function call)
+and 10 through the ORM, an interrupt 12, a settlement 10, and a delivery round
 with its ack 3 — the same with 1 000 closed instances (and their ended operations) behind it as
 with none, so nothing scans a conversation's history.
 """
