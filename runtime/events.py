@@ -101,6 +101,20 @@ def record_event(
         pending[0].append(event)
     else:
         event.save(force_insert=True)
+    _announce(kind, ids, data, level=level)
+
+
+def event_data(**data: Any) -> dict[str, Any]:
+    """``data`` as an event row stores it (JSON-plain), for SQL that writes the row itself."""
+    return _plain(data)
+
+
+def announce_event(kind: str, *, level: str = "info", data: dict[str, Any], **ids: Any) -> None:
+    """The log line and count of an event whose row the decision's SQL wrote (``event_data``)."""
+    _announce(kind, ids, data, level=level)
+
+
+def _announce(kind: str, ids: dict[str, Any], data: dict[str, Any], *, level: str) -> None:
     line = {k: _plain(v) for k, v in ids.items() if v}
 
     via = metrics.settlement_path()  # what is deciding now; the hook below may run elsewhere

@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from runtime.manifests import Manifest, ToolDescriptor, registry
@@ -24,7 +25,11 @@ class Inventory:
     tools: tuple[ToolDescriptor, ...]
 
     def get(self, name: str) -> ToolDescriptor | None:
-        return next((t for t in self.tools if t.name == name), None)
+        return self._by_name.get(name)
+
+    @cached_property
+    def _by_name(self) -> dict[str, ToolDescriptor]:
+        return {t.name: t for t in self.tools}
 
     def published(self) -> dict[str, Any]:
         return {"revision": self.revision, "tools": [t.published() for t in self.tools]}
@@ -44,5 +49,22 @@ def build_inventory(manifests: Mapping[str, Manifest], scope: str) -> Inventory:
 
 
 def inventory_for_scope(scope: str) -> Inventory:
-    """The Inventory this process publishes (its validated manifests) to ``scope``."""
-    return build_inventory(registry(), scope)
+    """The Inventory this process publishes (its validated manifests) to ``scope``.
+
+    Built once per scope and kept: every tool call reads it, and its revision is a digest of every
+    published descriptor. Built again only when the registry holds other manifests (a reload, or a
+    test that registers one): the key is the manifests themselves, by identity.
+    """
+    manifests = tuple(registry().values())
+    built = _BUILT.get(scope)
+    if (
+        built is None
+        or len(built[0]) != len(manifests)
+        or any(a is not b for a, b in zip(built[0], manifests, strict=True))
+    ):
+        built = _BUILT[scope] = (manifests, build_inventory(registry(), scope))
+    return built[1]
+
+
+# scope -> (the manifests it was built from, kept so their identities stay theirs; the Inventory)
+_BUILT: dict[str, tuple[tuple[Manifest, ...], Inventory]] = {}

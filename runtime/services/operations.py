@@ -21,18 +21,20 @@ foreground app), so a decision costs about ten statements whatever the conversat
 
 from __future__ import annotations
 
+import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q, Subquery
 
 from runtime.clock import isoformat, to_millis
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection
-from runtime.events import decision, record_event
-from runtime.manifests import OperationPolicy, first_error, get_manifest, get_tool
+from runtime.events import announce_event, decision, event_data, record_event
+from runtime.manifests import OperationPolicy, first_error, get_manifest, get_tool, system_app_id
 from runtime.miniapps import registered
 from runtime.models import (
     AppInstance,
@@ -54,9 +56,12 @@ from runtime.services.workspace import (
     lock_workspace_of_operation,
     lock_workspaces_of_operations,
     open_in_front,
+    opened_in_front,
     per_row,
     previous_valid_instance_of,
+    workspace_created_in_sql,
 )
+from runtime.sql import start as start_sql
 from runtime.tool_calls import Accepted, Receipt, replay
 from runtime.transitions import (
     AlreadyFinal,
@@ -245,18 +250,164 @@ def start_operation(
     other start of the same app while one runs is rejected with the manifest's
     ``busy_rejection_code`` with nothing created (R-3.12). Brings the app to the foreground
     (Interact to the background) and, on commit, schedules the deadline and projects the new state.
+
+    On PostgreSQL the decision is one call of the ``lineup_start_operation`` function
+    (``runtime.sql.start``); elsewhere (SQLite) the ORM writes the same rows, statement by statement.
+    Either way Python validates, applies the manifest's policy, chooses the ids and answers.
     """
     app_id = tool.split(".", 1)[0]
     policy = policy_of(tool)
-    workspace = lock_workspace(conversation_id, now=now)
-    # One read under the lock: a retry of this call, a running exclusive operation, the app in front.
-    seen = _under_lock(conversation_id, source_tool_call_id=source_tool_call_id, front=True, app_id=app_id)
-    if seen["retry_call_id"] is not None:
-        outcome = replay(ToolCall.objects.get(pk=seen["retry_call_id"]), caller=caller, tool=tool, arguments=arguments)
+    plan = _StartPlan(
+        conversation_id=uuid.UUID(str(conversation_id)),
+        source_tool_call_id=source_tool_call_id,
+        app_id=app_id,
+        tool=tool,
+        arguments=arguments,
+        details=details or {},
+        caller=caller,
+        agent_id=agent_id,
+        channel=channel,
+        exclusive=policy.exclusive,
+        now=now,
+        started_at=to_millis(now),
+        duration_seconds=duration_seconds,
+    )
+    manifest = get_manifest(app_id)
+    contract = manifest.instance_state if manifest else None
+    if contract is not None:
+        plan.snapshot = {"schema_version": contract.schema_version, "state": None, "size_bytes": 0, "revision": 0}
+        if initial_state is not None:
+            # The app's own first state: held to its contract like any save (a bad one is its bug,
+            # raised only when the start would otherwise write: a retry or a busy answer comes first).
+            size = encoded_size(initial_state)
+            error = first_error(contract.validator, initial_state)
+            if error is not None or size > contract.max_bytes:
+                plan.refusal = f"{app_id}: initial_state breaks its contract: {error or f'{size} bytes'}"
+            plan.snapshot.update(state=initial_state, size_bytes=size, revision=1)
+    seen = _start_in_sql(plan) if use_sql() else _start_with_orm(plan)
+
+    if seen.retry is not None:
+        outcome = replay(seen.retry, caller=caller, tool=tool, arguments=arguments)
         assert isinstance(outcome, Accepted)
         return outcome
-    if policy.exclusive and seen["focusing_operation_id"] is not None:
-        raise busy_rejection(policy, app_id, seen["focusing_operation_id"])
+    if seen.busy_operation_id is not None:
+        raise busy_rejection(policy, app_id, seen.busy_operation_id)
+    if plan.refusal is not None:
+        raise ValueError(plan.refusal)
+    # Written: what the workspace is told after commit, and the deadline.
+    if seen.created_interact_id is not None:
+        workspace_created_in_sql(plan.conversation_id, seen.created_interact_id, now=now)
+    instance = AppInstance(
+        id=plan.instance_id, conversation_id=plan.conversation_id, app_id=app_id, opened_at=plan.started_at
+    )
+    backgrounded = opened_in_front(instance, seen.in_front)
+    if use_sql():
+        announce_event("operation.started", data=plan.event_data(backgrounded), **plan.event_ids())
+    else:
+        record_event("operation.started", at=now, **plan.event_ids(), **plan.event_data(backgrounded))
+    operation = Operation(
+        id=plan.operation_id,
+        conversation_id=plan.conversation_id,
+        instance_id=plan.instance_id,
+        app_session_id=plan.session_id,
+        tool_call=ToolCall(id=plan.call_id, tool=tool),
+        app_id=app_id,
+        details=plan.details,
+        state=OperationState.FOCUSING,
+        started_at=plan.started_at,
+        ends_at=plan.ends_at,
+    )
+    project_on_commit(plan.conversation_id, "operation.started", operation_projection(operation))
+    schedule_deadline_on_commit(plan.operation_id, plan.ends_at)
+    return Accepted(
+        source_tool_call_id=source_tool_call_id,
+        operation_id=plan.operation_id,
+        instance_id=plan.instance_id,
+        app_session_id=plan.session_id,
+    )
+
+
+# Which path starts an operation on PostgreSQL; a test switches it off to run both on one database.
+START_IN_SQL = True
+
+
+def use_sql() -> bool:
+    return START_IN_SQL and connection.vendor == "postgresql"
+
+
+@dataclass
+class _StartPlan:
+    """Everything a start writes, chosen before the decision: the ids are Python's (uuid4)."""
+
+    conversation_id: uuid.UUID
+    source_tool_call_id: str
+    app_id: str
+    tool: str
+    arguments: dict[str, Any]
+    details: dict[str, Any]
+    caller: str
+    agent_id: uuid.UUID | None
+    channel: str
+    exclusive: bool
+    now: datetime
+    started_at: datetime
+    duration_seconds: int
+    snapshot: dict[str, Any] | None = None  # the instance_state snapshot's columns, if the app has one
+    refusal: str | None = None  # why the snapshot may not be written (a bad initial_state)
+    operation_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    instance_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    session_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    call_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    interact_id: uuid.UUID = field(default_factory=uuid.uuid4)  # used if this is the conversation's first decision
+
+    @property
+    def ends_at(self) -> datetime:
+        return self.started_at + timedelta(seconds=self.duration_seconds)
+
+    def event_ids(self) -> dict[str, Any]:
+        return {
+            "conversation_id": self.conversation_id,
+            "instance_id": self.instance_id,
+            "app_session_id": self.session_id,
+            "operation_id": self.operation_id,
+            "source_tool_call_id": self.source_tool_call_id,
+        }
+
+    def event_data(self, backgrounded: dict[str, Any] | None) -> dict[str, Any]:
+        """The start's one audit event: what it opened and what it sent to the background."""
+        return event_data(
+            app_id=self.app_id,
+            duration_seconds=self.duration_seconds,
+            **self.details,
+            ends_at=isoformat(self.ends_at),
+            caller=self.caller,
+            backgrounded=backgrounded,
+        )
+
+
+@dataclass
+class _Seen:
+    """What a start read under the workspace lock, and whether it wrote."""
+
+    retry: ToolCall | None = None
+    busy_operation_id: uuid.UUID | None = None
+    in_front: list[AppInstance] = field(default_factory=list)
+    created_interact_id: uuid.UUID | None = None
+
+
+def _start_with_orm(plan: _StartPlan) -> _Seen:
+    """The start, statement by statement (SQLite; the specification of ``runtime.sql.start``)."""
+    workspace = lock_workspace(plan.conversation_id, now=plan.now)
+    # One read under the lock: a retry of this call, a running exclusive operation, the app in front.
+    seen = _under_lock(
+        plan.conversation_id, source_tool_call_id=plan.source_tool_call_id, front=True, app_id=plan.app_id
+    )
+    if seen["retry_call_id"] is not None:
+        return _Seen(retry=ToolCall.objects.select_related("operation").get(pk=seen["retry_call_id"]))
+    if plan.exclusive and seen["focusing_operation_id"] is not None:
+        return _Seen(busy_operation_id=seen["focusing_operation_id"])
+    if plan.refusal is not None:
+        return _Seen()
     in_front = []
     if seen["front_id"] is not None:
         in_front = [
@@ -267,77 +418,116 @@ def start_operation(
                 lifecycle_state=seen["front_lifecycle_state"],
             )
         ]
-
-    started_at = to_millis(now)
-    ends_at = started_at + timedelta(seconds=duration_seconds)
-    operation_id = uuid.uuid4()
     instance, session = open_in_front(
         workspace,
-        app_id=app_id,
+        app_id=plan.app_id,
         in_front=in_front,
-        now=now,
-        opened_at=started_at,
-        operation_id=operation_id,
-        source_tool_call_id=source_tool_call_id,
+        opened_at=plan.started_at,
+        instance_id=plan.instance_id,
+        session_id=plan.session_id,
     )
-    manifest = get_manifest(app_id)
-    contract = manifest.instance_state if manifest else None
-    if contract is not None:
-        snapshot = InstanceSnapshot(instance=instance, schema_version=contract.schema_version, updated_at=started_at)
-        if initial_state is not None:
-            # The app's own first state: held to its contract like any save (a bad one is its bug).
-            size = encoded_size(initial_state)
-            error = first_error(contract.validator, initial_state)
-            if error is not None or size > contract.max_bytes:
-                raise ValueError(f"{app_id}: initial_state breaks its contract: {error or f'{size} bytes'}")
-            snapshot.state, snapshot.size_bytes, snapshot.revision = initial_state, size, 1
-        snapshot.save(force_insert=True)
+    if plan.snapshot is not None:
+        InstanceSnapshot.objects.create(instance=instance, updated_at=plan.started_at, **plan.snapshot)
     call = ToolCall.objects.create(
-        conversation_id=conversation_id,
-        source_tool_call_id=source_tool_call_id,
-        tool=tool,
-        arguments=arguments,
-        caller=caller,
-        agent_id=agent_id,
-        channel=channel,
+        id=plan.call_id,
+        conversation_id=plan.conversation_id,
+        source_tool_call_id=plan.source_tool_call_id,
+        tool=plan.tool,
+        arguments=plan.arguments,
+        caller=plan.caller,
+        agent_id=plan.agent_id,
+        channel=plan.channel,
         status=ToolCallStatus.ACCEPTED,
         instance=instance,
-        created_at=started_at,
+        created_at=plan.started_at,
     )
-    operation = Operation.objects.create(
-        id=operation_id,
-        conversation_id=conversation_id,
+    Operation.objects.create(
+        id=plan.operation_id,
+        conversation_id=plan.conversation_id,
         instance=instance,
         app_session=session,
         tool_call=call,
-        source_tool_call_id=source_tool_call_id,
-        app_id=app_id,
-        exclusive=policy.exclusive,
-        details=details or {},
-        started_at=started_at,
-        ends_at=ends_at,
+        source_tool_call_id=plan.source_tool_call_id,
+        app_id=plan.app_id,
+        exclusive=plan.exclusive,
+        details=plan.details,
+        started_at=plan.started_at,
+        ends_at=plan.ends_at,
     )
-    record_event(
-        "operation.started",
-        at=now,
-        conversation_id=conversation_id,
-        instance_id=instance.id,
-        app_session_id=session.id,
-        operation_id=operation.id,
-        source_tool_call_id=source_tool_call_id,
-        duration_seconds=duration_seconds,
-        **(details or {}),
-        ends_at=isoformat(ends_at),
-        caller=caller,
-    )
-    project_on_commit(conversation_id, "operation.started", operation_projection(operation))
-    schedule_deadline_on_commit(operation.id, ends_at)
-    return Accepted(
-        source_tool_call_id=source_tool_call_id,
-        operation_id=operation.id,
-        instance_id=instance.id,
-        app_session_id=session.id,
-    )
+    return _Seen(in_front=in_front)
+
+
+def _start_in_sql(plan: _StartPlan) -> _Seen:
+    """The start as one call of ``lineup_start_operation`` (PostgreSQL): lock, read, write, answer."""
+    snapshot = plan.snapshot or {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            start_sql.CALL,
+            {
+                "conversation_id": str(plan.conversation_id),
+                "source_tool_call_id": plan.source_tool_call_id,
+                "app_id": plan.app_id,
+                "exclusive": plan.exclusive,
+                "refuse": plan.refusal is not None,
+                "now": plan.now,
+                "started_at": plan.started_at,
+                "ends_at": plan.ends_at,
+                "operation_id": str(plan.operation_id),
+                "instance_id": str(plan.instance_id),
+                "session_id": str(plan.session_id),
+                "call_id": str(plan.call_id),
+                "interact_id": str(plan.interact_id),
+                "system_app_id": system_app_id(),
+                "tool": plan.tool,
+                "arguments": json.dumps(plan.arguments),
+                "caller": plan.caller,
+                "agent_id": str(plan.agent_id) if plan.agent_id else None,
+                "channel": plan.channel,
+                "details": json.dumps(plan.details),
+                "snapshot_schema_version": snapshot.get("schema_version"),
+                "snapshot_state": json.dumps(snapshot["state"]) if snapshot.get("state") is not None else None,
+                "snapshot_size_bytes": snapshot.get("size_bytes", 0),
+                "snapshot_revision": snapshot.get("revision", 0),
+                "event_data": json.dumps(plan.event_data(None)),
+            },
+        )
+        [answer] = cursor.fetchone()
+    if isinstance(answer, str | bytes):
+        answer = json.loads(answer)
+    if answer["outcome"] == "retry":
+        stored = answer["call"]
+        call = ToolCall(
+            id=stored["id"],
+            source_tool_call_id=plan.source_tool_call_id,
+            tool=stored["tool"],
+            arguments=stored["arguments"],
+            caller=stored["caller"],
+            result=stored["result"],
+            receipt=stored["receipt"],
+        )
+        if stored["operation_id"] is not None:
+            call.operation = Operation(
+                id=uuid.UUID(stored["operation_id"]),
+                instance_id=uuid.UUID(stored["instance_id"]),
+                app_session_id=uuid.UUID(stored["app_session_id"]),
+            )
+        return _Seen(retry=call)
+    if answer["outcome"] == "busy":
+        return _Seen(busy_operation_id=uuid.UUID(answer["operation_id"]))
+    if answer["outcome"] == "refused":
+        return _Seen()
+    front = answer["backgrounded"]
+    in_front = []
+    if front is not None:
+        in_front = [
+            AppInstance(
+                id=uuid.UUID(front["instance_id"]),
+                conversation_id=plan.conversation_id,
+                app_id=front["app_id"],
+                lifecycle_state=front["previous"],
+            )
+        ]
+    return _Seen(in_front=in_front, created_interact_id=plan.interact_id if answer["created_workspace"] else None)
 
 
 def _under_lock(

@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.models import Expression, Field, Model, OuterRef, Subquery, Value
 
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import record_event
+from runtime.events import announce_event, event_data, record_event
 from runtime.manifests import system_app_id
 from runtime.models import (
     NON_FINAL_TOOL_CALL_STATUSES,
@@ -130,6 +130,16 @@ def _create_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> Non
     _record_move(interact, LifecycleState.LAUNCHING, LifecycleState.FOREGROUND, now=now)
 
 
+def workspace_created_in_sql(conversation_id: uuid.UUID, interact_id: uuid.UUID, *, now: datetime) -> None:
+    """What ``_create_workspace`` tells after commit, for SQL that wrote the same rows and events."""
+    interact = AppInstance(id=interact_id, conversation_id=conversation_id, app_id=system_app_id())
+    ids = {"conversation_id": conversation_id, "instance_id": interact_id}
+    announce_event("instance.opened", data=event_data(app_id=interact.app_id), **ids)
+    data = event_data(app_id=interact.app_id, previous=LifecycleState.LAUNCHING)
+    announce_event(f"instance.{LifecycleState.FOREGROUND}", data=data, **ids)
+    project_move(interact, LifecycleState.LAUNCHING, LifecycleState.FOREGROUND)
+
+
 def take_focus_seq(workspace: Workspace) -> int:
     """The focus number for the next app brought to the front in this decision."""
     if getattr(workspace, "focus_seq_reserved", False):
@@ -173,6 +183,11 @@ def _record_move(instance: AppInstance, previous: str, target: str, *, now: date
         previous=previous,
         **event_data,
     )
+    project_move(instance, previous, target)
+
+
+def project_move(instance: AppInstance, previous: str, target: str) -> None:
+    """Tell the workspace, after commit, that ``instance`` moved from ``previous`` to ``target``."""
     project_on_commit(
         instance.conversation_id,
         "instance.lifecycle",
@@ -246,15 +261,15 @@ def open_in_front(
     *,
     app_id: str,
     in_front: list[AppInstance],
-    now: datetime,
     opened_at: datetime,
-    **event_ids: object,
+    instance_id: uuid.UUID | None = None,
+    session_id: uuid.UUID | None = None,
 ) -> tuple[AppInstance, AppSession]:
     """Open a new instance of ``app_id`` with its sub-session, straight into the foreground.
 
     ``in_front`` is what is in front now (read under the lock); it goes to the background first,
-    so the new instance is inserted already in front: no second write to it. ``event_ids`` (e.g.
-    the operation it is opened for) go on its opening events.
+    so the new instance is inserted already in front: no second write to it. Records no event:
+    the decision that opens it records one, naming what it opened and moved (``opened_in_front``).
     """
     for current in in_front:
         _check_transition(current, current.lifecycle_state, LifecycleState.BACKGROUND)
@@ -263,6 +278,7 @@ def open_in_front(
             lifecycle_state=LifecycleState.BACKGROUND
         )
     instance = AppInstance.objects.create(
+        **({"id": instance_id} if instance_id else {}),
         conversation_id=workspace.conversation_id,
         app_id=app_id,
         lifecycle_state=LifecycleState.FOREGROUND,
@@ -270,21 +286,24 @@ def open_in_front(
         opened_at=opened_at,
     )
     session = AppSession.objects.create(
-        instance=instance, conversation_id=workspace.conversation_id, opened_at=opened_at
+        **({"id": session_id} if session_id else {}),
+        instance=instance,
+        conversation_id=workspace.conversation_id,
+        opened_at=opened_at,
     )
-    ids = {
-        "conversation_id": workspace.conversation_id,
-        "instance_id": instance.id,
-        "app_session_id": session.id,
-        **event_ids,
-    }
-    record_event("instance.opened", at=now, app_id=app_id, **ids)
-    record_event("app_session.opened", at=now, **ids)
-    for current in in_front:
-        previous, current.lifecycle_state = current.lifecycle_state, LifecycleState.BACKGROUND
-        _record_move(current, previous, LifecycleState.BACKGROUND, now=now)
-    _record_move(instance, LifecycleState.LAUNCHING, LifecycleState.FOREGROUND, now=now)
     return instance, session
+
+
+def opened_in_front(instance: AppInstance, in_front: list[AppInstance]) -> dict[str, object] | None:
+    """Project, after commit, the moves of ``open_in_front``; what went to the background, for the
+    decision's one event (None when nothing was in front)."""
+    backgrounded = None
+    for current in in_front:
+        project_move(current, current.lifecycle_state, LifecycleState.BACKGROUND)
+        backgrounded = {"instance_id": str(current.id), "app_id": current.app_id, "previous": current.lifecycle_state}
+        current.lifecycle_state = LifecycleState.BACKGROUND
+    project_move(instance, LifecycleState.LAUNCHING, LifecycleState.FOREGROUND)
+    return backgrounded
 
 
 def previous_valid_instance(workspace: Workspace, *, excluding: AppInstance) -> AppInstance:

@@ -2,7 +2,8 @@
 
 Each decision still locks the workspace row first, compares-and-sets and writes its one outbox
 row in the same transaction (the race, crash and property tests prove that); these pin how many
-statements it takes: a start at most 10, an interrupt 12, a settlement 10, and a delivery round
+statements it takes: a start at most 2 on PostgreSQL (the Router's read and one function call)
+and 10 through the ORM, an interrupt 12, a settlement 10, and a delivery round
 with its ack 3 — the same with 1 000 closed instances (and their ended operations) behind it as
 with none, so nothing scans a conversation's history.
 """
@@ -25,6 +26,7 @@ from runtime.models import (
     ToolCallStatus,
 )
 from runtime.selectors import due_outbox_page
+from runtime.services import operations
 from runtime.services.operations import settle_operation
 from runtime.services.outbox import ack_outbox_entry, mark_sent
 from runtime.tool_calls import Accepted, Receipt
@@ -36,6 +38,17 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spec("R-3.12"
 
 HISTORY = 1_000
 MAX_STATEMENTS = {"start": 10, "interrupt": 12, "settlement": 10, "delivery_and_ack": 3}
+# On PostgreSQL a start is the Router's conversation read and one call of lineup_start_operation.
+MAX_START_STATEMENTS_ON_POSTGRESQL = 2
+
+
+@pytest.fixture(params=["postgresql", "orm"])
+def start_path(request, monkeypatch) -> str:
+    """Both start paths: the SQL function (PostgreSQL only) and the ORM's statements."""
+    if request.param == "postgresql" and connection.vendor != "postgresql":
+        pytest.skip("the SQL start path is PostgreSQL's")
+    monkeypatch.setattr(operations, "START_IN_SQL", request.param == "postgresql")
+    return request.param
 
 
 def closed_history(conversation, count: int) -> None:
@@ -133,11 +146,15 @@ def assert_at_most(kind: str, sql: list[str]) -> None:
     assert len(sql) <= MAX_STATEMENTS[kind], f"{kind}: {len(sql)} statements\n{listing}"
 
 
-def test_a_start_takes_at_most_10_statements(agent, history):
+def test_a_start_takes_at_most_2_statements_on_postgresql_and_10_through_the_orm(agent, history, start_path):
     outcome, sql = statements(lambda: agent.start(60, "homework", now=T0))
     assert isinstance(outcome, Accepted)
     assert_at_most("start", sql)
-    assert any("FOR UPDATE" in q or q.lstrip().upper().startswith("UPDATE") for q in sql[:3]), sql[:3]
+    if start_path == "postgresql":
+        assert len(sql) <= MAX_START_STATEMENTS_ON_POSTGRESQL, sql
+        assert "lineup_start_operation(" in sql[-1], sql  # which locks the workspace first
+    else:
+        assert any("FOR UPDATE" in q or q.lstrip().upper().startswith("UPDATE") for q in sql[:3]), sql[:3]
 
 
 def test_an_interrupt_takes_at_most_12_statements(agent, history):

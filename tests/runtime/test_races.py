@@ -162,11 +162,14 @@ def _fifty_starts_in_a_fresh_conversation(user, caller: Caller, racers: Connecti
     # One Interact instance (created once, by whichever racer locked the new workspace first).
     assert AppInstance.objects.filter(conversation=conversation, is_system=True).count() == 1
     assert _foreground(conversation).id == winner.instance_id
-    # The only focus changes are Interact's first one and the winner's: losers moved nothing.
+    # The only focus changes are Interact's first one and the winner's (recorded in its one
+    # operation.started event): losers moved nothing.
     foreground_events = LifecycleEvent.objects.filter(conversation_id=conversation.id, kind="instance.foreground")
-    assert sorted(foreground_events.values_list("instance_id", flat=True)) == sorted(
-        [winner.instance_id, AppInstance.objects.get(conversation=conversation, is_system=True).id]
-    )
+    assert list(foreground_events.values_list("instance_id", flat=True)) == [
+        AppInstance.objects.get(conversation=conversation, is_system=True).id
+    ]
+    started = LifecycleEvent.objects.filter(conversation_id=conversation.id, kind="operation.started")
+    assert list(started.values_list("instance_id", flat=True)) == [winner.instance_id]
     rejections = LifecycleEvent.objects.filter(conversation_id=conversation.id, kind="tool.rejected")
     assert rejections.count() == 49
     assert {e.data["code"] for e in rejections} == {RejectionCode.ACTIVE_FOCUSING_OPERATION}

@@ -182,8 +182,15 @@ def test_start_creates_one_instance_session_and_operation_and_brings_pomodoro_to
     assert interact.app_id == "interact"
     assert interact.lifecycle_state == LifecycleState.BACKGROUND
 
-    kinds = list(LifecycleEvent.objects.filter(operation_id=operation.id).values_list("kind", flat=True))
-    assert {"instance.opened", "app_session.opened", "operation.started"} <= set(kinds)
+    # One audit event for the whole start, naming what it opened and what went to the background.
+    [started] = LifecycleEvent.objects.filter(operation_id=operation.id)
+    assert (started.kind, started.instance_id, started.app_session_id) == ("operation.started", instance.id, session.id)
+    assert started.data["app_id"] == "pomodoro"
+    assert started.data["backgrounded"] == {
+        "instance_id": str(interact.id),
+        "app_id": "interact",
+        "previous": "foreground",
+    }
 
 
 @pytest.mark.spec("R-3.3", "R-3.4")
