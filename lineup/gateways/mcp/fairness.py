@@ -1,0 +1,81 @@
+"""Fair share at ``/mcp/``: what one token (and one person) may have the process do at once.
+
+Three limits, all per server process (decision 0034 says why not across processes), all counted
+before the request costs anything else:
+
+* in flight per token (``LINEUP_MCP_IN_FLIGHT_PER_TOKEN``): counted from before admission, so the
+  token's own database check is inside it; the digest needs no database;
+* in flight per person, whichever of their tokens (``LINEUP_MCP_IN_FLIGHT_PER_USER``): counted once
+  admission has named the person (anyone can make tokens on the Agents page);
+* a pace per token (``LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN``, with a burst of as many): a request
+  over it waits its turn inside its in-flight slot (a sleeping coroutine, nothing more) instead of
+  being refused, so a client in a loop runs at the pace and no faster.
+
+A request over a cap is refused 429 with its id and ``Retry-After``, answered only after that
+``Retry-After``: a client that retries at once (400 connections in a loop) would otherwise have the
+process answer refusals as fast as it can send them, and the refusals themselves took another
+user's answers from tens of milliseconds to seconds. The wait holds a coroutine and the client's
+connection, no slot and no database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.conf import settings
+
+RETRY_AFTER_SECONDS = 1
+_PRUNE_AT = 1024
+
+in_flight: Counter[str] = Counter()  # requests per token digest, in this process
+in_flight_by_user: Counter[int] = Counter()  # admitted requests per person, in this process
+_next_start: dict[str, float] = {}  # per token digest: the pace's theoretical arrival time (GCRA)
+
+
+def token_busy(digest: str) -> int | None:
+    """The token's cap when it has that many requests in flight, else None."""
+    cap = settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN
+    return cap if in_flight[digest] >= cap else None
+
+
+def user_busy(user_id: int) -> int | None:
+    cap = settings.LINEUP_MCP_IN_FLIGHT_PER_USER
+    return cap if in_flight_by_user[user_id] >= cap else None
+
+
+@contextmanager
+def counted(counter: Counter[str] | Counter[int], key: str | int) -> Iterator[None]:
+    counter[key] += 1  # type: ignore[index]
+    try:
+        yield
+    finally:
+        counter[key] -= 1  # type: ignore[index]
+        if counter[key] <= 0:  # type: ignore[index]
+            del counter[key]  # type: ignore[arg-type]
+
+
+async def take_turn(digest: str) -> None:
+    """Wait until the token's pace lets its next request start (a generic cell rate: ``rate`` a
+    second, up to ``rate`` at once after a quiet second)."""
+    rate = settings.LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN
+    if rate <= 0:
+        return
+    now = time.monotonic()
+    if len(_next_start) > _PRUNE_AT:
+        for key in [k for k, t in _next_start.items() if t <= now]:
+            del _next_start[key]
+    interval = 1.0 / rate
+    arrival = max(_next_start.get(digest, now), now)
+    _next_start[digest] = arrival + interval
+    wait = arrival - now - (rate - 1) * interval  # a burst of ``rate`` starts at once
+    if wait > 0:
+        await asyncio.sleep(wait)
+
+
+async def answer_later() -> None:
+    """Hold a refusal for its ``Retry-After`` before it is answered."""
+    await asyncio.sleep(RETRY_AFTER_SECONDS)
