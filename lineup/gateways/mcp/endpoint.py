@@ -106,6 +106,23 @@ async def _refuse_busy(
     await send_refusal(send, refusal)
 
 
+def _check_request_line(scope: Scope) -> str:
+    """The conversation the path names, once host, origin, path and method are acceptable (no database)."""
+    headers = header_map(scope)
+    if allowed_host(headers) is None:
+        raise Refusal(400, "this host is not in LINEUP_ALLOWED_HOSTS", code=NOT_ADMITTED)
+    if "origin" in headers and not is_same_origin(headers["origin"], scope, headers):
+        # A browser page of another site (or a DNS-rebinding one): MCP's transport requires 403.
+        logger.info("mcp.foreign_origin", origin=headers["origin"][:200])
+        raise Refusal(403, "requests from another origin are refused", code=NOT_ADMITTED)
+    match = _CONVERSATION_PATH.match(scope["path"])
+    conversation_id = _uuid_text(match.group("conversation_id")) if match else None
+    if conversation_id is None:
+        raise Refusal(404, "name the conversation in the URL: /mcp/<conversation_id>/", code=NOT_ADMITTED)
+    check_method(scope["method"])
+    return conversation_id
+
+
 class McpEndpoint:
     """The ASGI app behind ``/mcp/``: admit the request, then hand it to the SDK's session manager."""
 
@@ -119,6 +136,11 @@ class McpEndpoint:
         # Fair share (lineup.gateways.mcp.fairness): a token's requests at once, in this process,
         # counted from before their admission (its database read is itself a cost). The digest
         # needs no database.
+        try:
+            _check_request_line(scope)  # what costs nothing to refuse is refused before any count
+        except Refusal as refusal:
+            await send_refusal(send, await with_readable_id(refusal, scope, receive))
+            return
         bearer = _BEARER.match(header_map(scope).get("authorization", ""))
         key = token_digest(bearer.group("token")) if bearer else ""
         if not key:
@@ -156,17 +178,7 @@ class McpEndpoint:
     async def _admit(self, scope: Scope, receive: ASGIReceiveCallable) -> tuple[bridge.Binding, bytes] | None:
         """The request's binding and its checked body (None if the client left), or the ``Refusal`` to answer."""
         headers = header_map(scope)
-        if allowed_host(headers) is None:
-            raise Refusal(400, "this host is not in LINEUP_ALLOWED_HOSTS", code=NOT_ADMITTED)
-        if "origin" in headers and not is_same_origin(headers["origin"], scope, headers):
-            # A browser page of another site (or a DNS-rebinding one): MCP's transport requires 403.
-            logger.info("mcp.foreign_origin", origin=headers["origin"][:200])
-            raise Refusal(403, "requests from another origin are refused", code=NOT_ADMITTED)
-        match = _CONVERSATION_PATH.match(scope["path"])
-        conversation_id = _uuid_text(match.group("conversation_id")) if match else None
-        if conversation_id is None:
-            raise Refusal(404, "name the conversation in the URL: /mcp/<conversation_id>/", code=NOT_ADMITTED)
-        check_method(scope["method"])
+        conversation_id = _check_request_line(scope)
         bearer = _BEARER.match(headers.get("authorization", ""))
         try:
             binding = await database_sync_to_async(bridge.bind)(
