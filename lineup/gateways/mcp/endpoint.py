@@ -88,9 +88,11 @@ async def _refuse_busy(
     receive: ASGIReceiveCallable,
     send: ASGISendCallable,
     message: str,
+    key: str,
     request_id: str | int | None = None,
 ) -> None:
-    """429 with the request's id and ``Retry-After``, answered after that wait (``fairness``)."""
+    """429 with the request's id and ``Retry-After``, answered after that wait (``fairness``) unless
+    the client left meanwhile."""
     logger.info("mcp.too_many_in_flight", message=message)
     metrics.count_rate_limit_refusal("mcp")
     too_many = Refusal(
@@ -102,7 +104,8 @@ async def _refuse_busy(
         headers=((b"retry-after", str(fairness.RETRY_AFTER_SECONDS).encode()),),
     )
     refusal = await with_readable_id(too_many, scope, receive)
-    await fairness.answer_later()
+    if await fairness.answer_later(key, receive):
+        return  # the client left while its refusal waited
     await send_refusal(send, refusal)
 
 
@@ -148,7 +151,7 @@ class McpEndpoint:
             return
         cap = fairness.token_busy(key)
         if cap is not None:
-            await _refuse_busy(scope, receive, send, f"too many requests in flight for this token (at most {cap})")
+            await _refuse_busy(scope, receive, send, f"too many requests in flight for this token (at most {cap})", key)
             return
         with fairness.counted(fairness.in_flight, key):
             await fairness.take_turn(key)
@@ -167,7 +170,12 @@ class McpEndpoint:
         cap = fairness.user_busy(user_id)
         if cap is not None:
             await _refuse_busy(
-                scope, receive, send, f"too many requests in flight for this person (at most {cap})", readable_id(body)
+                scope,
+                receive,
+                send,
+                f"too many requests in flight for this person (at most {cap})",
+                f"user:{user_id}",
+                readable_id(body),
             )
             return
         manager = await self._session_manager()

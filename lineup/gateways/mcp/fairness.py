@@ -12,10 +12,11 @@ before the request costs anything else:
   being refused, so a client in a loop runs at the pace and no faster.
 
 A request over a cap is refused 429 with its id and ``Retry-After``, answered only after that
-``Retry-After``: a client that retries at once (400 connections in a loop) would otherwise have the
-process answer refusals as fast as it can send them, and the refusals themselves took another
-user's answers from tens of milliseconds to seconds. The wait holds a coroutine and the client's
-connection, no slot and no database.
+``Retry-After`` — and later still while many refusals of the same token wait, so a token's refusals
+leave at ``REFUSALS_PER_SECOND`` at most. A client that retries at once (400 connections in a loop)
+would otherwise have the process answer refusals as fast as it can send them, and the refusals
+themselves took another user's answers from tens of milliseconds to seconds. The wait holds a
+coroutine and the client's connection, no slot and no database.
 """
 
 from __future__ import annotations
@@ -26,13 +27,16 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from asgiref.typing import ASGIReceiveCallable
 from django.conf import settings
 
 RETRY_AFTER_SECONDS = 1
+REFUSALS_PER_SECOND = 10  # per token (or person) whose refusals are waiting
 _PRUNE_AT = 1024
 
 in_flight: Counter[str] = Counter()  # requests per token digest, in this process
 in_flight_by_user: Counter[int] = Counter()  # admitted requests per person, in this process
+refusals_waiting: Counter[str] = Counter()  # refusals held before their answer, per token / person
 _next_start: dict[str, float] = {}  # per token digest: the pace's theoretical arrival time (GCRA)
 
 
@@ -76,6 +80,18 @@ async def take_turn(digest: str) -> None:
         await asyncio.sleep(wait)
 
 
-async def answer_later() -> None:
-    """Hold a refusal for its ``Retry-After`` before it is answered."""
-    await asyncio.sleep(RETRY_AFTER_SECONDS)
+async def answer_later(key: str, receive: ASGIReceiveCallable) -> bool:
+    """Hold a refusal before it is answered: its ``Retry-After``, and longer while many of the same
+    token's (or person's) refusals wait, so that they are answered at ``REFUSALS_PER_SECOND`` at most
+    (400 connections in a loop: each answered after ~40 s, ten refusals a second in all).
+
+    True when the client left meanwhile: there is nothing to answer, and nothing waits on its behalf."""
+    with counted(refusals_waiting, key):
+        delay = max(RETRY_AFTER_SECONDS, refusals_waiting[key] / REFUSALS_PER_SECOND)
+        try:
+            async with asyncio.timeout(delay):
+                while (await receive())["type"] != "http.disconnect":
+                    pass  # the rest of a body nobody will read
+        except TimeoutError:
+            return False
+    return True
