@@ -7,7 +7,7 @@ before the request costs anything else:
   token's own database check is inside it; the digest needs no database;
 * in flight per person, whichever of their tokens (``LINEUP_MCP_IN_FLIGHT_PER_USER``): counted once
   admission has named the person (anyone can make tokens on the Agents page);
-* a pace per token (``LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN``, with a burst of as many): a request
+* a pace per token (``LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN``, a burst of four seconds' worth): a request
   over it waits its turn inside its in-flight slot (a sleeping coroutine, nothing more) instead of
   being refused, so a client in a loop runs at the pace and no faster.
 
@@ -31,6 +31,7 @@ from asgiref.typing import ASGIReceiveCallable
 from django.conf import settings
 
 RETRY_AFTER_SECONDS = 1
+BURST_SECONDS = 4  # the pace's burst: this many seconds' worth of requests at once
 REFUSALS_PER_SECOND = 10  # per token (or person) whose refusals are waiting
 _PRUNE_AT = 1024
 
@@ -64,7 +65,7 @@ def counted(counter: Counter[str] | Counter[int], key: str | int) -> Iterator[No
 
 async def take_turn(digest: str) -> None:
     """Wait until the token's pace lets its next request start (a generic cell rate: ``rate`` a
-    second, up to ``rate`` at once after a quiet second)."""
+    second, a burst of ``BURST_SECONDS`` worth after a quiet spell)."""
     rate = settings.LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN
     if rate <= 0:
         return
@@ -75,7 +76,7 @@ async def take_turn(digest: str) -> None:
     interval = 1.0 / rate
     arrival = max(_next_start.get(digest, now), now)
     _next_start[digest] = arrival + interval
-    wait = arrival - now - (rate - 1) * interval  # a burst of ``rate`` starts at once
+    wait = arrival - now - (BURST_SECONDS * rate - 1) * interval
     if wait > 0:
         await asyncio.sleep(wait)
 
