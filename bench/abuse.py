@@ -12,7 +12,8 @@ runs each attack in turn, stopping each by itself after ``--seconds``:
 * ``flood``              a welcomed Agent sending ``message.send`` as fast as it can, then leaving:
   the messages written after it left are the *work after disconnect*;
 * ``storm``              connections on one token until it is refused;
-* ``mcp_parallel``       parallel ``/mcp/`` requests on one token;
+* ``mcp_parallel``       parallel ``/mcp/`` requests on one token (from a process of its own);
+* ``mcp_held``           parallel ``tasks/result`` held open on one long task, one token (the same);
 * ``huge_body``          ``POST``s declaring 300 MB;
 * ``slow_headers``       half-sent request headers.
 
@@ -27,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import socket
 import threading
 import time
@@ -39,6 +42,7 @@ from bench.common import LOOPBACK, Figure, Report, create_agents, percentile
 
 RSS_BOUND_MB = 64
 P99_RATIO_BOUND = 5.0
+MCP_TASKS_VERSION = "2025-11-25"
 
 
 def rss_mb(pid: int) -> float:
@@ -209,27 +213,78 @@ async def storm(url: str, size: dict[str, Any], attacker: common.BenchAgent, **_
     return {"answers": counts, "ok": counts.get("too_many_connections", 0) > 0}
 
 
-async def mcp_parallel(port: int, size: dict[str, Any], attacker: common.BenchAgent, **_: Any) -> dict[str, Any]:
+def _mcp_attacker(url: str, token: str, body: dict[str, Any], seconds: float, parallel: int, out: Any) -> None:
+    """``parallel`` clients posting ``body`` again and again, each as soon as it is answered; in a
+    process of its own, so the victim's round trips are not timed on the attacker's event loop."""
     import httpx2
 
-    url = f"http://{LOOPBACK}:{port}/mcp/{attacker.conversation_ids[0]}/"
-    headers = {"Authorization": f"Bearer {attacker.token}", "Accept": "application/json, text/event-stream"}
-    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": MCP_TASKS_VERSION,
+    }
     counts: dict[str, int] = {}
-    deadline = time.monotonic() + size["seconds"]
-    async with httpx2.AsyncClient(timeout=60, limits=httpx2.Limits(max_connections=size["parallel"])) as client:
 
-        async def one() -> None:
-            while time.monotonic() < deadline:
-                try:
-                    response = await client.post(url, json=body, headers=headers)
-                except httpx2.HTTPError as error:  # e.g. a connection the server dropped
-                    counts[type(error).__name__] = counts.get(type(error).__name__, 0) + 1
-                    continue
-                counts[str(response.status_code)] = counts.get(str(response.status_code), 0) + 1
+    async def attack() -> None:
+        deadline = time.monotonic() + seconds
+        async with httpx2.AsyncClient(timeout=60, limits=httpx2.Limits(max_connections=parallel)) as client:
 
-        await asyncio.gather(*(one() for _ in range(size["parallel"])))
+            async def one() -> None:
+                while time.monotonic() < deadline:
+                    try:
+                        response = await client.post(url, json=body, headers=headers)
+                    except httpx2.HTTPError as error:  # e.g. a connection the server dropped
+                        counts[type(error).__name__] = counts.get(type(error).__name__, 0) + 1
+                        continue
+                    counts[str(response.status_code)] = counts.get(str(response.status_code), 0) + 1
+
+            # Held requests are cut when the time is up: the client leaves with them unanswered.
+            await asyncio.wait_for(asyncio.gather(*(one() for _ in range(parallel))), timeout=seconds + 0.5)
+
+    with contextlib.suppress(TimeoutError):
+        asyncio.run(attack())
+    out.put(counts)
+
+
+async def _attack_from_elsewhere(url: str, token: str, body: dict[str, Any], seconds: float, parallel: int) -> dict:
+    context = multiprocessing.get_context("spawn")
+    out = context.Queue()
+    process = context.Process(target=_mcp_attacker, args=(url, token, body, seconds, parallel, out), daemon=True)
+    process.start()
+    counts = await asyncio.to_thread(out.get, True, seconds + 60)
+    await asyncio.to_thread(process.join, 10)
+    return counts
+
+
+async def mcp_parallel(port: int, size: dict[str, Any], attacker: common.BenchAgent, **_: Any) -> dict[str, Any]:
+    url = f"http://{LOOPBACK}:{port}/mcp/{attacker.conversation_ids[0]}/"
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    counts = await _attack_from_elsewhere(url, attacker.token, body, size["seconds"], size["parallel"])
     return {"answers": counts, "ok": counts.get("429", 0) > 0 and counts.get("200", 0) > 0}
+
+
+async def mcp_held(port: int, size: dict[str, Any], attacker: common.BenchAgent, **_: Any) -> dict[str, Any]:
+    """Parallel ``tasks/result`` on one long task: each is held until the focus ends (it does not)."""
+    import httpx2
+
+    url = f"http://{LOOPBACK}:{port}/mcp/{attacker.conversation_ids[1]}/"
+    start = {
+        "jsonrpc": "2.0",
+        "id": "start",
+        "method": "tools/call",
+        "params": {"name": "pomodoro.start", "arguments": {"duration_seconds": 1500}, "task": {}},
+    }
+    headers = {
+        "Authorization": f"Bearer {attacker.token}",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": MCP_TASKS_VERSION,
+    }
+    async with httpx2.AsyncClient(timeout=30) as client:
+        answer = (await client.post(url, json=start, headers=headers)).json()
+    task_id = answer["result"]["task"]["taskId"]
+    body = {"jsonrpc": "2.0", "id": "held", "method": "tasks/result", "params": {"taskId": task_id}}
+    counts = await _attack_from_elsewhere(url, attacker.token, body, size["seconds"], size["parallel"])
+    return {"answers": counts, "ok": counts.get("429", 0) > 0 and counts.get("200", 0) == 0}
 
 
 def _huge_post(port: int, results: list[str]) -> None:
@@ -306,6 +361,7 @@ ATTACKS = {
     "flood": flood,
     "storm": storm,
     "mcp_parallel": mcp_parallel,
+    "mcp_held": mcp_held,
     "huge_body": huge_body,
     "slow_headers": slow_headers,
 }
@@ -374,7 +430,7 @@ def main(args: argparse.Namespace) -> Report:
     size["header_timeout"] = 3
     common.prepare_database()
     common.empty_tables()
-    agents = create_agents(2, 1, prefix="abuse")
+    agents = create_agents(2, 2, prefix="abuse")
     with common.Rig("abuse") as rig:
         server = rig.daphne(LINEUP_HTTP_HEADER_TIMEOUT_SECONDS=str(size["header_timeout"]))
         results = asyncio.run(asyncio.wait_for(attack_all(server, agents, size), timeout=args.max_seconds))

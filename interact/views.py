@@ -8,26 +8,23 @@ while it is open (who is logged in, which apps can be opened by hand).
 creating a token (shown once) and revoking one, and for each conversation the MCP URL and the
 configurations of the usual clients (``interact.agent_setup``).
 
-``surface`` serves a bundled MiniApp's Surface files (``miniapps/<app>/surface/``) and the MiniApp
-SDK (``miniapps/sdk/``, at ``/surfaces/<app>/sdk/``) with a Content-Security-Policy that leaves the
-Surface no network (``connect-src 'none'``), no frames, no forms and only its own bundle's scripts
-and styles, and that sandboxes the document even if it is opened outside the host's
-``<iframe sandbox="allow-scripts">`` (SPEC R-2.3.5, acceptance 12). These responses hold no user
-data and need no login: a sandboxed frame has an opaque origin and sends no session cookie with
-its sub-resource requests, and whatever a Surface shows arrives through the host's MessagePort.
+``surface`` serves a bundled MiniApp's Surface (``miniapps/<app>/surface/``) as one self-contained
+document — its scripts, styles and the MiniApp SDK inlined (``interact.surface_document``) — with a
+Content-Security-Policy that allows only those inline scripts and names no URL: no network, no
+frames, no forms, not even its own bundle's path, and that sandboxes the document even if it is
+opened outside the host's ``<iframe sandbox="allow-scripts">`` (SPEC R-2.3.5, acceptance 12). A
+framed Surface requests nothing from the server. These responses hold no user data and need no
+login: whatever a Surface shows arrives through the host's MessagePort.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
-from pathlib import Path, PurePosixPath
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -38,6 +35,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from interact.agent_setup import agent_socket_hello, mcp_configurations
 from interact.services.preferences import language_preference_set
+from interact.surface_document import surface_document
 from runtime.clock import isoformat
 from runtime.manifests import get_manifest, registry
 from runtime.models import AgentToken
@@ -51,56 +49,9 @@ from runtime.services.agents import (
 )
 from runtime.services.conversations import conversation_get_or_create_default
 
-SDK_DIR = Path(settings.BASE_DIR) / "miniapps" / "sdk"
-SDK_PREFIX = "sdk/"  # /surfaces/<app>/sdk/... is the SDK, so a Surface folder can not have an sdk/ of its own
-# The first script of every Surface entry page, put there by the server: it removes the WebRTC
-# constructors, which neither the CSP nor the sandbox covers (decision 0006).
-GUARD_SCRIPT = '<script src="sdk/lineup-guard.js"></script>'
-_CHARSET = re.compile(r"<meta charset=[\"']?utf-8[\"']?\s*/?>", re.IGNORECASE)
-_HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.IGNORECASE)
-
-# What a Surface bundle may contain. Anything else (a .py, a manifest, a dotfile) is never served.
-SURFACE_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".woff2": "font/woff2",
-}
-
-# The Surface's whole world: its own bundle's scripts, styles, images and fonts, nothing else.
-# Sources name the bundle's path, not just 'self': with 'self' a Surface could still send
-# data to the server in the URL of any script, stylesheet or image it adds ("<img src=
-# /anything?secret>"). Every URL under /surfaces/<app>/ is a static bundle file (or a 404, never
-# a redirect, which CSP would follow to any path), so that is all a Surface can ever reach.
-# The document runs with an opaque origin (``sandbox allow-scripts`` without allow-same-origin,
-# here and on the host's iframe).
-_SURFACE_POLICY = [
-    "default-src 'none'",
-    "script-src {bundle}",
-    "style-src {bundle}",
-    "img-src {bundle} data:",
-    "font-src {bundle}",
-    "connect-src 'none'",
-    "frame-src 'none'",
-    "child-src 'none'",
-    "worker-src 'none'",
-    "object-src 'none'",
-    "manifest-src 'none'",
-    "media-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'self'",
-    "sandbox allow-scripts",
-]
-
-
-def surface_csp(request: HttpRequest, app_id: str) -> str:
-    """The Content-Security-Policy of app ``app_id``'s Surface files, as served to ``request``."""
-    # No scheme: the source matches the scheme the page was served with (http or https).
-    bundle = f"{request.get_host()}/surfaces/{app_id}/"
-    return "; ".join(directive.format(bundle=bundle) for directive in _SURFACE_POLICY)
+# Headers only: what a <meta> policy can not say. The document runs with an opaque origin (``sandbox
+# allow-scripts`` without allow-same-origin, here and on the host's iframe) and only in LineUp's pages.
+_SURFACE_FRAMING = "frame-ancestors 'self'; sandbox allow-scripts"
 
 
 # No device or system API either (R-2.3.5): denied to the Surface whatever its code asks for.
@@ -278,46 +229,20 @@ def agent_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     return redirect(reverse("agents"))
 
 
-def _resolve(base: Path, relative: str) -> Path:
-    """``relative`` inside ``base``, or 404: no traversal, no dotfiles, only bundle file types."""
-    parts = PurePosixPath(relative).parts
-    if not parts or any(p in ("", ".", "..") or p.startswith(".") or "\\" in p for p in parts):
-        raise Http404("no such file")
-    candidate = (base / Path(*parts)).resolve()
-    if not candidate.is_relative_to(base.resolve()) or not candidate.is_file():
-        raise Http404("no such file")
-    if candidate.suffix.lower() not in SURFACE_TYPES:
-        raise Http404("no such file")
-    return candidate
-
-
-def _guarded(page: str) -> str:
-    """The entry page with the guard script first in ``<head>`` (after the charset, which must stay early)."""
-    anchor = _CHARSET.search(page) or _HEAD.search(page)
-    if anchor is None:
-        raise Http404("a Surface entry page needs a <head>")
-    return f"{page[: anchor.end()]}{GUARD_SCRIPT}{page[anchor.end() :]}"
-
-
 @require_safe
 @xframe_options_sameorigin
-def surface(request: HttpRequest, app_id: str, asset: str = "") -> HttpResponse:
-    """A Surface file of ``app_id``: its entry for ``/surfaces/<app>/``, else the named asset."""
+def surface(request: HttpRequest, app_id: str) -> HttpResponse:
+    """App ``app_id``'s Surface: one self-contained document (``interact.surface_document``).
+
+    Its policy names no URL at all, so once framed it requests nothing from the server: not its
+    bundle (inlined), not a URL it would put data in ("<script src=/surfaces/app/x?secret>").
+    """
     manifest = get_manifest(app_id)
     if manifest is None or manifest.is_system or not manifest.surface_entry:
         raise Http404("no such surface")
-    entry = PurePosixPath(manifest.surface_entry)
-    bundle = (manifest.path.parent / Path(*entry.parent.parts)).resolve()
-    if asset.startswith(SDK_PREFIX):
-        path = _resolve(SDK_DIR, asset.removeprefix(SDK_PREFIX))
-    else:
-        path = _resolve(bundle, asset or entry.name)
-    response: HttpResponse
-    if path == (bundle / entry.name).resolve():
-        response = HttpResponse(_guarded(path.read_text(encoding="utf-8")), content_type=SURFACE_TYPES[".html"])
-    else:
-        response = FileResponse(path.open("rb"), content_type=SURFACE_TYPES[path.suffix.lower()])
-    response["Content-Security-Policy"] = surface_csp(request, app_id)
+    document = surface_document(app_id)  # a bundle it can not inline is a deploy's bug: a 500, logged
+    response = HttpResponse(document.html, content_type="text/html; charset=utf-8")
+    response["Content-Security-Policy"] = f"{document.policy}; {_SURFACE_FRAMING}"
     response["Permissions-Policy"] = SURFACE_PERMISSIONS
     response["Referrer-Policy"] = "no-referrer"
     # Bundles change with the code; a stale cached Surface talking to a newer host is worse than a refetch.

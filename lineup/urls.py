@@ -20,7 +20,6 @@ urlpatterns = [
     path("workspace/agents/", views.agents, name="agents"),
     path("workspace/agents/tokens/<int:token_id>/revoke/", views.agent_token_revoke, name="agent-token-revoke"),
     path("surfaces/<slug:app_id>/", views.surface, name="surface"),
-    path("surfaces/<slug:app_id>/<path:asset>", views.surface, name="surface-asset"),
     path("admin/", admin.site.urls),
     # The page's strings for static/workspace/*.js (django.gettext), in the request's language.
     path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),

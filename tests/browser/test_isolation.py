@@ -217,18 +217,48 @@ def test_a_surface_can_not_reach_the_server_the_host_or_the_system(ws, server, c
     assert errors["eval"].startswith("EvalError")
     assert errors["origin"] == "Error: opaque origin"
 
-    # Proof that nothing left: the Surface's own bundle is in Daphne's access log, no probe is.
+    # Proof that nothing left: the Surface's own document is in Daphne's access log, no probe is.
     ws.page.get_by_role("button", name="Reload").click()  # one more request after the probes, to order the log
     server.wait(lambda: LifecycleEvent.objects.filter(kind="surface.reloaded").exists(), "the reload")
     server.wait(
-        lambda: sum("/surfaces/pomodoro/pomodoro.js" in line for line in server.access_lines()) >= 2,
-        "the reloaded bundle in the access log",
+        lambda: sum('"GET /surfaces/pomodoro/"' in line for line in server.access_lines()) >= 2,
+        "the reloaded Surface in the access log",
     )
     assert probe_requests(server, marker) == [], probe_requests(server, marker)
     assert len(context.pages) == 1
     assert ws.page.url == f"{server.url}/workspace/"
     ws.expect_app_in_front("pomodoro")
     assert focusing_operation(conversation) == operation
+
+
+@pytest.mark.spec("R-2.3.5")
+def test_a_surface_document_makes_no_request_to_the_server(ws, server, context):
+    """The browser's own request listener sees every request of every frame: the host asks for the
+    Surface's document (one navigation), and the document itself asks for nothing — its scripts,
+    styles and SDK are inline and its policy names no URL — not while it loads, not when it tries
+    the escapes (a request the policy refuses is never made), not when it is reloaded."""
+    answered: list[tuple[object, str]] = []  # a response came back: the request was made
+    refused: list[tuple[object, str, str]] = []  # the browser dropped it before it left (or it failed)
+    context.on("response", lambda response: answered.append((response.frame, response.url)))
+    context.on("requestfailed", lambda request: refused.append((request.frame, request.url, request.failure or "")))
+    ws.page.get_by_role("button", name="+ Scratch notes").click()
+    chip = ws.page.locator("#apps li.chip[data-app-id='notes']").first
+    expect(chip).to_have_attribute("data-state", "foreground")
+    instance_id = chip.get_attribute("data-instance-id")
+    frame = ws.surface(instance_id)
+    status = ws.page.frame_locator(f"#frames iframe[data-instance-id='{instance_id}']").locator("#status")
+    expect(status).not_to_have_text("Loading…")
+    frame.evaluate(ESCAPES, {"base": server.url, "marker": secrets.token_hex(8)})
+    ws.page.get_by_role("button", name="Reload").click()
+    server.wait(lambda: LifecycleEvent.objects.filter(kind="surface.reloaded").exists(), "the reload")
+    expect(status).not_to_have_text("Loading…")
+
+    entry = f"{server.url}/surfaces/notes/"
+    assert [url for source, url in answered if source == frame] == [entry, entry]  # loaded, reloaded
+    assert [url for source, url in answered if source not in (frame, ws.page.main_frame)] == []
+    # Every probe the Surface tried was stopped inside the browser, by its policy.
+    blocked = [(url, failure) for source, url, failure in refused if source == frame]
+    assert blocked and all("csp" in failure.lower() for _, failure in blocked), blocked
 
 
 @pytest.mark.spec("R-2.3.5", "R-2.3.3", "R-2.2.9", "R-3.4", "R-3.13")

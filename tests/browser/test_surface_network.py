@@ -173,7 +173,7 @@ def test_a_surface_can_not_use_webrtc_nor_a_nested_frame_nor_reach_the_server(ws
 
     assert packets_within(udp_listener, 3.0) == []
     # One request of the test's own after the probes orders the access log: every probe that left would be in it.
-    after = f"/surfaces/notes/notes.css?after={secrets.token_hex(4)}"
+    after = f"/surfaces/notes/?after={secrets.token_hex(4)}"
     assert context.request.get(f"{server.url}{after}").ok
     server.wait(lambda: any(after in line for line in server.access_lines()), "the test's own request in the log")
     assert [line for line in server.access_lines() if marker in line] == []

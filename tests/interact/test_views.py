@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interact.views import surface_csp
+from interact.surface_document import SDK_DIR
 
 pytestmark = pytest.mark.django_db
 
@@ -33,53 +33,57 @@ def test_a_login_leads_to_the_workspace_page_with_its_own_strict_csp(client, use
 
 
 @pytest.mark.spec("R-2.3.5")
-def test_surface_files_are_served_sandboxed_with_no_network_and_only_their_bundle(client):
-    """Entry, assets and the SDK come with the Surface CSP: scripts, styles, images and fonts
-    only from /surfaces/<app>/, no connections, frames, forms or base, sandboxed by the header too."""
-    entry = client.get("/surfaces/pomodoro/")
+@pytest.mark.parametrize("app_id", ["notes", "pomodoro", "quiz"])
+def test_a_surface_is_one_self_contained_document_whose_policy_names_no_url(client, app_id):
+    """The entry comes with its scripts, styles and the SDK inlined, and a CSP (header and <meta>)
+    that allows only those inline scripts by hash and names no URL — not 'self', not the bundle's
+    path — so a framed Surface requests nothing from the server; sandboxed by the header too."""
+    entry = client.get(f"/surfaces/{app_id}/")
     assert entry.status_code == 200 and entry["Content-Type"].startswith("text/html")
-    assert b'src="sdk/lineup-sdk.js"' in entry.content
-    sdk = client.get("/surfaces/pomodoro/sdk/lineup-sdk.js")
-    assert sdk.status_code == 200 and sdk["Content-Type"].startswith("text/javascript")
-    script = client.get("/surfaces/notes/notes.js")
-    assert script.status_code == 200
-    for response in (entry, sdk, script):
-        csp = response["Content-Security-Policy"]
-        directives = dict(d.split(" ", 1) for d in csp.split("; "))
-        assert directives["default-src"] == "'none'"
-        assert directives["connect-src"] == "'none'"
-        assert directives["frame-src"] == "'none'"
-        assert directives["form-action"] == "'none'"
-        assert directives["base-uri"] == "'none'"
-        assert directives["sandbox"] == "allow-scripts"
-        assert "'self'" not in directives["script-src"] and "'unsafe" not in csp
-        assert response["X-Frame-Options"] == "SAMEORIGIN"
-        assert "camera=()" in response["Permissions-Policy"]
-        assert "Set-Cookie" not in response
+    page = entry.content.decode()
+    assert "<script src=" not in page and "<link " not in page
+    assert (SDK_DIR / "lineup-sdk.js").read_text(encoding="utf-8") in page  # the workspace SDK, inlined
+    csp = entry["Content-Security-Policy"]
+    directives = dict(d.split(" ", 1) for d in csp.split("; "))
+    assert directives["default-src"] == "'none'"
+    assert directives["connect-src"] == "'none'"
+    assert directives["frame-src"] == "'none'"
+    assert directives["form-action"] == "'none'"
+    assert directives["base-uri"] == "'none'"
+    assert directives["img-src"] == "data:" and directives["font-src"] == "data:"
+    assert directives["sandbox"] == "allow-scripts"
+    assert directives["frame-ancestors"] == "'self'"
+    assert all(source.startswith("'sha256-") for source in directives["script-src"].split())
+    assert "surfaces" not in csp and "'self'" not in directives["script-src"]
+    assert entry["X-Frame-Options"] == "SAMEORIGIN"
+    assert "camera=()" in entry["Permissions-Policy"]
+    assert "Set-Cookie" not in entry
 
 
 @pytest.mark.spec("R-2.3.5")
-@pytest.mark.parametrize("url", ["/surfaces/notes/", "/surfaces/notes/index.html", "/surfaces/pomodoro/"])
+@pytest.mark.parametrize("url", ["/surfaces/notes/", "/surfaces/pomodoro/"])
 def test_the_entry_page_runs_the_webrtc_guard_before_any_script_of_the_app(client, url):
-    """No CSP covers WebRTC: the guard that removes it is the entry page's first script, right after the charset."""
+    """No CSP covers WebRTC: the guard that removes it is the document's first script, right after
+    the charset and its policy."""
     page = client.get(url).content.decode()
-    assert page.count('<script src="sdk/lineup-guard.js"></script>') == 1
-    assert page.index('<meta charset="utf-8"><script src="sdk/lineup-guard.js"></script>') < page.index(
-        '<script src="sdk/lineup-sdk.js'
-    )
-    guard = client.get(url.rsplit("/", 1)[0] + "/sdk/lineup-guard.js")
-    assert guard.status_code == 200 and b"RTC" in b"".join(guard.streaming_content)
-    # Other files of the bundle are served as they are.
-    assert b"lineup-guard" not in b"".join(client.get("/surfaces/notes/notes.css").streaming_content)
+    first_script = page.index("<script>")
+    assert page.index('<meta charset="utf-8">') < page.index('http-equiv="Content-Security-Policy"') < first_script
+    assert page[first_script:].startswith("<script>/*\n * The first script of every MiniApp Surface document")
 
 
-def test_the_surface_csp_names_only_the_apps_own_bundle_path(rf, settings):
-    """Not 'self': a Surface could otherwise send data in the URL of any script or image it adds."""
-    settings.ALLOWED_HOSTS = ["lineup.example"]
-    csp = surface_csp(rf.get("/surfaces/notes/", HTTP_HOST="lineup.example:8000"), "notes")
-    assert "script-src lineup.example:8000/surfaces/notes/;" in csp
-    assert "img-src lineup.example:8000/surfaces/notes/ data:;" in csp
-    assert csp.count("lineup.example:8000/surfaces/notes/") == 4
+@pytest.mark.spec("R-2.3.5")
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/surfaces/notes/notes.js",
+        "/surfaces/notes/notes.css",
+        "/surfaces/pomodoro/sdk/lineup-sdk.js",
+        "/surfaces/notes/index.html",
+    ],
+)
+def test_no_bundle_file_is_served_on_its_own(client, url):
+    """Everything a Surface needs is in its document: no other URL under /surfaces/ answers."""
+    assert client.get(url).status_code == 404
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ What this adds to the endpoint (docs/agents.md, "MiniApps in MCP Apps hosts"; de
 * on every published tool of a MiniApp whose manifest declares a Surface, ``_meta.ui.resourceUri``
   ``ui://lineup/<app_id>`` (and the flat ``_meta["ui/resourceUri"]`` older hosts read);
 * ``resources/list`` and ``resources/read`` of those URIs: the Surface as one self-contained HTML
-  document (``surface_document``), ``text/html;profile=mcp-app``, whose ``_meta.ui.csp`` declares no
+  document (``interact.surface_document``), ``text/html;profile=mcp-app``, whose ``_meta.ui.csp`` declares no
   connect, resource, frame or base-URI domain;
 * the app-only tool ``lineup.operation_status`` (``_meta.ui.visibility: ["app"]``): the Runtime's
   state of one operation of the bound conversation (with the app's own fields from its projection),
@@ -33,10 +33,10 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
+from interact.surface_document import MCP_APPS_SDK, surface_document
 from lineup.gateways.mcp import bridge
 from lineup.gateways.mcp.bridge import Binding
 from lineup.gateways.mcp.schemas import result_or_rejection
-from lineup.gateways.mcp.surface_document import surface_document
 from runtime.clock import isoformat
 from runtime.errors import RejectionCode
 from runtime.manifests import ToolDescriptor, get_manifest
@@ -161,12 +161,21 @@ def read_ui_resource(binding: Binding, uri: str) -> types.ReadResourceResult:
             message="no such resource: only MiniApps with tools in this conversation have a ui:// Surface",
             data={"uri": uri},
         )
-    text = surface_document(app_id, STATUS_TOOL)
+    text = surface_document(app_id, sdk=MCP_APPS_SDK, extra_head=_config_element(app_id)).html
     return types.ReadResourceResult(
         contents=[
             types.TextResourceContents(uri=uri, mime_type=APP_MIME_TYPE, text=text, _meta={"ui": RESOURCE_UI_META})
         ]
     )
+
+
+CONFIG_ELEMENT_ID = "lineup-mcp-app"  # read by miniapps/sdk/lineup-sdk-mcp-apps.js
+
+
+def _config_element(app_id: str) -> str:
+    """What the MCP Apps SDK reads first: the app and the status tool, as inert JSON."""
+    config = json.dumps({"app_id": app_id, "status_tool": STATUS_TOOL}).replace("<", "\\u003c")
+    return f'\n  <script type="application/json" id="{CONFIG_ELEMENT_ID}">{config}</script>'
 
 
 def operation_status(binding: Binding, operation_id: object) -> dict[str, Any] | None:

@@ -135,10 +135,39 @@ def check_token(binding: Binding) -> None:
         raise TokenWithdrawn(reason)
 
 
-def held_operation(binding: Binding, operation_id: str) -> OperationView | None:
-    """``operation`` for a request held open: the token is re-checked in the same database hop."""
-    check_token(binding)
-    return operation(binding, operation_id)
+def held_states(held: list[tuple[Binding, str]]) -> list[OperationView | Exception]:
+    """For each held ``(binding, operation_id)``: the operation now, ``TokenWithdrawn`` if its token no
+    longer authenticates, or ``LookupError`` if the operation is not its Agent's.
+
+    One database hop for every request held in the process (``lineup.gateways.mcp.holding``): each
+    distinct token is read once, the operations in one query.
+    """
+    refusals = {digest: token_refusal(digest) for digest in {binding.token_digest for binding, _ in held}}
+    ids = {operation_id for _, operation_id in held if _is_uuid(operation_id)}
+    rows = {str(row.id): row for row in Operation.objects.select_related("tool_call").filter(pk__in=ids)}
+    states: list[OperationView | Exception] = []
+    for binding, operation_id in held:
+        reason = refusals[binding.token_digest]
+        row = rows.get(operation_id)
+        if reason is not None:
+            states.append(TokenWithdrawn(reason))
+        elif (
+            row is None
+            or str(row.conversation_id) != binding.conversation_id
+            or row.tool_call.caller != binding.caller.label
+        ):
+            states.append(LookupError(operation_id))
+        else:
+            states.append(_view(row))
+    return states
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
 
 
 def inventory(binding: Binding) -> Inventory:

@@ -18,21 +18,22 @@ serving event loop that lives as long as the process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
 import re
 import uuid
-from collections import Counter
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import structlog
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.utils import timezone
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
-from lineup.gateways.mcp import bridge
+from lineup.gateways.mcp import bridge, fairness
 from lineup.gateways.mcp.admission import (
     NOT_ADMITTED,
     Refusal,
@@ -59,9 +60,6 @@ _CONVERSATION_PATH = re.compile(r"^/mcp/(?P<conversation_id>[^/]+)/?$")
 _BEARER = re.compile(r"^Bearer +(?P<token>\S+)$", re.IGNORECASE)
 
 
-_in_flight: Counter[str] = Counter()  # requests being handled per token digest, in this process
-
-
 def readable_id(body: bytes) -> str | int | None:
     """The JSON-RPC id of a request body, when it is readable; None otherwise."""
     try:
@@ -85,6 +83,49 @@ async def with_readable_id(refusal: Refusal, scope: Scope, receive: ASGIReceiveC
     return refusal if request_id is None else dataclasses.replace(refusal, request_id=request_id)
 
 
+async def _refuse_busy(
+    scope: Scope,
+    receive: ASGIReceiveCallable,
+    send: ASGISendCallable,
+    message: str,
+    key: str,
+    request_id: str | int | None = None,
+) -> None:
+    """429 with the request's id and ``Retry-After``, answered after that wait (``fairness``) unless
+    the client left meanwhile."""
+    logger.info("mcp.too_many_in_flight", message=message)
+    metrics.count_rate_limit_refusal("mcp")
+    too_many = Refusal(
+        429,
+        f"{message}; wait for an answer first",
+        code=NOT_ADMITTED,
+        request_id=request_id,
+        data={"code": "too_many_requests"},
+        headers=((b"retry-after", str(fairness.RETRY_AFTER_SECONDS).encode()),),
+    )
+    refusal = await with_readable_id(too_many, scope, receive)
+    if await fairness.answer_later(key, receive):
+        return  # the client left while its refusal waited
+    await send_refusal(send, refusal)
+
+
+def _check_request_line(scope: Scope) -> str:
+    """The conversation the path names, once host, origin, path and method are acceptable (no database)."""
+    headers = header_map(scope)
+    if allowed_host(headers) is None:
+        raise Refusal(400, "this host is not in LINEUP_ALLOWED_HOSTS", code=NOT_ADMITTED)
+    if "origin" in headers and not is_same_origin(headers["origin"], scope, headers):
+        # A browser page of another site (or a DNS-rebinding one): MCP's transport requires 403.
+        logger.info("mcp.foreign_origin", origin=headers["origin"][:200])
+        raise Refusal(403, "requests from another origin are refused", code=NOT_ADMITTED)
+    match = _CONVERSATION_PATH.match(scope["path"])
+    conversation_id = _uuid_text(match.group("conversation_id")) if match else None
+    if conversation_id is None:
+        raise Refusal(404, "name the conversation in the URL: /mcp/<conversation_id>/", code=NOT_ADMITTED)
+    check_method(scope["method"])
+    return conversation_id
+
+
 class McpEndpoint:
     """The ASGI app behind ``/mcp/``: admit the request, then hand it to the SDK's session manager."""
 
@@ -95,33 +136,26 @@ class McpEndpoint:
         self._starting: asyncio.Lock | None = None
 
     async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
-        # Fair share: a token's requests at once, in this process, counted from before their
-        # admission (its database read is itself a cost: one token's 400 parallel tasks/result calls
-        # took another user's answers from ~30 ms to seconds). The digest needs no database.
+        # Fair share (lineup.gateways.mcp.fairness): a token's requests at once, in this process,
+        # counted from before their admission (its database read is itself a cost). The digest
+        # needs no database.
+        try:
+            _check_request_line(scope)  # what costs nothing to refuse is refused before any count
+        except Refusal as refusal:
+            await send_refusal(send, await with_readable_id(refusal, scope, receive))
+            return
         bearer = _BEARER.match(header_map(scope).get("authorization", ""))
         key = token_digest(bearer.group("token")) if bearer else ""
-        cap = settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN
-        if key and _in_flight[key] >= cap:
-            logger.info("mcp.too_many_in_flight", cap=cap)
-            metrics.count_rate_limit_refusal("mcp")
-            too_many = Refusal(
-                429,
-                f"too many requests in flight for this token (at most {cap}); wait for an answer first",
-                code=NOT_ADMITTED,
-                data={"code": "too_many_requests"},
-                headers=((b"retry-after", b"1"),),
-            )
-            await send_refusal(send, await with_readable_id(too_many, scope, receive))
+        if not key:
+            await self._handle(scope, receive, send)  # refused 401 at admission
             return
-        if key:
-            _in_flight[key] += 1
-        try:
+        cap = fairness.token_busy(key)
+        if cap is not None:
+            await _refuse_busy(scope, receive, send, f"too many requests in flight for this token (at most {cap})", key)
+            return
+        with fairness.counted(fairness.in_flight, key):
+            await fairness.take_turn(key)
             await self._handle(scope, receive, send)
-        finally:
-            if key:
-                _in_flight[key] -= 1
-                if _in_flight[key] <= 0:
-                    del _in_flight[key]
 
     async def _handle(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         try:
@@ -132,23 +166,27 @@ class McpEndpoint:
         if admitted is None:
             return  # the client went away while sending its request
         binding, body = admitted
+        user_id = binding.caller.user_id
+        cap = fairness.user_busy(user_id)
+        if cap is not None:
+            await _refuse_busy(
+                scope,
+                receive,
+                send,
+                f"too many requests in flight for this person (at most {cap})",
+                f"user:{user_id}",
+                readable_id(body),
+            )
+            return
         manager = await self._session_manager()
-        await manager.handle_request({**scope, BINDING_SCOPE_KEY: binding}, replaying(body, receive), send)
+        with fairness.counted(fairness.in_flight_by_user, user_id):
+            scope = {**scope, BINDING_SCOPE_KEY: binding}  # type: ignore[assignment]
+            await _until_client_leaves(lambda rest: manager.handle_request(scope, replaying(body, rest), send), receive)
 
     async def _admit(self, scope: Scope, receive: ASGIReceiveCallable) -> tuple[bridge.Binding, bytes] | None:
         """The request's binding and its checked body (None if the client left), or the ``Refusal`` to answer."""
         headers = header_map(scope)
-        if allowed_host(headers) is None:
-            raise Refusal(400, "this host is not in LINEUP_ALLOWED_HOSTS", code=NOT_ADMITTED)
-        if "origin" in headers and not is_same_origin(headers["origin"], scope, headers):
-            # A browser page of another site (or a DNS-rebinding one): MCP's transport requires 403.
-            logger.info("mcp.foreign_origin", origin=headers["origin"][:200])
-            raise Refusal(403, "requests from another origin are refused", code=NOT_ADMITTED)
-        match = _CONVERSATION_PATH.match(scope["path"])
-        conversation_id = _uuid_text(match.group("conversation_id")) if match else None
-        if conversation_id is None:
-            raise Refusal(404, "name the conversation in the URL: /mcp/<conversation_id>/", code=NOT_ADMITTED)
-        check_method(scope["method"])
+        conversation_id = _check_request_line(scope)
         bearer = _BEARER.match(headers.get("authorization", ""))
         try:
             binding = await database_sync_to_async(bridge.bind)(
@@ -205,6 +243,31 @@ async def _run(manager: StreamableHTTPSessionManager, started: asyncio.Event) ->
     async with manager.run():
         started.set()
         await asyncio.Event().wait()  # as long as the event loop (the process) runs
+
+
+async def _until_client_leaves(
+    handle: Callable[[ASGIReceiveCallable], Coroutine[Any, Any, None]], receive: ASGIReceiveCallable
+) -> None:
+    """Run ``handle(receive)``; if the client disconnects first, stop it there (no orphan work: a held
+    ``tasks/result`` whose client left ends at once, not at Daphne's close timeout).
+
+    The body has been read, so the one message left on ``receive`` is ``http.disconnect``: it is read
+    once here and handed to the handler too, should it ask."""
+    left = asyncio.ensure_future(receive())
+
+    async def next_message() -> Any:
+        return await asyncio.shield(left)
+
+    task = asyncio.ensure_future(handle(next_message))  # type: ignore[arg-type]
+    try:
+        await asyncio.wait({task, left}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not task.done():
+            task.cancel()
+            logger.info("mcp.client_left")
+        left.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 def _uuid_text(value: str) -> str | None:

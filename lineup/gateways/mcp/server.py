@@ -25,7 +25,6 @@ worker thread, shape the answer.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import datetime, timedelta
 from typing import Any
@@ -41,7 +40,7 @@ from mcp.types import methods
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from lineup.gateways.mcp import apps, bridge
+from lineup.gateways.mcp import apps, bridge, holding
 from lineup.gateways.mcp.admission import NOT_ADMITTED
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
 from lineup.gateways.mcp.schemas import result_or_rejection
@@ -68,9 +67,6 @@ JSON_MIME = "application/json"
 # and no more often than the floor (a settlement lands within milliseconds of ends_at).
 POLL_INTERVAL_MAX = timedelta(seconds=5)
 POLL_INTERVAL_MIN = timedelta(milliseconds=250)
-# tasks/result blocks until the task is terminal (spec); it re-reads the row this often meanwhile.
-RESULT_WAIT_STEP_SECONDS = 1.0
-RESULT_WAIT_AFTER_DEADLINE_SECONDS = 0.1
 # A held tasks/result whose token was revoked (or whose user was deactivated) while it waited: the
 # code of the endpoint's refusals before admission (the same token would now get a 401 there).
 TOKEN_WITHDRAWN = NOT_ADMITTED
@@ -288,21 +284,20 @@ async def get_task(ctx: ServerRequestContext[Any, Any], params: types.GetTaskReq
 async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTaskPayloadRequestParams) -> dict[str, Any]:
     """The task's final ``tools/call`` result; blocks until the operation has settled (spec).
 
-    The wait re-checks the token at every read: revoked meanwhile, the request ends refused
-    (within ``RESULT_WAIT_STEP_SECONDS``) instead of returning the result to a withdrawn token.
+    While it waits it costs no database read of its own (``holding``: one read per step for every
+    held request of the process). The token is re-checked at every step: revoked meanwhile, the
+    request ends refused (within ``holding.STEP_SECONDS``) instead of returning the result to a
+    withdrawn token.
     """
     binding = request_binding(ctx)
     try:
         view = await _task_operation(binding, params.task_id)
-        while not view.final:
-            remaining = (view.ends_at - timezone.now()).total_seconds()
-            await asyncio.sleep(
-                min(RESULT_WAIT_STEP_SECONDS, remaining) if remaining > 0 else RESULT_WAIT_AFTER_DEADLINE_SECONDS
-            )
-            held = await database_sync_to_async(bridge.held_operation)(binding, params.task_id)
-            if held is None:
-                raise MCPError(code=types.INVALID_PARAMS, message="no such task for this Agent in this conversation")
-            view = held
+        try:
+            view = await holding.watcher.wait_final(binding, view)
+        except LookupError:
+            raise MCPError(
+                code=types.INVALID_PARAMS, message="no such task for this Agent in this conversation"
+            ) from None
         with tracing.span(
             "tool.result", parent=trace_parent(params.meta), attributes={"lineup.operation_id": view.operation_id}
         ):

@@ -5,6 +5,8 @@ The official client meets the refusals as MCP errors; raw HTTP shows the statuse
 
 from __future__ import annotations
 
+import time
+
 import httpx2
 import pytest
 from django.utils import timezone
@@ -122,14 +124,14 @@ def test_a_refusal_made_before_the_body_was_read_still_echoes_the_request_id(liv
 @pytest.mark.spec("R-2.2.3")
 def test_a_token_with_its_requests_in_flight_at_the_cap_is_refused_429(transactional_db, user, conversation, token):
     """Fair share: with the token's cap of requests in flight taken (here by the counter itself, as
-    parallel slow requests would), the next is refused 429 with its id and a Retry-After; another
-    token is not affected."""
+    parallel slow requests would), the next is refused 429 with its id and a Retry-After, answered
+    only after that wait; once a slot is free the token is served again."""
     import asyncio
 
     from django.conf import settings
 
     from lineup.asgi import application
-    from lineup.gateways.mcp import endpoint
+    from lineup.gateways.mcp import fairness
     from runtime.services.agents import token_digest
 
     async def post(bearer: str) -> httpx2.Response:
@@ -141,13 +143,50 @@ def test_a_token_with_its_requests_in_flight_at_the_cap_is_refused_429(transacti
                 headers={**ACCEPT, "Authorization": f"Bearer {bearer}"},
             )
 
-    endpoint._in_flight[token_digest(token)] = settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN
+    fairness.in_flight[token_digest(token)] = settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN
     try:
+        asked = time.monotonic()
         response = asyncio.run(post(token))
+        answered_after = time.monotonic() - asked
     finally:
-        endpoint._in_flight.clear()
+        fairness.in_flight.clear()
     assert response.status_code == 429, response.text
     assert response.headers["retry-after"] == "1"
     assert response.json()["id"] == "call-7"
     assert response.json()["error"]["data"] == {"code": "too_many_requests"}
+    assert answered_after >= fairness.RETRY_AFTER_SECONDS  # a client retrying at once can not spin the server
     assert asyncio.run(post(token)).status_code == 200
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_person_at_the_cap_of_requests_in_flight_is_refused_429_whichever_token(
+    transactional_db, user, conversation, token, token_for
+):
+    """Fair share per person: anyone can make tokens, so a fresh token does not buy more requests at
+    once; the refusal names the request (its id, read from the body admission already read)."""
+    import asyncio
+
+    from django.conf import settings
+
+    from lineup.asgi import application
+    from lineup.gateways.mcp import fairness
+
+    async def post(bearer: str) -> httpx2.Response:
+        transport = httpx2.ASGITransport(app=application)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://localhost") as client:
+            return await client.post(
+                f"/mcp/{conversation.id}/",
+                json={**INITIALIZE, "id": "call-8"},
+                headers={**ACCEPT, "Authorization": f"Bearer {bearer}"},
+            )
+
+    another = token_for(user, "another-token")
+    fairness.in_flight_by_user[user.id] = settings.LINEUP_MCP_IN_FLIGHT_PER_USER
+    try:
+        response = asyncio.run(post(another))
+    finally:
+        fairness.in_flight_by_user.clear()
+    assert response.status_code == 429, response.text
+    assert response.json()["id"] == "call-8"
+    assert "this person" in response.json()["error"]["message"]
+    assert asyncio.run(post(another)).status_code == 200

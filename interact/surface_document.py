@@ -1,19 +1,21 @@
-"""A MiniApp Surface as one self-contained HTML document, for MCP Apps hosts (``ui://lineup/<app>``).
+"""A MiniApp Surface as one self-contained HTML document: what every host frames.
 
-An MCP Apps host loads nothing from LineUp's origin: it renders the text of ``resources/read`` in a
-sandboxed frame. So the Surface's entry page is rewritten with everything inlined: its stylesheets
-as ``<style>``, its scripts as ``<script>`` (the deferred ones at the end of ``<body>``, where
-``defer`` would have run them), and the LineUp SDK swapped for its MCP Apps flavour — the official
-guest ``App`` of ``@modelcontextprotocol/ext-apps`` (``miniapps/sdk/mcp-apps/``) under the same
-``LineUp`` API (``miniapps/sdk/lineup-sdk-mcp-apps.js``). The Surface's own code is the same file the
-workspace serves.
+A Surface document requests nothing from the server (decision 0006): the Web host serves the entry
+page at ``/surfaces/<app>/`` with everything inlined, and an MCP Apps host renders the same kind of
+document from ``resources/read`` (``ui://lineup/<app>``, ``lineup.gateways.mcp.apps``). The entry
+page is rewritten: its stylesheets become ``<style>``, its scripts ``<script>`` (the deferred ones at
+the end of ``<body>``, where ``defer`` would have run them), and the LineUp SDK is the host's flavour
+— the workspace's ``lineup-sdk.js``, or for MCP Apps the official guest ``App`` of
+``@modelcontextprotocol/ext-apps`` (``miniapps/sdk/mcp-apps/``) under the same ``LineUp`` API
+(``miniapps/sdk/lineup-sdk-mcp-apps.js``). The Surface's own code is the same file either way.
 
 The document carries its own Content-Security-Policy (a ``<meta>``): no network of any kind, no
 frames, no forms, and only the inline scripts it was built with (by sha256). Its first script is the
 SDK's guard (``miniapps/sdk/lineup-guard.js``), which removes WebRTC, the one network no CSP covers.
-A host applies its own policy from ``_meta.ui.csp`` as well; this one holds even in a host that
-applies none. A reference
-left in the page (an ``src`` or ``href`` the rewrite did not inline) is an error, never served.
+An MCP Apps host applies its own policy from ``_meta.ui.csp`` as well; this one holds even in a host
+that applies none. The Web host sends the same policy as a header too, with the sandbox and
+``frame-ancestors`` a ``<meta>`` can not carry. A reference left in the page (an ``src`` or ``href``
+the rewrite did not inline) is an error, never served.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import json
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
@@ -32,11 +34,11 @@ from runtime.manifests import get_manifest
 
 SDK_DIR = Path(settings.BASE_DIR) / "miniapps" / "sdk"
 WORKSPACE_SDK = "sdk/lineup-sdk.js"
+WEB_SDK = ("lineup-sdk.js",)
 # What the workspace SDK becomes in an MCP Apps host: the official guest App, then LineUp's API over it.
 MCP_APPS_SDK = ("mcp-apps/ext-apps-app.js", "lineup-sdk-mcp-apps.js")
 # Runs before anything else in the document: removes the WebRTC constructors (decision 0006).
 GUARD_SCRIPT = "lineup-guard.js"
-CONFIG_ELEMENT_ID = "lineup-mcp-app"
 
 _STYLESHEET = re.compile(r'<link rel="stylesheet" href="(?P<href>[^"]+)">')
 _SCRIPT = re.compile(r'<script src="(?P<src>[^"]+)"(?P<defer> defer)?></script>')
@@ -65,9 +67,17 @@ class SurfaceDocumentError(Exception):
     """The Surface's entry page could not be made self-contained (a reference the rewrite does not know)."""
 
 
+@dataclass(frozen=True)
+class SurfaceDocument:
+    html: str
+    policy: str  # the Content-Security-Policy in its <meta>: only its own inline scripts, no network
+
+
 @cache
-def surface_document(app_id: str, status_tool: str) -> str:
-    """App ``app_id``'s Surface with every script and style inline, speaking MCP Apps to its host.
+def surface_document(app_id: str, *, sdk: tuple[str, ...] = WEB_SDK, extra_head: str = "") -> SurfaceDocument:
+    """App ``app_id``'s Surface with every script and style inline and the ``sdk`` files (in
+    ``miniapps/sdk/``) for the workspace SDK; ``extra_head`` (not a script the policy must allow) after
+    the guard.
 
     Built once per process: the bundle files change only with a deploy.
     """
@@ -93,7 +103,7 @@ def surface_document(app_id: str, status_tool: str) -> str:
     def inline_script(match: re.Match[str]) -> str:
         src = match["src"]
         if src == WORKSPACE_SDK:
-            return "".join(script(_read(SDK_DIR, name)) for name in MCP_APPS_SDK)
+            return "".join(script(_read(SDK_DIR, name)) for name in sdk)
         text = script(_read(SDK_DIR, src.removeprefix("sdk/")) if src.startswith("sdk/") else _read(bundle, src))
         if match["defer"]:
             deferred.append(text)
@@ -109,13 +119,12 @@ def surface_document(app_id: str, status_tool: str) -> str:
     if leftover:
         raise SurfaceDocumentError(f"{app_id}'s entry page still refers to a file: {leftover.group(0)!r}")
     guard = script(_read(SDK_DIR, GUARD_SCRIPT))
-    config = json.dumps({"app_id": app_id, "status_tool": status_tool}).replace("<", "\\u003c")
+    policy = _policy(scripts)
     head = (
-        f'{_CHARSET}\n  <meta http-equiv="Content-Security-Policy" content="{html.escape(_policy(scripts), quote=False)}">\n'
-        f"  {guard}\n"
-        f'  <script type="application/json" id="{CONFIG_ELEMENT_ID}">{config}</script>'
+        f'{_CHARSET}\n  <meta http-equiv="Content-Security-Policy" content="{html.escape(policy, quote=False)}">\n'
+        f"  {guard}{extra_head}"
     )
-    return page.replace(_CHARSET, head, 1)
+    return SurfaceDocument(html=page.replace(_CHARSET, head, 1), policy=policy)
 
 
 def _policy(scripts: list[str]) -> str:
