@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 import structlog
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
@@ -26,6 +25,7 @@ from django.utils import timezone
 from interact import workspace_actions
 from runtime import metrics
 from runtime.after_commit import answer_first
+from runtime.db_threads import run_db
 from runtime.errors import Rejection
 from runtime.manifests import StrictValidator
 from runtime.projections import conversation_group
@@ -116,7 +116,7 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             logger.info("workspace.too_many_connections", user_id=self.user.id)
             await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
             return
-        conversations = await database_sync_to_async(workspace_actions.conversations_for)(self.user)
+        conversations = await run_db(workspace_actions.conversations_for, self.user)
         self.conversation_ids = [str(c.id) for c in conversations]
         for conversation_id in self.conversation_ids:
             await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
@@ -154,9 +154,7 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
 
     async def _answer(self, frame_type: str, body: dict[str, Any], echo: dict[str, Any]) -> None:
         try:
-            reply = await database_sync_to_async(workspace_actions.handle)(
-                self.user, frame_type, body, now=timezone.now()
-            )
+            reply = await run_db(workspace_actions.handle, self.user, frame_type, body, now=timezone.now())
         except Rejection as rejection:
             await self._send("error", code=str(rejection.code), detail=rejection.detail, frame=frame_type, **echo)
             logger.info("workspace.frame_rejected", user_id=self.user.id, frame=frame_type, code=str(rejection.code))
@@ -181,7 +179,7 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         """Close the connection if its session no longer logs the user in (it was checked at connect only)."""
         if self.ended:
             return True
-        if await database_sync_to_async(workspace_actions.session_is_current)(self.session_key, self.user.id):
+        if await run_db(workspace_actions.session_is_current, self.session_key, self.user.id):
             return False
         self.ended = True
         await self._send("error", code="unauthorized", detail="the session has ended; log in again")
