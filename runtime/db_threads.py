@@ -37,8 +37,8 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _lock = threading.Lock()
-_executor: ThreadPoolExecutor | None = None
-_slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+_executors: dict[int, ThreadPoolExecutor] = {}  # by size: one in a process, unless a test changes it
+_slots: dict[tuple[asyncio.AbstractEventLoop, int], asyncio.Semaphore] = {}
 
 
 def pool_size() -> int:
@@ -49,17 +49,17 @@ def pool_size() -> int:
 
 
 def _pool(size: int) -> ThreadPoolExecutor:
-    global _executor
     with _lock:
-        if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="lineup-db")
-        return _executor
+        executor = _executors.get(size)
+        if executor is None:
+            executor = _executors[size] = ThreadPoolExecutor(max_workers=size, thread_name_prefix="lineup-db")
+        return executor
 
 
 def _slots_of(loop: asyncio.AbstractEventLoop, size: int) -> asyncio.Semaphore:
-    slots = _slots.get(loop)
+    slots = _slots.get((loop, size))
     if slots is None:
-        slots = _slots[loop] = asyncio.Semaphore(size)
+        slots = _slots[(loop, size)] = asyncio.Semaphore(size)
     return slots
 
 
