@@ -43,13 +43,16 @@ def test_a_result_carried_by_its_hint_is_written_without_a_read(live, connect, t
     stopped = caller.call(conversation_id, "pushed-1-stop", "pomodoro.interrupt", {}, revision)
     assert stopped["receipt"]["status"] == "interrupted", stopped
     first = caller.push("tool.result", source_tool_call_id="pushed-1")
+    # A frame's answer: the connection handles one message at a time, so the first send was counted
+    # (a pushed one is counted just after its send); and its credential was read just now.
+    caller.inventory(conversation_id)
     entry = OutboxEntry.objects.get(pk=first["outbox_id"])
     assert entry.attempts == 1 and entry.next_attempt_at > timezone.now() + timedelta(seconds=20)
 
-    caller.inventory(conversation_id)  # a frame: the connection's credential was read just now
     _hint(entry, carried=True)
     again = caller.push("tool.result", timeout=5)
     assert again == first
+    caller.inventory(conversation_id)
     assert live.remote.log_events("outbox.delivered", outbox_id=str(entry.id), pushed=True)
     # Counted once already: the push's count leaves a sent entry alone.
     assert OutboxEntry.objects.get(pk=entry.id).attempts == 1
