@@ -38,6 +38,28 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _server_backends(exclude: set[int]) -> list[int]:
+    """The PostgreSQL backends serving the bench database, but the bench's own (``exclude``): Daphne's.
+
+    PostgreSQL runs on this machine (the loopback bench), so their CPU time is read from /proc too.
+    """
+    with common.psycopg_connect(autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return [pid for (pid,) in rows if pid not in exclude]
+
+
+def _cpu_of(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            total += _cpu_seconds(pid)
+        except OSError:  # a backend that ended: its time is lost to the figure (rare; reported low)
+            pass
+    return total
+
+
 async def _measure(server: common.Server, agents: list[common.BenchAgent], args: argparse.Namespace) -> dict:
     connections = [await AgentConnection(server.url(), agent.token).open() for agent in agents]
     echoes = [
@@ -48,8 +70,9 @@ async def _measure(server: common.Server, agents: list[common.BenchAgent], args:
     samples: dict[str, list[float]] = {"start": [], "echo": [], "cas": [], "interrupt": []}
     # Daphne's CPU time spent in the start blocks only (start, interrupt, result, ack): the cost of
     # a decision cycle in the server, less sensitive to the machine's other load than latency.
-    cpu = {"measured": 0.0, "cycles": 0}
+    cpu = {"measured": 0.0, "cycles": 0, "postgres": 0.0}
     cas = common.cas_updater(0)
+    own_backend = cas.backend_pid
     cas_count = 0
 
     def cas_block(count: int) -> list[float]:
@@ -112,12 +135,14 @@ async def _measure(server: common.Server, agents: list[common.BenchAgent], args:
         for rtts in await asyncio.gather(*(echo_block(i, block) for i in range(len(connections)))):
             samples["echo"] += rtts
         samples["cas"] += cas_block(block * len(connections))
-        cpu_before = _cpu_seconds(server.process.pid)
+        backends = _server_backends({own_backend})
+        cpu_before, pg_before = _cpu_seconds(server.process.pid), _cpu_of(backends)
         for starts, interrupts in await asyncio.gather(*(start_block(i, block) for i in range(len(connections)))):
             samples["start"] += starts
             samples["interrupt"] += interrupts
         if len(samples["start"]) > args.warmup * len(connections):
             cpu["measured"] += _cpu_seconds(server.process.pid) - cpu_before
+            cpu["postgres"] += _cpu_of(backends) - pg_before
             cpu["cycles"] += block * len(connections)
     for connection in connections:
         errors += [f"unexpected frame {frame}" for frame in connection.unexpected]
@@ -129,6 +154,7 @@ async def _measure(server: common.Server, agents: list[common.BenchAgent], args:
         "samples": {k: v[skip:] for k, v in samples.items()},
         "errors": errors,
         "daphne_cpu_ms_per_cycle": round(cpu["measured"] * 1000 / max(cpu["cycles"], 1), 3),
+        "postgres_cpu_ms_per_cycle": round(cpu["postgres"] * 1000 / max(cpu["cycles"], 1), 3),
     }
 
 
@@ -162,6 +188,8 @@ def main(args: argparse.Namespace) -> common.Report:
             "interrupt_receipt": common.latency_summary(outcome["samples"]["interrupt"]),
             # start + interrupt + result delivery + ack, in Daphne: the cost metrics or tracing add shows here
             "daphne_cpu_ms_per_cycle": outcome["daphne_cpu_ms_per_cycle"],
+            # the same cycles in the PostgreSQL backends Daphne's connections use (/proc, same machine)
+            "postgres_cpu_ms_per_cycle": outcome["postgres_cpu_ms_per_cycle"],
         },
         errors=len(outcome["errors"]),
         log_dir=str(rig.log_dir),

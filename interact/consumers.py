@@ -15,10 +15,10 @@ the page gets ``error unauthorized`` and the connection is closed with 4401.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import structlog
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
@@ -26,6 +26,7 @@ from django.utils import timezone
 from interact import workspace_actions
 from runtime import metrics
 from runtime.after_commit import answer_first
+from runtime.db_threads import run_db
 from runtime.errors import Rejection
 from runtime.manifests import StrictValidator
 from runtime.projections import conversation_group
@@ -92,6 +93,13 @@ def recovered_request_id(error: FrameError) -> dict[str, str]:
     return {}
 
 
+def _if_session_current(session_key: str, user_id: int, call: Callable[..., Any], /, *args: Any, **kwargs: Any):
+    """``(True, call(...))`` while the session still logs the user in, else ``(False, None)`` uncalled."""
+    if not workspace_actions.session_is_current(session_key, user_id):
+        return False, None
+    return True, call(*args, **kwargs)
+
+
 class WorkspaceConsumer(AsyncWebsocketConsumer):
     conversation_ids: list[str]
 
@@ -116,7 +124,7 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             logger.info("workspace.too_many_connections", user_id=self.user.id)
             await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
             return
-        conversations = await database_sync_to_async(workspace_actions.conversations_for)(self.user)
+        conversations = await run_db(workspace_actions.conversations_for, self.user)
         self.conversation_ids = [str(c.id) for c in conversations]
         for conversation_id in self.conversation_ids:
             await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
@@ -134,11 +142,13 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if await self._session_ended():
+        if self.ended:
             return
         try:
             frame = parse_frame(text_data, validators=WORKSPACE_FRAMES)
         except FrameError as error:
+            if await self._session_ended():  # a refusal is an answer too: only to a live session
+                return
             await self._send("error", code=error.code, detail=error.detail, **recovered_request_id(error))
             logger.info("workspace.frame_rejected", user_id=self.user.id, code=error.code, detail=error.detail)
             return
@@ -154,12 +164,23 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
 
     async def _answer(self, frame_type: str, body: dict[str, Any], echo: dict[str, Any]) -> None:
         try:
-            reply = await database_sync_to_async(workspace_actions.handle)(
-                self.user, frame_type, body, now=timezone.now()
+            # The session re-check and the frame's service in one database-thread call (decision 0032).
+            current, reply = await run_db(
+                _if_session_current,
+                self.session_key,
+                self.user.id,
+                workspace_actions.handle,
+                self.user,
+                frame_type,
+                body,
+                now=timezone.now(),
             )
         except Rejection as rejection:
             await self._send("error", code=str(rejection.code), detail=rejection.detail, frame=frame_type, **echo)
             logger.info("workspace.frame_rejected", user_id=self.user.id, frame=frame_type, code=str(rejection.code))
+            return
+        if not current:
+            await self._end_session()
             return
         if frame_type == "snapshot.get":
             await self._send("snapshot", **echo, snapshot=reply)
@@ -181,13 +202,16 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         """Close the connection if its session no longer logs the user in (it was checked at connect only)."""
         if self.ended:
             return True
-        if await database_sync_to_async(workspace_actions.session_is_current)(self.session_key, self.user.id):
+        if await run_db(workspace_actions.session_is_current, self.session_key, self.user.id):
             return False
+        await self._end_session()
+        return True
+
+    async def _end_session(self) -> None:
         self.ended = True
         await self._send("error", code="unauthorized", detail="the session has ended; log in again")
         logger.info("workspace.session_ended", user_id=self.user.id)
         await self.close(code=CLOSE_UNAUTHENTICATED, reason="the session has ended")
-        return True
 
     async def _send(self, frame_type: str, **body: Any) -> None:
         await self.send(text_data=encode({"type": frame_type, **body}))

@@ -35,6 +35,10 @@ Variables:
     LINEUP_OUTBOX_REDELIVERY_SECONDS  resend an unacked tool.result after this long (default 5)
     LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS  each resend waits twice as long, up to this (default 300)
     LINEUP_AGENT_HEARTBEAT_SECONDS  a live /ws/agent/ connection refreshes its row this often (default 15)
+    LINEUP_DB_THREADS       database threads of an ASGI process's sockets, each with its own
+                            connection (default 4; 0 = Channels' single thread; SQLite always 0)
+    LINEUP_AGENT_CREDENTIAL_SECONDS  a /ws/agent/ connection re-reads its token at most this long
+                            after the last read (default 1; a revocation hint re-reads at once)
     LINEUP_WS_HELLO_TIMEOUT_SECONDS / LINEUP_WS_HELLO_MAX_BYTES  /ws/agent/'s first frame must be a
                             valid hello this soon and this small, else close 4401 (5 / 4096)
     LINEUP_WS_MAX_FRAME_BYTES  largest frame either socket handles (65536)
@@ -263,6 +267,12 @@ LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS = float(os.environ.get("LINEUP_OUTBOX_REDEL
 # A live /ws/agent/ connection refreshes its runtime.AgentConnection row this often; a row not
 # refreshed for three periods (its process died) is not counted as live (decision 0017).
 LINEUP_AGENT_HEARTBEAT_SECONDS = float(os.environ.get("LINEUP_AGENT_HEARTBEAT_SECONDS", "15"))
+# The sockets' database work runs on this many threads per process, each with its own connection
+# (runtime/db_threads.py, docs/decisions/0032-socket-transport-off-the-hot-path.md).
+LINEUP_DB_THREADS = int(os.environ.get("LINEUP_DB_THREADS", "4"))
+# A /ws/agent/ connection trusts its last credential read this long before a frame re-reads it;
+# the agent.revoked / agent.deactivated hint re-reads at once (decision 0032).
+LINEUP_AGENT_CREDENTIAL_SECONDS = float(os.environ.get("LINEUP_AGENT_CREDENTIAL_SECONDS", "1"))
 
 # The doors' limits (lineup.doors, docs/decisions/0024-bounded-doors.md): what one client may cost.
 # Generous for any legitimate client (the reference Agent, a page, the soak's Agents); published

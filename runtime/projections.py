@@ -7,6 +7,7 @@ answer to the request that made them (runtime.after_commit).
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -60,6 +61,8 @@ def batched(messages: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, A
         event = {"kind": message["kind"], "payload": message["payload"]}
         if "trace" in message:
             event["trace"] = message["trace"]
+        if "delivery" in message:
+            event["delivery"] = message["delivery"]
         by_group.setdefault(group, {"type": message["type"] + "s", "events": []})["events"].append(event)
     return by_group
 
@@ -82,13 +85,48 @@ def _hand_on(messages: list[tuple[str, dict[str, Any]]]) -> None:
     hand_on_send(send)
 
 
-def project_on_commit(conversation_id: uuid.UUID | str, kind: str, payload: dict[str, Any]) -> None:
+# A result larger than this (its JSON) is not carried in the settlement's hint: the Agent's socket
+# reads it from the outbox instead, so one huge result does not load every channel-layer message.
+RESULT_HINT_MAX_BYTES = 8 * 1024
+
+
+def result_delivery(entry: Any) -> dict[str, Any] | None:
+    """What a settlement's hint carries of its outbox entry, so the Agent's socket writes
+    ``tool.result`` at once without reading the outbox (docs/decisions/0032); None when too large.
+
+    ``entry`` is the ``runtime.OutboxEntry`` the settling transaction wrote (its ``id``,
+    ``agent_id``, ``channel`` and ``payload`` are read). The outbox stays the truth: the entry is
+    acked, backed off and redelivered as before; the hint only spares the first send its read.
+    """
+    body = {
+        "outbox_id": str(entry.id),
+        "agent_id": str(entry.agent_id) if entry.agent_id else None,
+        "channel": str(entry.channel),
+        "conversation_id": str(entry.conversation_id),
+        "source_tool_call_id": entry.payload["source_tool_call_id"],
+        "tool": entry.payload["tool"],
+        "result": entry.payload["result"],
+    }
+    if len(json.dumps(body["result"], separators=(",", ":"), default=str)) > RESULT_HINT_MAX_BYTES:
+        return None
+    return body
+
+
+def project_on_commit(
+    conversation_id: uuid.UUID | str, kind: str, payload: dict[str, Any], *, delivery: dict[str, Any] | None = None
+) -> None:
     """After commit, tell the conversation's live pages and Agents that ``kind`` happened; with
-    tracing on, the hint carries the deciding trace (``trace``), which its delivery continues."""
+    tracing on, the hint carries the deciding trace (``trace``), which its delivery continues.
+
+    ``delivery`` (``result_delivery(entry)`` of a settlement) rides along for the Agent sockets only:
+    the workspace pages forward ``kind`` and ``payload``, never it.
+    """
     message = {"type": "conversation.event", "kind": kind, "payload": payload}
     headers = tracing.carrier()
     if headers:
         message["trace"] = headers
+    if delivery is not None:
+        message["delivery"] = delivery
     _send_on_commit(conversation_group(conversation_id), message)
 
 

@@ -59,6 +59,22 @@ def mark_sent(*, entries: list[OutboxEntry], now: datetime) -> None:
         entry.next_attempt_at = now + redelivery_delay(entry.attempts)
 
 
+def mark_first_sent(*, outbox_ids: list[str], now: datetime) -> int:
+    """Count the first send of entries pushed from their settlement's hint, in one UPDATE.
+
+    The hint's send did not read the outbox (docs/decisions/0032), so it is counted just after
+    the send instead of just before: a crash between the two leaves the entry due, and the next
+    round sends it again (still at least once). One already sent or acked meanwhile is left alone.
+    """
+    if not outbox_ids:
+        return 0
+    counted = OutboxEntry.objects.filter(pk__in=outbox_ids, acked_at__isnull=True, attempts=0).update(
+        attempts=1, last_attempt_at=now, next_attempt_at=now + redelivery_delay(1)
+    )
+    metrics.count_outbox_sends(first=counted, redelivered=0)
+    return counted
+
+
 def ack_outbox_entry(*, outbox_id: uuid.UUID | str, agent_id: uuid.UUID | str, now: datetime) -> bool:
     """Ack an entry owned by ``agent_id``; returns False when it was already acked.
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 import uuid
 from typing import Any
 
 import structlog
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
@@ -33,6 +33,7 @@ from lineup.gateways.agent_socket import delivery
 from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
 from runtime import crashpoints, tracing
 from runtime.after_commit import answer_first
+from runtime.db_threads import run_db
 from runtime.errors import Rejection
 from runtime.projections import agent_group, conversation_group
 from runtime.services.agents import (
@@ -63,11 +64,16 @@ def correlation_ids(body: dict[str, Any]) -> dict[str, str]:
     return request_ids(body, CORRELATION_FIELDS)
 
 
+class _Ended(Exception):
+    """The frame's credential re-read found it gone: the connection was ended instead of the frame handled."""
+
+
 class AgentConsumer(AsyncWebsocketConsumer):
     agent = None
     caller: Caller | None = None
     conversation_ids: list[str]
     ended = False  # told unauthorized and closing: nothing more is handled or delivered
+    credential_read_at = float("-inf")  # time.monotonic() of the last read that found the token valid
 
     async def connect(self) -> None:
         self.row_id = uuid.uuid4()  # its runtime.AgentConnection row, once welcomed
@@ -98,8 +104,8 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(agent_group(self.agent.id), self.channel_name)
         if self.agent is not None:
             try:
-                await database_sync_to_async(agent_connection_closed)(
-                    connection_id=self.row_id, agent_id=self.agent.id, now=timezone.now()
+                await run_db(
+                    agent_connection_closed, connection_id=self.row_id, agent_id=self.agent.id, now=timezone.now()
                 )
             except Exception:  # the row stops counting when its heartbeat is missed (decision 0017)
                 logger.exception("agent.connection_row_not_deleted", connection_id=self.connection_id)
@@ -120,19 +126,16 @@ class AgentConsumer(AsyncWebsocketConsumer):
         try:
             frame = parse_agent_frame(text_data)
         except FrameError as error:
-            await self._refuse_frame(error)
+            with contextlib.suppress(_Ended):
+                await self._refuse_frame(error)
             return
         handler = getattr(self, "on_" + frame.type.replace(".", "_"))
         try:
-            # The token and its user were checked at hello; a frame that arrives after a revocation
-            # or a deactivation but before its hint (or whose hint was lost: hints are best effort,
-            # and a bulk update sends none) must not be handled. One indexed read per frame, next to
-            # the several each frame's service makes anyway; over MCP every request is checked so.
-            if self.agent is not None and not await self._still_authorized():
-                return
             # Hints and eta publishes of what this frame decided leave after its answer.
             async with answer_first():
                 await handler(frame.body)
+        except _Ended:  # its credential was gone: told unauthorized and closed, the frame not handled
+            return
         except Rejection as rejection:
             await self._error(rejection.code, rejection.detail, frame=frame.type, **correlation_ids(frame.body))
         except Exception:  # a bug must not take the connection down; the frame changed nothing it reports
@@ -171,7 +174,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         if body["protocol"] != PROTOCOL:
             await self._error("unsupported_protocol", f"this server speaks {PROTOCOL}")
             return
-        agent = await database_sync_to_async(authenticate_agent)(body["token"], now=timezone.now())
+        agent = await run_db(authenticate_agent, body["token"], now=timezone.now())
         if agent is None:
             self.ended = True
             await self._error("unauthorized", "unknown or revoked token")
@@ -195,7 +198,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
             self._log("agent.too_many_connections")
             await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
             return
-        conversation_ids = await database_sync_to_async(delivery.agent_conversation_ids)(agent)
+        conversation_ids = await run_db(delivery.agent_conversation_ids, agent)
         for conversation_id in conversation_ids:
             await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
         await self.channel_layer.group_add(agent_group(agent.id), self.channel_name)
@@ -204,6 +207,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         # authenticated connection that was never welcomed and never gets a result.
         self.agent = agent
         self.token_digest = digest
+        self.credential_read_at = time.monotonic()
         if door is not None:
             door.authenticated = True
             door.context["agent_id"] = str(agent.id)
@@ -221,8 +225,12 @@ class AgentConsumer(AsyncWebsocketConsumer):
         )
         self._log("agent.welcomed", conversations=len(self.conversation_ids))
         try:
-            await database_sync_to_async(agent_connection_opened)(
-                connection_id=self.row_id, agent_id=agent.id, digest=self.token_digest, now=timezone.now()
+            await run_db(
+                agent_connection_opened,
+                connection_id=self.row_id,
+                agent_id=agent.id,
+                digest=self.token_digest,
+                now=timezone.now(),
             )
         except Exception:  # only the Agents page's count misses it; the heartbeat writes it again
             logger.exception("agent.connection_row_not_written", connection_id=self.connection_id)
@@ -237,13 +245,14 @@ class AgentConsumer(AsyncWebsocketConsumer):
             logger.exception("agent.first_delivery_failed", connection_id=self.connection_id, agent_id=str(agent.id))
 
     async def on_inventory_get(self, body: dict[str, Any]) -> None:
-        inventory = await database_sync_to_async(delivery.inventory_for)(self.caller, body["conversation_id"])
+        inventory = await self._checked(delivery.inventory_for, self.caller, body["conversation_id"])
         await self._send("inventory", conversation_id=body["conversation_id"], **inventory.published())
 
     async def on_tool_call(self, body: dict[str, Any]) -> None:
         attributes = {"lineup.tool": body["tool"], "lineup.conversation_id": body["conversation_id"]}
         with tracing.span("tool.call", attributes=attributes) as span:
-            outcome = await database_sync_to_async(route_tool_call)(
+            outcome = await self._checked(
+                route_tool_call,
                 caller=self.caller,
                 conversation_id=body["conversation_id"],
                 source_tool_call_id=body["source_tool_call_id"],
@@ -272,9 +281,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self._log("agent.tool_call", tool=body["tool"], outcome=type(outcome).__name__, **common)
 
     async def on_message_send(self, body: dict[str, Any]) -> None:
-        message = await database_sync_to_async(delivery.send_agent_message)(
-            self.caller, self.agent, body, now=timezone.now()
-        )
+        message = await self._checked(delivery.send_agent_message, self.caller, self.agent, body, now=timezone.now())
         await self._send(
             "message.sent",
             conversation_id=body["conversation_id"],
@@ -283,8 +290,8 @@ class AgentConsumer(AsyncWebsocketConsumer):
         )
 
     async def on_interaction_request(self, body: dict[str, Any]) -> None:
-        interaction = await database_sync_to_async(delivery.request_agent_interaction)(
-            self.caller, self.agent, body, now=timezone.now()
+        interaction = await self._checked(
+            delivery.request_agent_interaction, self.caller, self.agent, body, now=timezone.now()
         )
         await self._send(
             "interaction.pending",
@@ -296,8 +303,8 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self._deliver(results=False, user_messages=False)
 
     async def on_interaction_withdraw(self, body: dict[str, Any]) -> None:
-        interaction = await database_sync_to_async(delivery.withdraw_agent_interaction)(
-            self.caller, self.agent, body, now=timezone.now()
+        interaction = await self._checked(
+            delivery.withdraw_agent_interaction, self.caller, self.agent, body, now=timezone.now()
         )
         await self._send(
             "interaction.withdrawn",
@@ -309,15 +316,15 @@ class AgentConsumer(AsyncWebsocketConsumer):
         await self._deliver(results=False, user_messages=False)
 
     async def on_outbox_ack(self, body: dict[str, Any]) -> None:
-        await database_sync_to_async(delivery.ack)(self.agent, body["outbox_id"], now=timezone.now())
+        await self._checked(delivery.ack, self.agent, body["outbox_id"], now=timezone.now())
         self._log("outbox.ack_received", outbox_id=body["outbox_id"])
 
     async def on_message_ack(self, body: dict[str, Any]) -> None:
-        await database_sync_to_async(delivery.ack_user_message)(self.agent, body["message_id"], now=timezone.now())
+        await self._checked(delivery.ack_user_message, self.agent, body["message_id"], now=timezone.now())
         self._log("user_message.ack_received", message_id=body["message_id"])
 
     async def on_interaction_ack(self, body: dict[str, Any]) -> None:
-        await database_sync_to_async(delivery.ack_interaction)(self.agent, self.caller, body, now=timezone.now())
+        await self._checked(delivery.ack_interaction, self.agent, self.caller, body, now=timezone.now())
         self._log("interaction_resolution.ack_received", interaction_id=body["interaction_id"])
 
     # --- hints from the channel layer -----------------------------------------------------
@@ -331,6 +338,18 @@ class AgentConsumer(AsyncWebsocketConsumer):
         )
         if not kinds & {"operation.settled", "interaction.resolved"} and not human_message:
             return
+        if self.ended or self.agent is None:
+            return
+        pushed, unread = delivery.pushed_results(str(self.agent.id), events)
+        # A settlement's hint carries its result (runtime.projections.result_delivery): written at
+        # once, without reading the outbox, while this connection's credential was read within
+        # LINEUP_AGENT_CREDENTIAL_SECONDS (every frame reads it); otherwise read as before, which
+        # re-reads it. Another Agent's settlement in the conversation costs no read at all.
+        fresh = time.monotonic() - self.credential_read_at <= settings.LINEUP_AGENT_CREDENTIAL_SECONDS
+        read_results = unread or (bool(pushed) and not fresh)
+        resolutions = "interaction.resolved" in kinds
+        if not (read_results or human_message or resolutions or pushed):
+            return
         settled = next((e for e in events if e.get("kind") == "operation.settled" and e.get("trace")), None)
         try:
             # A settlement's result continues the trace of the decision that settled it.
@@ -343,11 +362,10 @@ class AgentConsumer(AsyncWebsocketConsumer):
                 if settled
                 else contextlib.nullcontext()
             ):
-                await self._deliver(
-                    results="operation.settled" in kinds,
-                    user_messages=human_message,
-                    resolutions="interaction.resolved" in kinds,
-                )
+                if pushed and fresh:
+                    await self._push_results(pushed)
+                if read_results or human_message or resolutions:
+                    await self._deliver(results=read_results, user_messages=human_message, resolutions=resolutions)
         except Exception:  # e.g. the database restarting: the redelivery loop's next round retries
             logger.exception("agent.hint_failed", connection_id=self.connection_id, kinds=sorted(map(str, kinds)))
 
@@ -364,12 +382,29 @@ class AgentConsumer(AsyncWebsocketConsumer):
     async def agent_event(self, event: dict[str, Any]) -> None:
         await self.agent_events({"events": [event]})
 
+    async def _checked(self, call: Any, /, *args: Any, **kwargs: Any) -> Any:
+        """``call(*args, **kwargs)`` on a database thread, after re-reading this connection's
+        credential in the same call; raises ``_Ended`` (the connection told and closed) if it is gone.
+
+        The token and its user were checked at hello; a frame that arrives after a revocation or a
+        deactivation but before its hint (or whose hint was lost: hints are best effort, and a bulk
+        update sends none) must not be handled. The read is one indexed row in the frame's own hop
+        (before, a hop of its own), so no time-based cache can let such a frame through.
+        """
+        refusal, value = await run_db(delivery.authorized_call, self.token_digest, call, *args, **kwargs)
+        if refusal is not None:
+            await self._end(refusal)
+            raise _Ended
+        self.credential_read_at = time.monotonic()
+        return value
+
     async def _still_authorized(self) -> bool:
         """Re-read this connection's token and user; if either is gone, end the connection."""
         if self.ended or self.agent is None:  # closing, or never welcomed: nothing to act for
             return False
-        refusal = await database_sync_to_async(token_refusal)(self.token_digest)
+        refusal = await run_db(token_refusal, self.token_digest)
         if refusal is None:
+            self.credential_read_at = time.monotonic()
             return True
         await self._end(refusal)
         return False
@@ -392,7 +427,8 @@ class AgentConsumer(AsyncWebsocketConsumer):
         """
         if self.ended or self.agent is None:  # closing, or never welcomed: nothing to act for
             return False
-        waiting = await database_sync_to_async(delivery.waiting_for)(
+        waiting = await run_db(
+            delivery.waiting_for,
             self.agent,
             self.token_digest,
             results=results,
@@ -404,6 +440,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         if waiting.refusal is not None:
             await self._end(waiting.refusal)
             return False
+        self.credential_read_at = time.monotonic()
         for entry, attempts in waiting.results:
             await self._send("tool.result", **entry)
             self._log(
@@ -420,6 +457,19 @@ class AgentConsumer(AsyncWebsocketConsumer):
             self._log("interaction_resolution.delivered", interaction_id=payload["interaction_id"])
         return True
 
+    async def _push_results(self, bodies: list[dict[str, Any]]) -> None:
+        """Write results a settlement's hint carried, then count their first send (decision 0032)."""
+        for body in bodies:
+            await self._send("tool.result", **body)
+            self._log(
+                "outbox.delivered",
+                outbox_id=body["outbox_id"],
+                source_tool_call_id=body["source_tool_call_id"],
+                conversation_id=body["conversation_id"],
+                pushed=True,
+            )
+        await run_db(delivery.count_pushed, [body["outbox_id"] for body in bodies], now=timezone.now())
+
     async def _redeliver_forever(self) -> None:
         while True:
             await asyncio.sleep(self._redelivery_seconds())
@@ -435,8 +485,12 @@ class AgentConsumer(AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(settings.LINEUP_AGENT_HEARTBEAT_SECONDS)
             try:
-                await database_sync_to_async(agent_connection_seen)(
-                    connection_id=self.row_id, agent_id=self.agent.id, digest=self.token_digest, now=timezone.now()
+                await run_db(
+                    agent_connection_seen,
+                    connection_id=self.row_id,
+                    agent_id=self.agent.id,
+                    digest=self.token_digest,
+                    now=timezone.now(),
                 )
             except Exception:  # keep the loop alive; the next beat retries
                 logger.exception("agent.heartbeat_failed", connection_id=self.connection_id)
@@ -469,8 +523,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
             and self.agent is not None
             and (where == "arguments" or where.startswith("arguments/"))
         ):
-            if await self._still_authorized():
-                await self.on_tool_call(body)
+            await self.on_tool_call(body)
             return
         await self._error(error.code, error.detail, **error.correlation(CORRELATION_FIELDS))
 

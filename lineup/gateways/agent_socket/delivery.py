@@ -1,13 +1,14 @@
 """The synchronous side of ``/ws/agent/``: access checks, service calls and reads for the consumer.
 
-Each function runs in a worker thread (``database_sync_to_async``) and returns plain data.
+Each function runs on a database thread (``runtime.db_threads.run_db``) and returns plain data.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from interact.models import Interaction, InteractionStatus, Message, MessageDelivery
 from interact.services.interactions import ack_resolution, request_interaction, withdraw_interaction
@@ -20,10 +21,12 @@ from runtime.models import Agent, Conversation, DeliveryChannel
 from runtime.selectors import due_outbox_page
 from runtime.services.agents import token_refusal
 from runtime.services.conversations import conversation_get_or_create_default
-from runtime.services.outbox import ack_outbox_entry, mark_sent
+from runtime.services.outbox import ack_outbox_entry, mark_first_sent, mark_sent
 from runtime.tool_router import Caller, access_conversation
 
 DELIVERY_BATCH = 100
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,17 @@ def waiting_for(
         user_messages=user_messages_to_send(agent, now=now, everything=everything) if user_messages else [],
         resolutions=resolutions_to_send(agent) if resolutions else [],
     )
+
+
+def authorized_call(
+    token_digest: str, call: Callable[..., T], /, *args: Any, **kwargs: Any
+) -> tuple[str | None, T | None]:
+    """``(None, call(*args, **kwargs))``, or ``(refusal, None)`` without calling it when the
+    connection's token or user is gone: a frame's credential re-read and its service in one hop."""
+    refusal = token_refusal(token_digest)
+    if refusal is not None:
+        return refusal, None
+    return None, call(*args, **kwargs)
 
 
 def agent_conversation_ids(agent: Agent) -> list[str]:
@@ -127,6 +141,28 @@ def results_to_send(agent: Agent, *, now: datetime, everything: bool) -> list[tu
         )
         for entry, attempts in zip(entries, sent_before, strict=True)
     ]
+
+
+def pushed_results(agent_id: str, events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    """The ``tool.result`` bodies a settlement hint carries for this Agent's socket, and whether
+    some settlement in it carried none (too large, or an older server): those are read instead."""
+    bodies, unread = [], False
+    for event in events:
+        if event.get("kind") != "operation.settled":
+            continue
+        entry = event.get("delivery")
+        if entry is None:
+            unread = True
+        elif entry.get("agent_id") == agent_id and entry.get("channel") == DeliveryChannel.AGENT_SOCKET:
+            bodies.append({k: entry[k] for k in RESULT_FIELDS})
+    return bodies, unread
+
+
+RESULT_FIELDS = ("outbox_id", "conversation_id", "source_tool_call_id", "tool", "result")
+
+
+def count_pushed(outbox_ids: list[str], *, now: datetime) -> int:
+    return mark_first_sent(outbox_ids=outbox_ids, now=now)
 
 
 @crashpoints.scope("ack")

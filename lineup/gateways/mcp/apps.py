@@ -26,7 +26,6 @@ import uuid
 from typing import Any
 
 import mcp.types as types
-from channels.db import database_sync_to_async
 from django.utils import timezone
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, ResourceCsp
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -38,6 +37,7 @@ from lineup.gateways.mcp import bridge
 from lineup.gateways.mcp.bridge import Binding
 from lineup.gateways.mcp.schemas import result_or_rejection
 from runtime.clock import isoformat
+from runtime.db_threads import run_db
 from runtime.errors import RejectionCode
 from runtime.manifests import ToolDescriptor, get_manifest
 from runtime.models import Operation
@@ -211,7 +211,7 @@ async def call_status_tool(binding: Binding, arguments: dict[str, Any] | None) -
     arguments = arguments or {}
     status = None
     if set(arguments) == {"operation_id"}:
-        status = await database_sync_to_async(operation_status)(binding, arguments["operation_id"])
+        status = await run_db(operation_status, binding, arguments["operation_id"])
     if status is None:
         refusal = {"code": str(RejectionCode.INVALID_ARGUMENTS), "detail": "no such operation in this conversation"}
         return types.CallToolResult(

@@ -1,6 +1,6 @@
 """The synchronous side of the MCP endpoint: binding, tool calls and task state, read from the database.
 
-Each function runs in a worker thread (``database_sync_to_async``) and returns plain data. Nothing is
+Each function runs on a database thread (``runtime.db_threads.run_db``) and returns plain data. Nothing is
 kept in the process between requests: an MCP task *is* the Operation row of the ``pomodoro.start``
 that created it (the task id is the operation id), its status is the operation's state and its result
 is the tool call's stored result, so any Daphne process answers ``tasks/get`` and ``tasks/result``.

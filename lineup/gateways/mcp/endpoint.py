@@ -29,7 +29,6 @@ from typing import Any
 
 import structlog
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
-from channels.db import database_sync_to_async
 from django.utils import timezone
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
@@ -48,6 +47,7 @@ from lineup.gateways.mcp.admission import (
 from lineup.gateways.mcp.server import BINDING_SCOPE_KEY, LineUpServer, build_server
 from lineup.origins import allowed_host, header_map, is_same_origin
 from runtime import metrics
+from runtime.db_threads import run_db
 from runtime.errors import Rejection, RejectionCode
 from runtime.services.agents import token_digest
 from runtime.wire import MAX_FRAME_BYTES
@@ -189,8 +189,11 @@ class McpEndpoint:
         conversation_id = _check_request_line(scope)
         bearer = _BEARER.match(headers.get("authorization", ""))
         try:
-            binding = await database_sync_to_async(bridge.bind)(
-                token=bearer.group("token") if bearer else None, conversation_id=conversation_id, now=timezone.now()
+            binding = await run_db(
+                bridge.bind,
+                token=bearer.group("token") if bearer else None,
+                conversation_id=conversation_id,
+                now=timezone.now(),
             )
         except bridge.Unauthenticated:
             logger.info("mcp.unauthorized", conversation_id=conversation_id, had_token=bearer is not None)

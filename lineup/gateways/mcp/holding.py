@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import structlog
-from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from lineup.gateways.mcp import bridge
 from lineup.gateways.mcp.bridge import Binding, OperationView
+from runtime.db_threads import run_db
 
 logger = structlog.get_logger("lineup.mcp")
 
@@ -83,7 +83,7 @@ class Watcher:
             if not held:
                 continue
             try:
-                states = await database_sync_to_async(bridge.held_states)([(h.binding, h.operation_id) for h in held])
+                states = await run_db(bridge.held_states, [(h.binding, h.operation_id) for h in held])
             except Exception:  # the database is away: keep waiting, the next step reads again
                 logger.exception("mcp.held_read_failed", held=len(held))
                 continue

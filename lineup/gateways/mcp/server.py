@@ -31,7 +31,6 @@ from typing import Any
 
 import mcp.types as types
 import structlog
-from channels.db import database_sync_to_async
 from django.utils import timezone
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
@@ -47,6 +46,7 @@ from lineup.gateways.mcp.schemas import result_or_rejection
 from runtime import tracing
 from runtime.after_commit import answer_first
 from runtime.clock import isoformat
+from runtime.db_threads import run_db
 from runtime.manifests import ToolDescriptor
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.tool_router import enforced_input_schema
@@ -191,8 +191,13 @@ async def _route(binding: Binding, params: types.CallToolRequestParams, *, task:
     with tracing.span("tool.call", parent=trace_parent(params.meta), attributes=attributes) as span:
         # Hints and the eta publish leave in a background task, not before this request's response.
         async with answer_first():
-            answer = await database_sync_to_async(bridge.call_tool)(
-                binding, name=params.name, arguments=params.arguments, meta=dict(params.meta or {}), now=timezone.now()
+            answer = await run_db(
+                bridge.call_tool,
+                binding,
+                name=params.name,
+                arguments=params.arguments,
+                meta=dict(params.meta or {}),
+                now=timezone.now(),
             )
         tracing.annotate(span, operation_id=answer.operation.operation_id if answer.operation else None)
     outcome = answer.outcome
@@ -270,7 +275,7 @@ def _millis(delta: timedelta) -> int:
 
 
 async def _task_operation(binding: Binding, task_id: str) -> OperationView:
-    view = await database_sync_to_async(bridge.operation)(binding, task_id)
+    view = await run_db(bridge.operation, binding, task_id)
     if view is None:
         raise MCPError(code=types.INVALID_PARAMS, message="no such task for this Agent in this conversation")
     return view
@@ -301,7 +306,7 @@ async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTask
         with tracing.span(
             "tool.result", parent=trace_parent(params.meta), attributes={"lineup.operation_id": view.operation_id}
         ):
-            acked = await database_sync_to_async(bridge.deliver_result)(binding, view, now=timezone.now(), recheck=True)
+            acked = await run_db(bridge.deliver_result, binding, view, now=timezone.now(), recheck=True)
     except bridge.TokenWithdrawn as withdrawn:
         logger.info(
             "mcp.task_result_refused",
@@ -334,7 +339,7 @@ async def list_resources(
     ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams
 ) -> types.ListResourcesResult:
     binding = request_binding(ctx)
-    views = await database_sync_to_async(bridge.recent_operations)(binding)
+    views = await run_db(bridge.recent_operations, binding)
     return types.ListResourcesResult(
         resources=[
             *apps.ui_resources(binding),
@@ -370,10 +375,10 @@ async def read_resource(
         return apps.read_ui_resource(binding, uri)
     view = None
     if uri.startswith(bridge.OPERATION_URI_PREFIX):
-        view = await database_sync_to_async(bridge.operation)(binding, uri.removeprefix(bridge.OPERATION_URI_PREFIX))
+        view = await run_db(bridge.operation, binding, uri.removeprefix(bridge.OPERATION_URI_PREFIX))
     if view is None:
         raise MCPError(code=types.INVALID_PARAMS, message="no such resource", data={"uri": uri})
     if view.final:
-        await database_sync_to_async(bridge.deliver_result)(binding, view, now=timezone.now())
+        await run_db(bridge.deliver_result, binding, view, now=timezone.now())
     text = json.dumps(view.receipt(), ensure_ascii=False, separators=(",", ":"))
     return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type=JSON_MIME, text=text)])

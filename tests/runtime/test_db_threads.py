@@ -1,0 +1,82 @@
+"""The sockets' database threads (runtime.db_threads): calls of different connections run at once,
+each thread on its own PostgreSQL connection, never more at once than ``LINEUP_DB_THREADS``, with
+the caller's context; ``LINEUP_DB_THREADS=0`` keeps Channels' single thread (docs/decisions/0032)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import threading
+
+import pytest
+from django.db import connection
+
+from runtime.db_threads import run_db
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spec("R-2.2.3", "R-2.2.8")]
+
+WAIT = 30.0  # generous: a barrier that is never reached fails the test, it does not hang it
+
+marker: contextvars.ContextVar[str] = contextvars.ContextVar("marker", default="unset")
+
+
+def _meet(barrier: threading.Barrier) -> tuple[str, int, str]:
+    """Wait for the other calls on their own threads, then name this thread, its backend and the context."""
+    barrier.wait(WAIT)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    return threading.current_thread().name, backend, marker.get()
+
+
+async def _gather_meetings(parties: int) -> list[tuple[str, int, str]]:
+    barrier = threading.Barrier(parties)
+    marker.set("from-the-frame")
+    return await asyncio.gather(*(run_db(_meet, barrier) for _ in range(parties)))
+
+
+def test_calls_of_different_connections_run_at_once_on_their_own_connections(settings):
+    """Three calls meet at a barrier: only possible when they run on three threads at once (on
+    Channels' single thread the first would wait forever); each has its own backend and sees the
+    caller's context variables."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite keeps Channels' single database thread")
+    settings.LINEUP_DB_THREADS = 3
+    met = asyncio.run(_gather_meetings(3))
+    assert {name.startswith("lineup-db") for name, _, _ in met} == {True}
+    assert len({backend for _, backend, _ in met}) == 3
+    assert {seen for _, _, seen in met} == {"from-the-frame"}
+
+
+def test_no_more_calls_run_at_once_than_the_pool_has_threads(settings):
+    """Six calls on two threads: at most two are ever inside at once, and all finish."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite keeps Channels' single database thread")
+    settings.LINEUP_DB_THREADS = 2
+    inside, most = 0, 0
+    lock = threading.Lock()
+    pair = threading.Barrier(2)
+
+    def call() -> None:
+        nonlocal inside, most
+        with lock:
+            inside += 1
+            most = max(most, inside)
+        pair.wait(WAIT)  # two at a time meet here; a third inside would break the pairs
+        with lock:
+            inside -= 1
+
+    async def main() -> None:
+        await asyncio.gather(*(run_db(call) for _ in range(6)))
+
+    asyncio.run(main())
+    assert most == 2
+
+
+def test_zero_threads_keeps_channels_single_thread(settings):
+    settings.LINEUP_DB_THREADS = 0
+
+    async def main() -> str:
+        return await run_db(lambda: threading.current_thread().name)
+
+    assert not asyncio.run(main()).startswith("lineup-db")
