@@ -87,22 +87,65 @@ def record_event(
     **data: Any,
 ) -> None:
     """Append a decision to the event log and emit its structured log line."""
-    ids = {
-        "conversation_id": conversation_id,
-        "instance_id": instance_id,
-        "app_session_id": app_session_id,
-        "operation_id": operation_id,
-        "source_tool_call_id": source_tool_call_id,
-    }
-    data = _plain(data)
-    event = LifecycleEvent(kind=kind, at=at, data=data, **ids)
+    event = event_row(
+        kind,
+        at=at,
+        conversation_id=conversation_id,
+        instance_id=instance_id,
+        app_session_id=app_session_id,
+        operation_id=operation_id,
+        source_tool_call_id=source_tool_call_id,
+        **data,
+    )
+    write_event(event, level=level)
+
+
+def write_event(event: LifecycleEvent, *, level: str = "info") -> None:
+    """Write an ``event_row`` with the decision's events (at once outside one) and announce it."""
     pending = getattr(connection, "_lineup_events", None)
     if pending is not None and connection.in_atomic_block and len(connection.savepoint_ids) == pending[1]:
         pending[0].append(event)
     else:
         event.save(force_insert=True)
-    line = {k: _plain(v) for k, v in ids.items() if v}
+    announce_event(event, level=level)
 
+
+def event_row(
+    kind: str,
+    *,
+    at: datetime,
+    conversation_id: uuid.UUID | str | None = None,
+    instance_id: uuid.UUID | str | None = None,
+    app_session_id: uuid.UUID | str | None = None,
+    operation_id: uuid.UUID | str | None = None,
+    source_tool_call_id: str = "",
+    **data: Any,
+) -> LifecycleEvent:
+    """The event-log row of a decision, not yet written (for a caller that writes it in SQL)."""
+    return LifecycleEvent(
+        kind=kind,
+        at=at,
+        data=_plain(data),
+        conversation_id=conversation_id,
+        instance_id=instance_id,
+        app_session_id=app_session_id,
+        operation_id=operation_id,
+        source_tool_call_id=source_tool_call_id,
+    )
+
+
+def announce_event(event: LifecycleEvent, *, level: str = "info") -> None:
+    """The structured log line (and metrics) of an event-log row written in this transaction,
+    sent once it commits (at once outside a transaction)."""
+    ids = {
+        "conversation_id": event.conversation_id,
+        "instance_id": event.instance_id,
+        "app_session_id": event.app_session_id,
+        "operation_id": event.operation_id,
+        "source_tool_call_id": event.source_tool_call_id,
+    }
+    line = {k: _plain(v) for k, v in ids.items() if v}
+    kind, data = event.kind, event.data
     via = metrics.settlement_path()  # what is deciding now; the hook below may run elsewhere
 
     def emit() -> None:
@@ -113,6 +156,17 @@ def record_event(
         transaction.on_commit(emit)
     else:
         emit()
+
+
+def take_pending_events() -> list[LifecycleEvent]:
+    """The events this decision recorded so far and has not written, for a caller that writes
+    them in its own statement (in order, before its own); empty inside a nested savepoint."""
+    pending = getattr(connection, "_lineup_events", None)
+    if pending is None or not connection.in_atomic_block or len(connection.savepoint_ids) != pending[1]:
+        return []
+    taken = list(pending[0])
+    pending[0].clear()
+    return taken
 
 
 def uuid_or_none(value: object) -> uuid.UUID | None:

@@ -21,23 +21,29 @@ foreground app), so a decision costs about ten statements whatever the conversat
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import json
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q, Subquery
 
 from runtime.clock import isoformat, to_millis
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection
-from runtime.events import decision, record_event
+from runtime.events import announce_event, decision, event_row, record_event, take_pending_events, write_event
 from runtime.manifests import OperationPolicy, first_error, get_manifest, get_tool
 from runtime.miniapps import registered
 from runtime.models import (
     AppInstance,
     DeliveryChannel,
     InstanceSnapshot,
+    LifecycleEvent,
     Operation,
     OutboxEntry,
     ToolCall,
@@ -49,6 +55,7 @@ from runtime.services.snapshots import encoded_size
 from runtime.services.workspace import (
     IN_FRONT,
     Closing,
+    bring_to_foreground,
     close_instances,
     lock_workspace,
     lock_workspace_of_operation,
@@ -60,6 +67,7 @@ from runtime.services.workspace import (
 from runtime.tool_calls import Accepted, Receipt, replay
 from runtime.transitions import (
     AlreadyFinal,
+    LifecycleState,
     NotDue,
     OperationState,
     Settle,
@@ -411,16 +419,15 @@ def interrupt_operation(
     if operation is None:
         receipt: dict[str, Any] = {"status": no_active_status}
     else:
-        [outcome] = settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now)
-        status = (
-            "interrupted"
-            if outcome.settled and operation.state == OperationState.INTERRUPTED
-            else "operation_already_final"
-        )
-        receipt = {"status": status, "operation_id": str(operation.id)}
-
-    ToolCall.objects.create(
-        conversation_id=conversation_id,
+        # The receipt follows from the same rule the settlement applies (so it can be written with it).
+        verdict = decide_settlement(operation.state, Trigger.AGENT_INTERRUPT, ends_at=operation.ends_at, now=now)
+        interrupted = isinstance(verdict, Settle) and verdict.state == OperationState.INTERRUPTED
+        receipt = {
+            "status": "interrupted" if interrupted else "operation_already_final",
+            "operation_id": str(operation.id),
+        }
+    call = ToolCall(
+        conversation_id=workspace.conversation_id,
         source_tool_call_id=source_tool_call_id,
         tool=tool,
         arguments={},
@@ -432,7 +439,7 @@ def interrupt_operation(
         created_at=now,
         finished_at=now,
     )
-    record_event(
+    event = event_row(
         "tool.receipt",
         at=now,
         conversation_id=conversation_id,
@@ -442,7 +449,17 @@ def interrupt_operation(
         status=receipt["status"],
         caller=caller,
     )
+    if operation is None:
+        _write_receipt((call, event))
+    else:
+        settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now, receipt=(call, event))
     return Receipt(source_tool_call_id=source_tool_call_id, receipt=receipt)
+
+
+def _write_receipt(receipt: tuple[ToolCall, LifecycleEvent]) -> None:
+    call, event = receipt
+    call.save(force_insert=True)
+    write_event(event)
 
 
 @dataclass(frozen=True)
@@ -557,13 +574,15 @@ def settle_locked(
     trigger: Trigger,
     now: datetime,
     next_foreground: AppInstance | None = None,
+    receipt: tuple[ToolCall, LifecycleEvent] | None = None,
 ) -> list[SettleOutcome]:
     """Decide and write the settlement of operations read by ``_lock_operations``, whose
-    workspaces this transaction holds: one statement per table for all of them.
+    workspaces this transaction holds: one statement per table for all of them, or on PostgreSQL
+    one call of ``runtime_settle`` (``runtime.sql.settle``) for all of them.
 
     Order (R-4.2.4): the results and outbox entries first, then the instances close, their
     sub-sessions end and each workspace's previous foreground app (Interact) returns — all in the
-    caller's transaction.
+    caller's transaction. ``receipt``: an interrupt's receipt call and its event, written after.
     """
     outcomes: list[SettleOutcome] = []
     settling: list[tuple[Workspace, Operation, Settle]] = []
@@ -589,9 +608,26 @@ def settle_locked(
             )
         else:
             settling.append((workspace, operation, verdict))
-    if not settling:
+    if settling and settles_in_sql():
+        _settle_in_sql(settling, trigger=trigger, now=now, next_foreground=next_foreground, receipt=receipt)
         return outcomes
+    _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground)
+    if receipt is not None:
+        _write_receipt(receipt)
+    return outcomes
 
+
+def _settle_in_python(
+    settling: list[tuple[Workspace, Operation, Settle]],
+    *,
+    trigger: Trigger,
+    now: datetime,
+    next_foreground: AppInstance | None,
+) -> None:
+    """The settlement's writes through the ORM, one statement per table (SQLite; the specification
+    ``runtime_settle`` mirrors)."""
+    if not settling:
+        return
     by_id = {operation.pk: (operation, verdict) for _, operation, verdict in settling}
     won = Operation.objects.filter(pk__in=list(by_id), state=OperationState.FOCUSING).update(
         state=per_row(Operation, "state", {pk: v.state for pk, (_, v) in by_id.items()}),
@@ -663,7 +699,161 @@ def settle_locked(
         ],
         now=now,
     )
-    return outcomes
+
+
+_SQL_SETTLEMENT = contextvars.ContextVar("sql_settlement", default=True)
+
+
+def settles_in_sql() -> bool:
+    """Whether settlements here go through ``runtime_settle`` (PostgreSQL, unless turned off)."""
+    return connection.vendor == "postgresql" and _SQL_SETTLEMENT.get()
+
+
+@contextlib.contextmanager
+def python_settlement() -> Iterator[None]:
+    """Settle through the Python path even on PostgreSQL (the property test compares the two)."""
+    token = _SQL_SETTLEMENT.set(False)
+    try:
+        yield
+    finally:
+        _SQL_SETTLEMENT.reset(token)
+
+
+def _event_json(event: LifecycleEvent) -> dict[str, Any]:
+    def text(value: object) -> str | None:
+        return None if value is None else str(value)
+
+    return {
+        "at": event.at.isoformat(),
+        "kind": event.kind,
+        "conversation_id": text(event.conversation_id),
+        "instance_id": text(event.instance_id),
+        "app_session_id": text(event.app_session_id),
+        "operation_id": text(event.operation_id),
+        "source_tool_call_id": event.source_tool_call_id,
+        "data": event.data,
+    }
+
+
+def _call_json(call: ToolCall) -> dict[str, Any]:
+    fields = ("conversation_id", "instance_id", "agent_id")
+    return {
+        "id": str(call.id),
+        **{name: None if getattr(call, name) is None else str(getattr(call, name)) for name in fields},
+        "source_tool_call_id": call.source_tool_call_id,
+        "tool": call.tool,
+        "arguments": call.arguments,
+        "caller": call.caller,
+        "status": call.status,
+        "receipt": call.receipt,
+        "channel": call.channel,
+        "created_at": call.created_at.isoformat(),
+        "finished_at": call.finished_at.isoformat(),
+    }
+
+
+def _settle_in_sql(
+    settling: list[tuple[Workspace, Operation, Settle]],
+    *,
+    trigger: Trigger,
+    now: datetime,
+    next_foreground: AppInstance | None,
+    receipt: tuple[ToolCall, LifecycleEvent] | None,
+) -> None:
+    """The settlement's writes as one call of ``runtime_settle``; Python shapes and checks each
+    result first (a bad one fails the settlement before anything is written)."""
+    verdicts = []
+    reserved = set()
+    for workspace, operation, verdict in settling:
+        operation.state, operation.ended_at = verdict.state, verdict.ended_at
+        operation.interruption_reason, operation.settled_at = verdict.interruption_reason, now
+        # The focus number the workspace's lock reserved, for the app that comes to the front.
+        seq = workspace.focus_seq if getattr(workspace, "focus_seq_reserved", False) else None
+        if workspace.pk in reserved:
+            seq = None
+        reserved.add(workspace.pk)
+        verdicts.append(
+            {
+                "state": str(verdict.state),
+                "ended_at": verdict.ended_at.isoformat(),
+                "ended_at_text": isoformat(verdict.ended_at),
+                "interruption_reason": verdict.interruption_reason and str(verdict.interruption_reason),
+                "result": _checked_result(operation),
+                "focus_seq": seq,
+            }
+        )
+    before = take_pending_events()  # announced already; written first, in this call
+    after = [receipt[1]] if receipt else []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT * FROM runtime_settle(%s, %s, %s::uuid[], %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)",
+            [
+                now,
+                trigger.value,
+                [operation.id for _, operation, _ in settling],
+                json.dumps(verdicts),
+                next_foreground.pk if next_foreground is not None else None,
+                json.dumps([_event_json(e) for e in before]),
+                json.dumps([_event_json(e) for e in after]),
+                json.dumps(_call_json(receipt[0])) if receipt else None,
+            ],
+        )
+        rows = cursor.fetchall()
+    own = rows[len(before) : len(rows) - len(after)]
+
+    for _, operation, _ in settling:
+        project_on_commit(operation.conversation_id, "operation.settled", operation_projection(operation))
+    workspaces = {workspace.pk: workspace for workspace, _, _ in settling}
+    instances = {operation.instance_id: operation.instance for _, operation, _ in settling}
+    left_behind = False
+    for event_id, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, seq in own:
+        data = json.loads(raw) if isinstance(raw, str) else raw  # Django reads jsonb as text
+        event = LifecycleEvent(
+            id=event_id,
+            kind=kind,
+            at=now,
+            conversation_id=conversation_id,
+            instance_id=instance_id,
+            app_session_id=session_id,
+            operation_id=operation_id,
+            source_tool_call_id=call_id,
+            data=data,
+        )
+        announce_event(event)
+        if kind in ("instance.closed", "instance.foreground"):
+            target = LifecycleState.CLOSED if kind == "instance.closed" else LifecycleState.FOREGROUND
+            project_on_commit(
+                conversation_id,
+                "instance.lifecycle",
+                {
+                    "instance_id": str(instance_id),
+                    "app_id": data["app_id"],
+                    "lifecycle_state": target,
+                    "previous": data["previous"],
+                },
+            )
+        elif kind == "app_session.ended":
+            project_on_commit(
+                conversation_id,
+                "app_session.ended",
+                {"app_session_id": str(session_id), "instance_id": str(instance_id)},
+            )
+        # What the caller holds in memory follows what was written.
+        if kind == "instance.closed" and instance_id in instances:
+            instance = instances[instance_id]
+            instance.lifecycle_state, instance.closed_at, instance.close_reason = target, now, data["reason"]
+            left_behind = data["previous"] not in IN_FRONT
+        elif kind == "instance.foreground":
+            workspace = workspaces[conversation_id]
+            workspace.focus_seq, workspace.focus_seq_reserved = seq, False
+            if next_foreground is not None and next_foreground.pk == instance_id:
+                next_foreground.lifecycle_state, next_foreground.focus_seq = target, seq
+    if receipt:
+        announce_event(receipt[1])
+    if left_behind and next_foreground is not None:
+        # The user's choice when what closed was not in front (the Python path does the same).
+        [workspace] = workspaces.values()
+        bring_to_foreground(workspace, next_foreground, now=now)
 
 
 def _previous_valid(operation: Operation) -> AppInstance | None:

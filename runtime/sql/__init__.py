@@ -1,0 +1,1 @@
+"""SQL the Runtime runs on PostgreSQL, kept beside the Python it mirrors."""
