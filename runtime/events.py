@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 import structlog
 from django.db import connection, transaction
@@ -137,20 +137,34 @@ def event_row(
 def announce_event(event: LifecycleEvent, *, level: str = "info") -> None:
     """The structured log line (and metrics) of an event-log row written in this transaction,
     sent once it commits (at once outside a transaction)."""
-    ids = {
-        "conversation_id": event.conversation_id,
-        "instance_id": event.instance_id,
-        "app_session_id": event.app_session_id,
-        "operation_id": event.operation_id,
-        "source_tool_call_id": event.source_tool_call_id,
-    }
-    line = {k: _plain(v) for k, v in ids.items() if v}
-    kind, data = event.kind, event.data
+    announce_events([event], level=level)
+
+
+_ID_FIELDS = ("conversation_id", "instance_id", "app_session_id", "operation_id", "source_tool_call_id")
+
+
+class EventLine(NamedTuple):
+    """What a log line says about an event-log row written in SQL (no model instance needed)."""
+
+    kind: str
+    conversation_id: uuid.UUID | None
+    instance_id: uuid.UUID | None
+    app_session_id: uuid.UUID | None
+    operation_id: uuid.UUID | None
+    source_tool_call_id: str
+    data: dict[str, Any]
+
+
+def announce_events(events: list[LifecycleEvent | EventLine], *, level: str = "info") -> None:
+    """``announce_event`` for many rows, in order, with one on-commit hook (a batch settlement)."""
     via = metrics.settlement_path()  # what is deciding now; the hook below may run elsewhere
+    log = getattr(logger, level)
 
     def emit() -> None:
-        getattr(logger, level)(kind, **line, **data)
-        metrics.count_event(kind, data, via=via)  # with the log line: counted once committed, like it
+        for event in events:
+            line = {k: _plain(v) for k in _ID_FIELDS if (v := getattr(event, k))}
+            log(event.kind, **line, **event.data)
+            metrics.count_event(event.kind, event.data, via=via)  # counted once committed, like the line
 
     if connection.in_atomic_block:
         transaction.on_commit(emit)

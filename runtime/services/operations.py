@@ -36,7 +36,15 @@ from django.db.models import Q, Subquery
 from runtime.clock import isoformat, to_millis
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection
-from runtime.events import announce_event, decision, event_row, record_event, take_pending_events, write_event
+from runtime.events import (
+    EventLine,
+    announce_events,
+    decision,
+    event_row,
+    record_event,
+    take_pending_events,
+    write_event,
+)
 from runtime.manifests import OperationPolicy, first_error, get_manifest, get_tool
 from runtime.miniapps import registered
 from runtime.models import (
@@ -559,6 +567,9 @@ def settle_for_lifecycle(
 def _lock_operations(which: Q, **also: Subquery) -> list[Operation]:
     """Lock the operations ``which`` selects, reading in the same statement their instance, their
     start call (whose caller owns the result) and their conversation's previous valid foreground app."""
+    if settles_in_sql():  # runtime_settle reads the instance and the previous foreground app itself
+        locking = Operation.objects.select_for_update(of=("self",)).select_related("tool_call").filter(which)
+        return list(locking.annotate(**also).order_by("conversation_id"))
     return list(
         Operation.objects.select_for_update(of=("self",))
         .select_related("instance", "tool_call")
@@ -804,22 +815,13 @@ def _settle_in_sql(
     for _, operation, _ in settling:
         project_on_commit(operation.conversation_id, "operation.settled", operation_projection(operation))
     workspaces = {workspace.pk: workspace for workspace, _, _ in settling}
-    instances = {operation.instance_id: operation.instance for _, operation, _ in settling}
+    # The instances the caller read with its operations, if it did (the SQL path's lock does not).
+    instances = {o.instance_id: o.instance for _, o, _ in settling if Operation.instance.is_cached(o)}
     left_behind = False
-    for event_id, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, seq in own:
+    written = []
+    for _, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, seq in own:
         data = json.loads(raw) if isinstance(raw, str) else raw  # Django reads jsonb as text
-        event = LifecycleEvent(
-            id=event_id,
-            kind=kind,
-            at=now,
-            conversation_id=conversation_id,
-            instance_id=instance_id,
-            app_session_id=session_id,
-            operation_id=operation_id,
-            source_tool_call_id=call_id,
-            data=data,
-        )
-        announce_event(event)
+        written.append(EventLine(kind, conversation_id, instance_id, session_id, operation_id, call_id, data))
         if kind in ("instance.closed", "instance.foreground"):
             target = LifecycleState.CLOSED if kind == "instance.closed" else LifecycleState.FOREGROUND
             project_on_commit(
@@ -848,8 +850,7 @@ def _settle_in_sql(
             workspace.focus_seq, workspace.focus_seq_reserved = seq, False
             if next_foreground is not None and next_foreground.pk == instance_id:
                 next_foreground.lifecycle_state, next_foreground.focus_seq = target, seq
-    if receipt:
-        announce_event(receipt[1])
+    announce_events([*written, *after])
     if left_behind and next_foreground is not None:
         # The user's choice when what closed was not in front (the Python path does the same).
         [workspace] = workspaces.values()
