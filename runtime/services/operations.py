@@ -17,6 +17,8 @@ interrupt, an eta task, a lifecycle event) or a batch of due deadlines (the swee
 code path, so a batch settles each operation exactly as it would settle alone. Each reads what it
 needs in the statement that locks the operation (its instance, its start call, the previous valid
 foreground app), so a decision costs about ten statements whatever the conversation's history.
+On PostgreSQL those writes are one call of ``runtime_settle`` instead (``runtime.sql.settle``,
+decision 0030): Python still decides and shapes each result, and a settlement is three statements.
 """
 
 from __future__ import annotations
