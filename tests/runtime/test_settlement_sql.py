@@ -154,7 +154,8 @@ class History:
         raise AssertionError(kind)
 
     def world(self) -> str:
-        """Every row of the run's conversations, ordered without ids, ids replaced by first appearance."""
+        """Every row of the run's conversations, ordered without ids (ties broken by the test's own
+        call ids and focus numbers), ids replaced by first appearance."""
         rows: dict[str, Any] = {"transcript": self.transcript}
         for index, conversation_id in enumerate(self.ids):
             mine = {"conversation_id": conversation_id}
@@ -166,11 +167,13 @@ class History:
                     .values("id", "app_id", "lifecycle_state", "focus_seq", "closed_at", "close_reason", "opened_at")
                 ),
                 "sessions": list(
-                    AppSession.objects.filter(**mine).order_by("opened_at").values("instance_id", "state", "ended_at")
+                    AppSession.objects.filter(**mine)
+                    .order_by("opened_at", "instance__focus_seq", "instance__app_id")
+                    .values("instance_id", "state", "ended_at")
                 ),
                 "operations": list(
                     Operation.objects.filter(**mine)
-                    .order_by("started_at")
+                    .order_by("started_at", "source_tool_call_id")
                     .values(
                         "id",
                         "instance_id",
@@ -202,7 +205,7 @@ class History:
                 ),
                 "outbox": list(
                     OutboxEntry.objects.filter(**mine)
-                    .order_by("created_at", "operation__started_at")
+                    .order_by("created_at", "operation__started_at", "operation__source_tool_call_id")
                     .values("id", "operation_id", "tool_call_id", "agent_id", "channel", "payload", "next_attempt_at")
                 ),
                 "events": list(
