@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 import structlog
 from django.db import connection, transaction
@@ -87,21 +87,89 @@ def record_event(
     **data: Any,
 ) -> None:
     """Append a decision to the event log and emit its structured log line."""
-    ids = {
-        "conversation_id": conversation_id,
-        "instance_id": instance_id,
-        "app_session_id": app_session_id,
-        "operation_id": operation_id,
-        "source_tool_call_id": source_tool_call_id,
-    }
-    data = _plain(data)
-    event = LifecycleEvent(kind=kind, at=at, data=data, **ids)
+    event = event_row(
+        kind,
+        at=at,
+        conversation_id=conversation_id,
+        instance_id=instance_id,
+        app_session_id=app_session_id,
+        operation_id=operation_id,
+        source_tool_call_id=source_tool_call_id,
+        **data,
+    )
+    write_event(event, level=level)
+
+
+def write_event(event: LifecycleEvent, *, level: str = "info") -> None:
+    """Write an ``event_row`` with the decision's events (at once outside one) and announce it."""
     pending = getattr(connection, "_lineup_events", None)
     if pending is not None and connection.in_atomic_block and len(connection.savepoint_ids) == pending[1]:
         pending[0].append(event)
     else:
         event.save(force_insert=True)
-    _announce(kind, ids, data, level=level)
+    announce_event(event, level=level)
+
+
+def event_row(
+    kind: str,
+    *,
+    at: datetime,
+    conversation_id: uuid.UUID | str | None = None,
+    instance_id: uuid.UUID | str | None = None,
+    app_session_id: uuid.UUID | str | None = None,
+    operation_id: uuid.UUID | str | None = None,
+    source_tool_call_id: str = "",
+    **data: Any,
+) -> LifecycleEvent:
+    """The event-log row of a decision, not yet written (for a caller that writes it in SQL)."""
+    return LifecycleEvent(
+        kind=kind,
+        at=at,
+        data=_plain(data),
+        conversation_id=conversation_id,
+        instance_id=instance_id,
+        app_session_id=app_session_id,
+        operation_id=operation_id,
+        source_tool_call_id=source_tool_call_id,
+    )
+
+
+def announce_event(event: LifecycleEvent, *, level: str = "info") -> None:
+    """The structured log line (and metrics) of an event-log row written in this transaction,
+    sent once it commits (at once outside a transaction)."""
+    announce_events([event], level=level)
+
+
+_ID_FIELDS = ("conversation_id", "instance_id", "app_session_id", "operation_id", "source_tool_call_id")
+
+
+class EventLine(NamedTuple):
+    """What a log line says about an event-log row written in SQL (no model instance needed)."""
+
+    kind: str
+    conversation_id: uuid.UUID | None
+    instance_id: uuid.UUID | None
+    app_session_id: uuid.UUID | None
+    operation_id: uuid.UUID | None
+    source_tool_call_id: str
+    data: dict[str, Any]
+
+
+def announce_events(events: list[LifecycleEvent | EventLine], *, level: str = "info") -> None:
+    """``announce_event`` for many rows, in order, with one on-commit hook (a batch settlement)."""
+    via = metrics.settlement_path()  # what is deciding now; the hook below may run elsewhere
+    log = getattr(logger, level)
+
+    def emit() -> None:
+        for event in events:
+            line = {k: _plain(v) for k in _ID_FIELDS if (v := getattr(event, k))}
+            log(event.kind, **line, **event.data)
+            metrics.count_event(event.kind, event.data, via=via)  # counted once committed, like the line
+
+    if connection.in_atomic_block:
+        transaction.on_commit(emit)
+    else:
+        emit()
 
 
 def event_data(**data: Any) -> dict[str, Any]:
@@ -109,24 +177,29 @@ def event_data(**data: Any) -> dict[str, Any]:
     return _plain(data)
 
 
-def announce_event(kind: str, *, level: str = "info", data: dict[str, Any], **ids: Any) -> None:
-    """The log line and count of an event whose row the decision's SQL wrote (``event_data``)."""
-    _announce(kind, ids, data, level=level)
+def announce_written(kind: str, *, data: dict[str, Any], level: str = "info", **ids: Any) -> None:
+    """The log line and count of one event whose row the decision's SQL wrote (``event_data``)."""
+    line = EventLine(
+        kind,
+        ids.get("conversation_id"),
+        ids.get("instance_id"),
+        ids.get("app_session_id"),
+        ids.get("operation_id"),
+        ids.get("source_tool_call_id") or "",
+        data,
+    )
+    announce_events([line], level=level)
 
 
-def _announce(kind: str, ids: dict[str, Any], data: dict[str, Any], *, level: str) -> None:
-    line = {k: _plain(v) for k, v in ids.items() if v}
-
-    via = metrics.settlement_path()  # what is deciding now; the hook below may run elsewhere
-
-    def emit() -> None:
-        getattr(logger, level)(kind, **line, **data)
-        metrics.count_event(kind, data, via=via)  # with the log line: counted once committed, like it
-
-    if connection.in_atomic_block:
-        transaction.on_commit(emit)
-    else:
-        emit()
+def take_pending_events() -> list[LifecycleEvent]:
+    """The events this decision recorded so far and has not written, for a caller that writes
+    them in its own statement (in order, before its own); empty inside a nested savepoint."""
+    pending = getattr(connection, "_lineup_events", None)
+    if pending is None or not connection.in_atomic_block or len(connection.savepoint_ids) != pending[1]:
+        return []
+    taken = list(pending[0])
+    pending[0].clear()
+    return taken
 
 
 def uuid_or_none(value: object) -> uuid.UUID | None:

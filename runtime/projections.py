@@ -7,6 +7,7 @@ answer to the request that made them (runtime.after_commit).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from typing import Any
@@ -67,6 +68,10 @@ def batched(messages: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, A
     return by_group
 
 
+# A batch settlement's hints to many conversations leave this many at a time.
+PARALLEL_SENDS = 16
+
+
 def _hand_on(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if not messages:
         return
@@ -76,11 +81,22 @@ def _hand_on(messages: list[tuple[str, dict[str, Any]]]) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
-        for group, message in by_group.items():
-            try:
-                await layer.group_send(group, message)
-            except Exception:  # a live client missing a hint is harmless; it resyncs on reconnect
-                logger.warning("projection.dropped", group=group, events=len(message["events"]), exc_info=True)
+        # A batch settlement (the sweep, recovery) tells hundreds of conversations at once: their
+        # groups are independent, so their sends overlap, a few at a time, instead of queueing.
+        slots = asyncio.Semaphore(PARALLEL_SENDS)
+
+        async def send_one(group: str, message: dict[str, Any]) -> None:
+            async with slots:
+                try:
+                    await layer.group_send(group, message)
+                except Exception:  # a live client missing a hint is harmless; it resyncs on reconnect
+                    logger.warning("projection.dropped", group=group, events=len(message["events"]), exc_info=True)
+
+        if len(by_group) == 1:
+            [(group, message)] = by_group.items()
+            await send_one(group, message)
+        else:
+            await asyncio.gather(*(send_one(group, message) for group, message in by_group.items()))
 
     hand_on_send(send)
 

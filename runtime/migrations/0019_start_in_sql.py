@@ -16,6 +16,6 @@ def drop_function(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("runtime", "0017_operator_reason_label")]
+    dependencies = [("runtime", "0018_settle_in_sql")]
 
     operations = [migrations.RunPython(create_function, drop_function)]

@@ -17,12 +17,17 @@ interrupt, an eta task, a lifecycle event) or a batch of due deadlines (the swee
 code path, so a batch settles each operation exactly as it would settle alone. Each reads what it
 needs in the statement that locks the operation (its instance, its start call, the previous valid
 foreground app), so a decision costs about ten statements whatever the conversation's history.
+On PostgreSQL those writes are one call of ``runtime_settle`` instead (``runtime.sql.settle``,
+decision 0030): Python still decides and shapes each result, and a settlement is three statements.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,24 +38,36 @@ from django.db.models import Q, Subquery
 from runtime.clock import isoformat, to_millis
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection
-from runtime.events import announce_event, decision, event_data, record_event
+from runtime.events import (
+    EventLine,
+    announce_events,
+    announce_written,
+    decision,
+    event_data,
+    event_row,
+    record_event,
+    take_pending_events,
+    write_event,
+)
 from runtime.manifests import OperationPolicy, first_error, get_manifest, get_tool, system_app_id
 from runtime.miniapps import registered
 from runtime.models import (
     AppInstance,
     DeliveryChannel,
     InstanceSnapshot,
+    LifecycleEvent,
     Operation,
     OutboxEntry,
     ToolCall,
     ToolCallStatus,
     Workspace,
 )
-from runtime.projections import project_on_commit
+from runtime.projections import project_on_commit, result_delivery
 from runtime.services.snapshots import encoded_size
 from runtime.services.workspace import (
     IN_FRONT,
     Closing,
+    bring_to_foreground,
     close_instances,
     lock_workspace,
     lock_workspace_of_operation,
@@ -65,6 +82,7 @@ from runtime.sql import start as start_sql
 from runtime.tool_calls import Accepted, Receipt, replay
 from runtime.transitions import (
     AlreadyFinal,
+    LifecycleState,
     NotDue,
     OperationState,
     Settle,
@@ -302,7 +320,7 @@ def start_operation(
     )
     backgrounded = opened_in_front(instance, seen.in_front)
     if use_sql():
-        announce_event("operation.started", data=plan.event_data(backgrounded), **plan.event_ids())
+        announce_written("operation.started", data=plan.event_data(backgrounded), **plan.event_ids())
     else:
         record_event("operation.started", at=now, **plan.event_ids(), **plan.event_data(backgrounded))
     operation = Operation(
@@ -601,16 +619,15 @@ def interrupt_operation(
     if operation is None:
         receipt: dict[str, Any] = {"status": no_active_status}
     else:
-        [outcome] = settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now)
-        status = (
-            "interrupted"
-            if outcome.settled and operation.state == OperationState.INTERRUPTED
-            else "operation_already_final"
-        )
-        receipt = {"status": status, "operation_id": str(operation.id)}
-
-    ToolCall.objects.create(
-        conversation_id=conversation_id,
+        # The receipt follows from the same rule the settlement applies (so it can be written with it).
+        verdict = decide_settlement(operation.state, Trigger.AGENT_INTERRUPT, ends_at=operation.ends_at, now=now)
+        interrupted = isinstance(verdict, Settle) and verdict.state == OperationState.INTERRUPTED
+        receipt = {
+            "status": "interrupted" if interrupted else "operation_already_final",
+            "operation_id": str(operation.id),
+        }
+    call = ToolCall(
+        conversation_id=workspace.conversation_id,
         source_tool_call_id=source_tool_call_id,
         tool=tool,
         arguments={},
@@ -622,7 +639,7 @@ def interrupt_operation(
         created_at=now,
         finished_at=now,
     )
-    record_event(
+    event = event_row(
         "tool.receipt",
         at=now,
         conversation_id=conversation_id,
@@ -632,7 +649,17 @@ def interrupt_operation(
         status=receipt["status"],
         caller=caller,
     )
+    if operation is None:
+        _write_receipt((call, event))
+    else:
+        settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now, receipt=(call, event))
     return Receipt(source_tool_call_id=source_tool_call_id, receipt=receipt)
+
+
+def _write_receipt(receipt: tuple[ToolCall, LifecycleEvent]) -> None:
+    call, event = receipt
+    call.save(force_insert=True)
+    write_event(event)
 
 
 @dataclass(frozen=True)
@@ -732,6 +759,9 @@ def settle_for_lifecycle(
 def _lock_operations(which: Q, **also: Subquery) -> list[Operation]:
     """Lock the operations ``which`` selects, reading in the same statement their instance, their
     start call (whose caller owns the result) and their conversation's previous valid foreground app."""
+    if settles_in_sql():  # runtime_settle reads the instance and the previous foreground app itself
+        locking = Operation.objects.select_for_update(of=("self",)).select_related("tool_call").filter(which)
+        return list(locking.annotate(**also).order_by("conversation_id"))
     return list(
         Operation.objects.select_for_update(of=("self",))
         .select_related("instance", "tool_call")
@@ -747,13 +777,15 @@ def settle_locked(
     trigger: Trigger,
     now: datetime,
     next_foreground: AppInstance | None = None,
+    receipt: tuple[ToolCall, LifecycleEvent] | None = None,
 ) -> list[SettleOutcome]:
     """Decide and write the settlement of operations read by ``_lock_operations``, whose
-    workspaces this transaction holds: one statement per table for all of them.
+    workspaces this transaction holds: one statement per table for all of them, or on PostgreSQL
+    one call of ``runtime_settle`` (``runtime.sql.settle``) for all of them.
 
     Order (R-4.2.4): the results and outbox entries first, then the instances close, their
     sub-sessions end and each workspace's previous foreground app (Interact) returns — all in the
-    caller's transaction.
+    caller's transaction. ``receipt``: an interrupt's receipt call and its event, written after.
     """
     outcomes: list[SettleOutcome] = []
     settling: list[tuple[Workspace, Operation, Settle]] = []
@@ -779,9 +811,26 @@ def settle_locked(
             )
         else:
             settling.append((workspace, operation, verdict))
-    if not settling:
+    if settling and settles_in_sql():
+        _settle_in_sql(settling, trigger=trigger, now=now, next_foreground=next_foreground, receipt=receipt)
         return outcomes
+    _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground)
+    if receipt is not None:
+        _write_receipt(receipt)
+    return outcomes
 
+
+def _settle_in_python(
+    settling: list[tuple[Workspace, Operation, Settle]],
+    *,
+    trigger: Trigger,
+    now: datetime,
+    next_foreground: AppInstance | None,
+) -> None:
+    """The settlement's writes through the ORM, one statement per table (SQLite; the specification
+    ``runtime_settle`` mirrors)."""
+    if not settling:
+        return
     by_id = {operation.pk: (operation, verdict) for _, operation, verdict in settling}
     won = Operation.objects.filter(pk__in=list(by_id), state=OperationState.FOCUSING).update(
         state=per_row(Operation, "state", {pk: v.state for pk, (_, v) in by_id.items()}),
@@ -837,7 +886,13 @@ def settle_locked(
             **_ids(operation),
         )
         record_event("outbox.written", at=now, outbox_id=entry.id, **_ids(operation))
-        project_on_commit(operation.conversation_id, "operation.settled", operation_projection(operation))
+        # The hint carries the result, so the caller's socket writes it without reading the outbox.
+        project_on_commit(
+            operation.conversation_id,
+            "operation.settled",
+            operation_projection(operation),
+            delivery=result_delivery(entry),
+        )
 
     close_instances(
         [
@@ -853,7 +908,171 @@ def settle_locked(
         ],
         now=now,
     )
-    return outcomes
+
+
+_SQL_SETTLEMENT = contextvars.ContextVar("sql_settlement", default=True)
+
+
+def settles_in_sql() -> bool:
+    """Whether settlements here go through ``runtime_settle`` (PostgreSQL, unless turned off)."""
+    return connection.vendor == "postgresql" and _SQL_SETTLEMENT.get()
+
+
+@contextlib.contextmanager
+def python_settlement() -> Iterator[None]:
+    """Settle through the Python path even on PostgreSQL (the property test compares the two)."""
+    token = _SQL_SETTLEMENT.set(False)
+    try:
+        yield
+    finally:
+        _SQL_SETTLEMENT.reset(token)
+
+
+def _event_json(event: LifecycleEvent) -> dict[str, Any]:
+    def text(value: object) -> str | None:
+        return None if value is None else str(value)
+
+    return {
+        "at": event.at.isoformat(),
+        "kind": event.kind,
+        "conversation_id": text(event.conversation_id),
+        "instance_id": text(event.instance_id),
+        "app_session_id": text(event.app_session_id),
+        "operation_id": text(event.operation_id),
+        "source_tool_call_id": event.source_tool_call_id,
+        "data": event.data,
+    }
+
+
+def _call_json(call: ToolCall) -> dict[str, Any]:
+    fields = ("conversation_id", "instance_id", "agent_id")
+    return {
+        "id": str(call.id),
+        **{name: None if getattr(call, name) is None else str(getattr(call, name)) for name in fields},
+        "source_tool_call_id": call.source_tool_call_id,
+        "tool": call.tool,
+        "arguments": call.arguments,
+        "caller": call.caller,
+        "status": call.status,
+        "receipt": call.receipt,
+        "channel": call.channel,
+        "created_at": call.created_at.isoformat(),
+        "finished_at": call.finished_at.isoformat(),
+    }
+
+
+def _settle_in_sql(
+    settling: list[tuple[Workspace, Operation, Settle]],
+    *,
+    trigger: Trigger,
+    now: datetime,
+    next_foreground: AppInstance | None,
+    receipt: tuple[ToolCall, LifecycleEvent] | None,
+) -> None:
+    """The settlement's writes as one call of ``runtime_settle``; Python shapes and checks each
+    result first (a bad one fails the settlement before anything is written)."""
+    verdicts = []
+    reserved = set()
+    for workspace, operation, verdict in settling:
+        operation.state, operation.ended_at = verdict.state, verdict.ended_at
+        operation.interruption_reason, operation.settled_at = verdict.interruption_reason, now
+        # The focus number the workspace's lock reserved, for the app that comes to the front.
+        seq = workspace.focus_seq if getattr(workspace, "focus_seq_reserved", False) else None
+        if workspace.pk in reserved:
+            seq = None
+        reserved.add(workspace.pk)
+        verdicts.append(
+            {
+                "state": str(verdict.state),
+                "ended_at": verdict.ended_at.isoformat(),
+                "ended_at_text": isoformat(verdict.ended_at),
+                "interruption_reason": verdict.interruption_reason and str(verdict.interruption_reason),
+                "result": _checked_result(operation),
+                "focus_seq": seq,
+            }
+        )
+    before = take_pending_events()  # announced already; written first, in this call
+    after = [receipt[1]] if receipt else []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT * FROM runtime_settle(%s, %s, %s::uuid[], %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)",
+            [
+                now,
+                trigger.value,
+                [operation.id for _, operation, _ in settling],
+                json.dumps(verdicts),
+                next_foreground.pk if next_foreground is not None else None,
+                json.dumps([_event_json(e) for e in before]),
+                json.dumps([_event_json(e) for e in after]),
+                json.dumps(_call_json(receipt[0])) if receipt else None,
+            ],
+        )
+        rows = cursor.fetchall()
+    own = rows[len(before) : len(rows) - len(after)]
+
+    outbox_ids = {
+        row[5]: json.loads(row[7]) if isinstance(row[7], str) else row[7] for row in own if row[1] == "outbox.written"
+    }
+    for (_, operation, _), verdict in zip(settling, verdicts, strict=True):
+        written_entry = OutboxEntry(
+            id=outbox_ids[operation.id]["outbox_id"],
+            conversation_id=operation.conversation_id,
+            agent_id=operation.tool_call.agent_id,
+            channel=operation.tool_call.channel,
+            payload={
+                "source_tool_call_id": operation.source_tool_call_id,
+                "tool": operation.tool_call.tool,
+                "result": verdict["result"],
+            },
+        )
+        # The hint carries the result, so the caller's socket writes it without reading the outbox.
+        project_on_commit(
+            operation.conversation_id,
+            "operation.settled",
+            operation_projection(operation),
+            delivery=result_delivery(written_entry),
+        )
+    workspaces = {workspace.pk: workspace for workspace, _, _ in settling}
+    # The instances the caller read with its operations, if it did (the SQL path's lock does not).
+    instances = {o.instance_id: o.instance for _, o, _ in settling if Operation.instance.is_cached(o)}
+    left_behind = False
+    written = []
+    for _, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, seq in own:
+        data = json.loads(raw) if isinstance(raw, str) else raw  # Django reads jsonb as text
+        written.append(EventLine(kind, conversation_id, instance_id, session_id, operation_id, call_id, data))
+        if kind in ("instance.closed", "instance.foreground"):
+            target = LifecycleState.CLOSED if kind == "instance.closed" else LifecycleState.FOREGROUND
+            project_on_commit(
+                conversation_id,
+                "instance.lifecycle",
+                {
+                    "instance_id": str(instance_id),
+                    "app_id": data["app_id"],
+                    "lifecycle_state": target,
+                    "previous": data["previous"],
+                },
+            )
+        elif kind == "app_session.ended":
+            project_on_commit(
+                conversation_id,
+                "app_session.ended",
+                {"app_session_id": str(session_id), "instance_id": str(instance_id)},
+            )
+        # What the caller holds in memory follows what was written.
+        if kind == "instance.closed" and instance_id in instances:
+            instance = instances[instance_id]
+            instance.lifecycle_state, instance.closed_at, instance.close_reason = target, now, data["reason"]
+            left_behind = data["previous"] not in IN_FRONT
+        elif kind == "instance.foreground":
+            workspace = workspaces[conversation_id]
+            workspace.focus_seq, workspace.focus_seq_reserved = seq, False
+            if next_foreground is not None and next_foreground.pk == instance_id:
+                next_foreground.lifecycle_state, next_foreground.focus_seq = target, seq
+    announce_events([*written, *after])
+    if left_behind and next_foreground is not None:
+        # The user's choice when what closed was not in front (the Python path does the same).
+        [workspace] = workspaces.values()
+        bring_to_foreground(workspace, next_foreground, now=now)
 
 
 def _previous_valid(operation: Operation) -> AppInstance | None:

@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.models import Expression, Field, Model, OuterRef, Subquery, Value
 
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import announce_event, event_data, record_event
+from runtime.events import announce_written, event_data, record_event
 from runtime.manifests import system_app_id
 from runtime.models import (
     NON_FINAL_TOOL_CALL_STATUSES,
@@ -134,9 +134,9 @@ def workspace_created_in_sql(conversation_id: uuid.UUID, interact_id: uuid.UUID,
     """What ``_create_workspace`` tells after commit, for SQL that wrote the same rows and events."""
     interact = AppInstance(id=interact_id, conversation_id=conversation_id, app_id=system_app_id())
     ids = {"conversation_id": conversation_id, "instance_id": interact_id}
-    announce_event("instance.opened", data=event_data(app_id=interact.app_id), **ids)
+    announce_written("instance.opened", data=event_data(app_id=interact.app_id), **ids)
     data = event_data(app_id=interact.app_id, previous=LifecycleState.LAUNCHING)
-    announce_event(f"instance.{LifecycleState.FOREGROUND}", data=data, **ids)
+    announce_written(f"instance.{LifecycleState.FOREGROUND}", data=data, **ids)
     project_move(interact, LifecycleState.LAUNCHING, LifecycleState.FOREGROUND)
 
 

@@ -2,10 +2,12 @@
 
 Each decision still locks the workspace row first, compares-and-sets and writes its one outbox
 row in the same transaction (the race, crash and property tests prove that); these pin how many
-statements it takes: a start at most 2 on PostgreSQL (the Router's read and one function call)
-and 10 through the ORM, an interrupt 12, a settlement 10, and a delivery round
-with its ack 3 — the same with 1 000 closed instances (and their ended operations) behind it as
-with none, so nothing scans a conversation's history.
+statements it takes: a start at most 2 on PostgreSQL (the Router's read and one call of
+``lineup_start_operation``, decision 0031) and 10 through the ORM, an interrupt 4 (the caller's read of its conversation,
+the workspace lock, the operation lock, one ``runtime_settle`` call that writes everything on
+PostgreSQL — decision 0030), a settlement 3, and a delivery round with its ack 3 — the same with
+1 000 closed instances (and their ended operations) behind it as with none, so nothing scans a
+conversation's history.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from tests.support.factories import T0, at
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spec("R-3.12", "R-3.6", "R-4.2.4")]
 
 HISTORY = 1_000
-MAX_STATEMENTS = {"start": 10, "interrupt": 12, "settlement": 10, "delivery_and_ack": 3}
+MAX_STATEMENTS = {"start": 10, "interrupt": 4, "settlement": 3, "delivery_and_ack": 3}
 # On PostgreSQL a start is the Router's conversation read and one call of lineup_start_operation.
 MAX_START_STATEMENTS_ON_POSTGRESQL = 2
 

@@ -110,7 +110,12 @@ def decisions_cost(driver: AgentDriver) -> dict[str, int]:
         assert isinstance(driver.interrupt(now=at(10)), Receipt)
         driver.interrupt(now=at(20))  # answered from the latest operation (already ended)
         close_workspace(conversation_id=driver.conversation.id, now=at(30))
-    selects = [q["sql"] for q in captured.captured_queries if q["sql"].lstrip().upper().startswith("SELECT")]
+    # Reads only: ``runtime_settle`` (decision 0030) is a SELECT that writes, so it is not replayed.
+    selects = [
+        q["sql"]
+        for q in captured.captured_queries
+        if q["sql"].lstrip().upper().startswith("SELECT") and "runtime_settle(" not in q["sql"]
+    ]
     assert selects, "no SELECT captured"
     cost: dict[str, int] = {}
     with connection.cursor() as cursor:
