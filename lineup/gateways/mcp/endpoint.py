@@ -196,9 +196,10 @@ class McpEndpoint:
                 readable_id(body),
             )
             return
-        manager = await self._session_manager()
-        holding = fairness.counted(fairness.held, fairness.PROCESS) if may_hold else contextlib.nullcontext()
-        with fairness.counted(fairness.in_flight_by_user, user_id), holding:
+        held = fairness.counted(fairness.held, fairness.PROCESS) if may_hold else contextlib.nullcontext()
+        # Counted before the next await, so that requests arriving together can not all pass the checks.
+        with fairness.counted(fairness.in_flight_by_user, user_id), held:
+            manager = await self._session_manager()
             scope = {**scope, BINDING_SCOPE_KEY: binding}  # type: ignore[assignment]
             await _until_client_leaves(lambda rest: manager.handle_request(scope, replaying(body, rest), send), receive)
 
