@@ -366,10 +366,15 @@ def _scenario_lifecycle(frame_type: str) -> Callable[[Case, random.Random], None
 
 
 def _scenario_message(case: Case, rng: random.Random) -> None:
+    """The person sends a message, with its ``client_message_id`` as the page does: an answer lost to
+    the crash (one past the commit too) makes the page send it again, and the id stores it once."""
     case.arm()
-    _page_does(
-        case, _person(case), "message.send", {"conversation_id": case.conversations[0], "text": f"hi {rng.random()}"}
-    )
+    body = {
+        "conversation_id": case.conversations[0],
+        "text": f"hi {rng.random()}",
+        "client_message_id": f"crash-{case.k}-{case.seed}-{rng.randrange(10**9)}",
+    }
+    _page_does(case, _person(case), "message.send", body)
 
 
 def _scenario_snapshot(case: Case, rng: random.Random) -> None:
