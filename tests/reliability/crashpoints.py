@@ -325,7 +325,8 @@ def _scenario_offline_result(case: Case, rng: random.Random) -> None:
 
 def _person(case: Case) -> Person:
     """The workspace page of the case's user: a session cookie, a ``/ws/workspace/`` connection
-    that reconnects and sends a lifecycle frame again until answered (never a message)."""
+    that reconnects and sends its frame again until answered (a message with the same
+    ``client_message_id``, so the server stores it once)."""
     user = Conversation.objects.get(pk=case.conversations[0]).owner
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     store[SESSION_KEY] = str(user.pk)
