@@ -215,6 +215,10 @@ class Person:
         self.ws = None
 
     def _handle(self, frame_type: str, body: dict[str, Any]) -> None:
+        if frame_type == "message.send" and not body.get("client_message_id"):
+            # Sent again after a lost answer, a message without its id would be stored twice: the
+            # page never sends one without it, and neither may its stand-in.
+            raise ValueError("message.send needs a client_message_id (the page's id for the message)")
         request_id = f"r{self.attempts}-{time.monotonic_ns()}"
         deadline = time.monotonic() + 15
         answer = None

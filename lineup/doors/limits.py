@@ -59,6 +59,7 @@ def published() -> dict[str, Any]:
         "mcp_requests_in_flight_per_token": settings.LINEUP_MCP_IN_FLIGHT_PER_TOKEN,
         "mcp_requests_in_flight_per_user": settings.LINEUP_MCP_IN_FLIGHT_PER_USER,
         "mcp_requests_per_second_per_token": settings.LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN,
+        "mcp_requests_held_per_process": settings.LINEUP_MCP_HELD_PER_PROCESS,
         "max_body_bytes": settings.LINEUP_HTTP_MAX_BODY_BYTES,
         "outbox_redelivery_seconds": settings.LINEUP_OUTBOX_REDELIVERY_SECONDS,
     }

@@ -325,7 +325,8 @@ def _scenario_offline_result(case: Case, rng: random.Random) -> None:
 
 def _person(case: Case) -> Person:
     """The workspace page of the case's user: a session cookie, a ``/ws/workspace/`` connection
-    that reconnects and sends a lifecycle frame again until answered (never a message)."""
+    that reconnects and sends its frame again until answered (a message with the same
+    ``client_message_id``, so the server stores it once)."""
     user = Conversation.objects.get(pk=case.conversations[0]).owner
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     store[SESSION_KEY] = str(user.pk)
@@ -366,10 +367,15 @@ def _scenario_lifecycle(frame_type: str) -> Callable[[Case, random.Random], None
 
 
 def _scenario_message(case: Case, rng: random.Random) -> None:
+    """The person sends a message, with its ``client_message_id`` as the page does: an answer lost to
+    the crash (one past the commit too) makes the page send it again, and the id stores it once."""
     case.arm()
-    _page_does(
-        case, _person(case), "message.send", {"conversation_id": case.conversations[0], "text": f"hi {rng.random()}"}
-    )
+    body = {
+        "conversation_id": case.conversations[0],
+        "text": f"hi {rng.random()}",
+        "client_message_id": f"crash-{case.k}-{case.seed}-{rng.randrange(10**9)}",
+    }
+    _page_does(case, _person(case), "message.send", body)
 
 
 def _scenario_snapshot(case: Case, rng: random.Random) -> None:

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 from runtime.manifests import StrictValidator
 
 T = TypeVar("T")
-REPLY_TIMEOUT = 5.0  # seconds; a healthy in-process reply takes milliseconds
+REPLY_TIMEOUT = 30.0  # seconds: a deadline; a healthy in-process reply takes milliseconds, a loaded machine more
 ROOT = Path(__file__).resolve().parents[2]
 
 # Decision-log kinds a refusal may write (the refusal's own record, kept after the rollback).

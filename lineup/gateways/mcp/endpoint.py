@@ -97,7 +97,7 @@ async def _refuse_busy(
     metrics.count_rate_limit_refusal("mcp")
     too_many = Refusal(
         429,
-        f"{message}; wait for an answer first",
+        message,
         code=NOT_ADMITTED,
         request_id=request_id,
         data={"code": "too_many_requests"},
@@ -151,7 +151,13 @@ class McpEndpoint:
             return
         cap = fairness.token_busy(key)
         if cap is not None:
-            await _refuse_busy(scope, receive, send, f"too many requests in flight for this token (at most {cap})", key)
+            await _refuse_busy(
+                scope,
+                receive,
+                send,
+                f"too many requests in flight for this token (at most {cap}); wait for an answer first",
+                key,
+            )
             return
         with fairness.counted(fairness.in_flight, key):
             await fairness.take_turn(key)
@@ -165,26 +171,41 @@ class McpEndpoint:
             return
         if admitted is None:
             return  # the client went away while sending its request
-        binding, body = admitted
+        binding, body, method = admitted
         user_id = binding.caller.user_id
         cap = fairness.user_busy(user_id)
+        may_hold = method in fairness.HELD_METHODS
+        if cap is None and may_hold and (cap := fairness.process_holding_full()) is not None:
+            # Many people's held requests together: the process's connections are the limit.
+            await _refuse_busy(
+                scope,
+                receive,
+                send,
+                f"too many requests held open in this server process (at most {cap}); try again later",
+                f"user:{user_id}",
+                readable_id(body),
+            )
+            return
         if cap is not None:
             await _refuse_busy(
                 scope,
                 receive,
                 send,
-                f"too many requests in flight for this person (at most {cap})",
+                f"too many requests in flight for this person (at most {cap}); wait for an answer first",
                 f"user:{user_id}",
                 readable_id(body),
             )
             return
-        manager = await self._session_manager()
-        with fairness.counted(fairness.in_flight_by_user, user_id):
+        held = fairness.counted(fairness.held, fairness.PROCESS) if may_hold else contextlib.nullcontext()
+        # Counted before the next await, so that requests arriving together can not all pass the checks.
+        with fairness.counted(fairness.in_flight_by_user, user_id), held:
+            manager = await self._session_manager()
             scope = {**scope, BINDING_SCOPE_KEY: binding}  # type: ignore[assignment]
             await _until_client_leaves(lambda rest: manager.handle_request(scope, replaying(body, rest), send), receive)
 
-    async def _admit(self, scope: Scope, receive: ASGIReceiveCallable) -> tuple[bridge.Binding, bytes] | None:
-        """The request's binding and its checked body (None if the client left), or the ``Refusal`` to answer."""
+    async def _admit(self, scope: Scope, receive: ASGIReceiveCallable) -> tuple[bridge.Binding, bytes, str] | None:
+        """The request's binding, its checked body and its method (None if the client left), or the
+        ``Refusal`` to answer."""
         headers = header_map(scope)
         conversation_id = _check_request_line(scope)
         bearer = _BEARER.match(headers.get("authorization", ""))
@@ -211,8 +232,9 @@ class McpEndpoint:
         body = await read_body(receive, headers, limit=MAX_FRAME_BYTES)
         if body is None:
             return None
-        parse_message(body, limit=MAX_FRAME_BYTES)
-        return binding, body
+        message = parse_message(body, limit=MAX_FRAME_BYTES)
+        method = message.get("method")
+        return binding, body, method if isinstance(method, str) else ""
 
     async def _session_manager(self) -> StreamableHTTPSessionManager:
         """The running session manager; started on first use (and again if its task ever ended)."""

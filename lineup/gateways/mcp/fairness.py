@@ -1,6 +1,6 @@
-"""Fair share at ``/mcp/``: what one token (and one person) may have the process do at once.
+"""Fair share at ``/mcp/``: what one token (and one person, and everyone together) may have the process do at once.
 
-Three limits, all per server process (decision 0034 says why not across processes), all counted
+Four limits, all per server process (decision 0034 says why not across processes), all counted
 before the request costs anything else:
 
 * in flight per token (``LINEUP_MCP_IN_FLIGHT_PER_TOKEN``): counted from before admission, so the
@@ -9,7 +9,12 @@ before the request costs anything else:
   admission has named the person (anyone can make tokens on the Agents page);
 * a pace per token (``LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN``, a burst of four seconds' worth): a request
   over it waits its turn inside its in-flight slot (a sleeping coroutine, nothing more) instead of
-  being refused, so a client in a loop runs at the pace and no faster.
+  being refused, so a client in a loop runs at the pace and no faster;
+* requests that may be held open, over all tokens and people (``LINEUP_MCP_HELD_PER_PROCESS``):
+  ``tasks/result`` waits until its focus ends, so the caps above bound what one person holds but
+  not what many people hold together; each held request keeps a connection (a file descriptor) and
+  a coroutine, and the process has a limited number of both. Counted once admission has named the
+  method, from then until the answer (one that turns out final at once is counted for a moment).
 
 A request over a cap is refused 429 with its id and ``Retry-After``, answered only after that
 ``Retry-After`` — and later still while many refusals of the same token wait, so a token's refusals
@@ -34,9 +39,12 @@ RETRY_AFTER_SECONDS = 1
 BURST_SECONDS = 4  # the pace's burst: this many seconds' worth of requests at once
 REFUSALS_PER_SECOND = 10  # per token (or person) whose refusals are waiting
 _PRUNE_AT = 1024
+HELD_METHODS = frozenset({"tasks/result"})  # the requests answered only when their focus has ended
+PROCESS = "process"  # the one key of ``held``
 
 in_flight: Counter[str] = Counter()  # requests per token digest, in this process
 in_flight_by_user: Counter[int] = Counter()  # admitted requests per person, in this process
+held: Counter[str] = Counter()  # requests that may be held (HELD_METHODS), in this process, under PROCESS
 refusals_waiting: Counter[str] = Counter()  # refusals held before their answer, per token / person
 _next_start: dict[str, float] = {}  # per token digest: the pace's theoretical arrival time (GCRA)
 
@@ -50,6 +58,12 @@ def token_busy(digest: str) -> int | None:
 def user_busy(user_id: int) -> int | None:
     cap = settings.LINEUP_MCP_IN_FLIGHT_PER_USER
     return cap if in_flight_by_user[user_id] >= cap else None
+
+
+def process_holding_full() -> int | None:
+    """The process's cap of held requests when that many are held, else None."""
+    cap = settings.LINEUP_MCP_HELD_PER_PROCESS
+    return cap if held[PROCESS] >= cap else None
 
 
 @contextmanager

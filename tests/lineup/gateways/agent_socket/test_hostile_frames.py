@@ -397,6 +397,49 @@ def _operation_tools(scope: str) -> dict[str, OperationTool]:
     return found
 
 
+LONG_FOCUS_SECONDS = 1800  # a fixed example's focus: still running when its stop comes, however loaded
+
+
+def _minimal(schema: dict[str, Any]) -> Any:
+    """The smallest value of ``schema`` (its required fields only), built without drawing."""
+    kind = schema.get("type")
+    if kind == "object":
+        return {key: _minimal(schema["properties"][key]) for key in schema.get("required", [])}
+    if kind == "array":
+        return [_minimal(schema["items"]) for _ in range(schema.get("minItems", 0))]
+    if kind == "string":
+        return "x" * max(1, schema.get("minLength", 0))
+    if kind == "integer":
+        return schema.get("minimum", 0)
+    if kind == "boolean":
+        return False
+    raise NotImplementedError(f"_minimal does not know {schema}")
+
+
+def _long_start_arguments(scope: str, start: str, tool: OperationTool) -> dict[str, Any]:
+    schema, _, validator = _tool_strategies(scope)[start]
+    arguments = {**_minimal(schema), tool.duration_argument: min(LONG_FOCUS_SECONDS, tool.max_duration_seconds)}
+    assert validator.is_valid(arguments), arguments
+    return arguments
+
+
+def _check_stop(operation: Operation, stop: Any) -> None:
+    """The stop of a just-started operation: ``interrupted`` — or, when a short drawn focus came
+    due first (a loaded machine), ``operation_already_final`` with the focus settled ``completed``
+    by that stop. Which one is decided by the clock: a stop sent at or after ``ends_at`` finds it
+    due, one answered before ``ends_at`` interrupts it; in between either is right."""
+    sent_at = timezone.now()
+    stopped = stop()
+    answered_at = timezone.now()
+    operation.refresh_from_db()
+    status = stopped["receipt"]["status"]
+    if status == "interrupted":
+        assert operation.state == "interrupted" and sent_at < operation.ends_at, (stopped, operation.ends_at)
+    else:
+        assert (status, operation.state) == ("operation_already_final", "completed"), stopped
+        assert answered_at >= operation.ends_at, (stopped, operation.ends_at, answered_at)
+
+
 @pytest.mark.spec("R-3.11", "R-2.2.3", "R-3.12")
 def test_tool_arguments_from_each_input_schema(runner, user, conversation, token):
     """For each tool the Inventory publishes: arguments its input_schema accepts are accepted (a
@@ -426,8 +469,7 @@ def test_tool_arguments_from_each_input_schema(runner, user, conversation, token
 
     outcomes: Counter[tuple[str, str]] = Counter()
 
-    @given(case=tool_arguments(conversation.scope))
-    def check(case: ToolArguments) -> None:
+    def answer_and_check(case: ToolArguments) -> None:
         before, since = database_state(), last_event_id()
         answer = call(case.tool, case.arguments)
         outcomes[(case.tool, answer["type"])] += 1
@@ -450,15 +492,22 @@ def test_tool_arguments_from_each_input_schema(runner, user, conversation, token
             )
             if case.tool == "pomodoro.start":
                 assert (activity_of(operation) or None) == (case.arguments.get("activity") or None)
-            stopped = call(started.stop_tool, {})  # so that the next start is not a second running one
-            assert stopped["receipt"]["status"] == "interrupted", stopped
+            # Stopped so that the next start is not a second running one.
+            _check_stop(operation, lambda: call(started.stop_tool, {}))
             ada.ack_pushed_results(conversation_id)
         else:
             assert answer["type"] == "tool.receipt", (case, answer)
             assert answer["receipt"]["status"] in short_tools[case.tool].idle_receipts
         ada.still_usable(conversation_id)
 
-    check()
+    given(case=tool_arguments(conversation.scope))(answer_and_check)()
+    # What the coverage below asserts is reached in every run, whatever the draws (and the replayed
+    # examples of a local .hypothesis/ database) were: per operation tool, a valid start that runs
+    # far longer than the test (so its stop surely interrupts it), then its short tool with nothing
+    # running (an idle receipt).
+    for start, tool in operation_tools.items():
+        answer_and_check(ToolArguments(start, _long_start_arguments(conversation.scope, start, tool), True))
+        answer_and_check(ToolArguments(tool.stop_tool, {}, True))
     for start, tool in operation_tools.items():
         assert {(start, "tool.accepted"), (tool.stop_tool, "tool.receipt")} <= set(outcomes), outcomes
     assert {tool.name for tool in inventory_for_scope(conversation.scope).tools} == set(

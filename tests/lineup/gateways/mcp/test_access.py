@@ -190,3 +190,82 @@ def test_a_person_at_the_cap_of_requests_in_flight_is_refused_429_whichever_toke
     assert response.json()["id"] == "call-8"
     assert "this person" in response.json()["error"]["message"]
     assert asyncio.run(post(another)).status_code == 200
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_held_requests_of_many_people_together_are_capped_per_process(
+    live, connect, settings, monkeypatch, user, other_user, django_user_model, token_for
+):
+    """Each person holds at most a few ``tasks/result`` at once, but many people together could hold
+    any number in one process (a connection and a coroutine each): past the process's cap (here 2,
+    held by two different people) the next is refused 429 with its id and ``Retry-After``, counted
+    as an ``/mcp/`` refusal; once a held request's client leaves, the next is held again."""
+    import asyncio
+
+    from prometheus_client import REGISTRY
+
+    from lineup.asgi import application
+    from lineup.gateways.mcp import fairness, holding
+
+    settings.LINEUP_MCP_HELD_PER_PROCESS = 2
+    people = [user, other_user, django_user_model.objects.create_user(username="cyd", password="pw-cyd-123")]
+    asks = []
+    for person in people:  # a long focus each, started on a live server; held below, in this process
+        person_token = token_for(person)
+        conversation_id = conversation_get_or_create_default(user=person).id
+        task = (
+            connect(person_token, conversation_id)
+            .call_as_task("pomodoro.start", {"duration_seconds": 600}, key=f"held-{person.username}")
+            .task
+        )
+        asks.append((person_token, conversation_id, task.task_id))
+    monkeypatch.setattr(holding, "watcher", holding.Watcher())  # one of this test's event loop
+
+    def refusals() -> float:
+        return REGISTRY.get_sample_value("lineup_rate_limit_refusals_total", {"door": "mcp"}) or 0.0
+
+    async def ask(person: int, request_id: str) -> httpx2.Response:
+        bearer, conversation_id, task_id = asks[person]
+        transport = httpx2.ASGITransport(app=application)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://localhost", timeout=60) as client:
+            return await client.post(
+                f"/mcp/{conversation_id}/",
+                json={"jsonrpc": "2.0", "id": request_id, "method": "tasks/result", "params": {"taskId": task_id}},
+                headers={**ACCEPT, "Authorization": f"Bearer {bearer}", "MCP-Protocol-Version": "2025-11-25"},
+            )
+
+    async def until(probe, what: str) -> None:
+        deadline = time.monotonic() + 20
+        while not probe():
+            assert time.monotonic() < deadline, f"timed out waiting for {what}"
+            await asyncio.sleep(0.02)
+
+    async def scenario() -> tuple[httpx2.Response, float]:
+        held = [asyncio.ensure_future(ask(person, f"held-{person}")) for person in (0, 1)]
+        try:
+            await until(lambda: len(holding.watcher) == 2, "two people's requests to be held")
+            before = refusals()
+            # Refused after its Retry-After; without the cap it would be held for the whole focus.
+            refused = await asyncio.wait_for(ask(2, "over-the-cap"), timeout=20)
+            counted = refusals() - before
+            held[0].cancel()  # the first person's client leaves: its place is free
+            await until(lambda: fairness.held[fairness.PROCESS] == 1, "the place to be given back")
+            held.append(asyncio.ensure_future(ask(2, "again")))
+            await until(lambda: len(holding.watcher) == 2, "the third person's request to be held")
+            assert fairness.held[fairness.PROCESS] == 2
+            return refused, counted
+        finally:
+            for request in held:
+                request.cancel()
+            await asyncio.gather(*held, return_exceptions=True)
+
+    try:
+        refused, counted = asyncio.run(scenario())
+    finally:
+        fairness.held.clear()
+    assert refused.status_code == 429, refused.text
+    assert refused.headers["retry-after"] == "1"
+    assert refused.json()["id"] == "over-the-cap"
+    assert refused.json()["error"]["data"] == {"code": "too_many_requests"}
+    assert "held open in this server process (at most 2)" in refused.json()["error"]["message"]
+    assert counted == 1
