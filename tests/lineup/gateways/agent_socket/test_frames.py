@@ -51,7 +51,7 @@ def test_welcome_lists_the_users_conversations_and_inventory_publishes_both_tool
     # Every limit of the doors (tests/lineup/gateways/agent_socket/test_limits.py checks each value).
     assert welcome["limits"]["max_frame_bytes"] == 65536
     assert welcome["limits"]["outbox_redelivery_seconds"] == 1.0
-    assert len(welcome["limits"]) == 14
+    assert len(welcome["limits"]) == 15
 
     inventory = sock.inventory(str(second.id))
     expected = inventory_for_scope(conversation.scope).published()
