@@ -4,7 +4,7 @@ For each decision kind (``tests/reliability/crashpoints.py`` lists them) an uncr
 kind's steps n (its trace), then cases k of ``0 … n-1`` each kill the process at step k, recover
 and check every invariant (``bench.history.check_case``).
 
-Which k: in CI a sample, half the kinds and one k each (``LINEUP_CRASHPOINTS_KINDS``,
+Which k: in CI a sample, a third of the kinds and one k each (``LINEUP_CRASHPOINTS_KINDS``,
 ``LINEUP_CRASHPOINTS_SAMPLE``), drawn from ``LINEUP_CRASH_SEED`` (printed; a new one each run)
 — so over many runs every step is hit. ``LINEUP_CRASHPOINTS=all`` runs every k (``python -m
 bench.crashpoints`` does, and writes the results); ``LINEUP_CRASHPOINTS=<kind>:<k>:<seed>`` runs that
@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.celery, pytest.mark.postgres]
 # CI's share: the kinds drawn per run (each its uncrashed run, which passes every step once, and
 # its sampled ks). Six of the twelve and one k each took 55 s on the 2-core machine (ten took 2.7
 # minutes beside a soak); every kind is drawn every other run on average. Both can be raised.
-KINDS_PER_RUN = int(os.environ.get("LINEUP_CRASHPOINTS_KINDS", "6"))
+KINDS_PER_RUN = int(os.environ.get("LINEUP_CRASHPOINTS_KINDS", "4"))
 SAMPLED = int(os.environ.get("LINEUP_CRASHPOINTS_SAMPLE", "1"))
 
 
