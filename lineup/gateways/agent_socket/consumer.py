@@ -245,7 +245,9 @@ class AgentConsumer(AsyncWebsocketConsumer):
             logger.exception("agent.first_delivery_failed", connection_id=self.connection_id, agent_id=str(agent.id))
 
     async def on_inventory_get(self, body: dict[str, Any]) -> None:
-        inventory = await self._checked(delivery.inventory_for, self.caller, body["conversation_id"])
+        inventory = await self._checked(
+            delivery.inventory_for, self.caller, body["conversation_id"], named_conversation=body["conversation_id"]
+        )
         await self._send("inventory", conversation_id=body["conversation_id"], **inventory.published())
 
     async def on_tool_call(self, body: dict[str, Any]) -> None:
@@ -260,6 +262,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
                 arguments=body["arguments"],
                 inventory_revision=body["inventory_revision"],
                 now=timezone.now(),
+                named_conversation=body["conversation_id"],
             )
             tracing.annotate(span, operation_id=getattr(outcome, "operation_id", None))
         common = {"conversation_id": body["conversation_id"], "source_tool_call_id": body["source_tool_call_id"]}
@@ -281,7 +284,14 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self._log("agent.tool_call", tool=body["tool"], outcome=type(outcome).__name__, **common)
 
     async def on_message_send(self, body: dict[str, Any]) -> None:
-        message = await self._checked(delivery.send_agent_message, self.caller, self.agent, body, now=timezone.now())
+        message = await self._checked(
+            delivery.send_agent_message,
+            self.caller,
+            self.agent,
+            body,
+            now=timezone.now(),
+            named_conversation=body["conversation_id"],
+        )
         await self._send(
             "message.sent",
             conversation_id=body["conversation_id"],
