@@ -301,7 +301,12 @@ class AgentConsumer(AsyncWebsocketConsumer):
 
     async def on_interaction_request(self, body: dict[str, Any]) -> None:
         interaction = await self._checked(
-            delivery.request_agent_interaction, self.caller, self.agent, body, now=timezone.now()
+            delivery.request_agent_interaction,
+            self.caller,
+            self.agent,
+            body,
+            now=timezone.now(),
+            named_conversation=body["conversation_id"],
         )
         await self._send(
             "interaction.pending",
@@ -314,7 +319,12 @@ class AgentConsumer(AsyncWebsocketConsumer):
 
     async def on_interaction_withdraw(self, body: dict[str, Any]) -> None:
         interaction = await self._checked(
-            delivery.withdraw_agent_interaction, self.caller, self.agent, body, now=timezone.now()
+            delivery.withdraw_agent_interaction,
+            self.caller,
+            self.agent,
+            body,
+            now=timezone.now(),
+            named_conversation=body["conversation_id"],
         )
         await self._send(
             "interaction.withdrawn",
@@ -334,7 +344,14 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self._log("user_message.ack_received", message_id=body["message_id"])
 
     async def on_interaction_ack(self, body: dict[str, Any]) -> None:
-        await self._checked(delivery.ack_interaction, self.agent, self.caller, body, now=timezone.now())
+        await self._checked(
+            delivery.ack_interaction,
+            self.agent,
+            self.caller,
+            body,
+            now=timezone.now(),
+            named_conversation=body["conversation_id"],
+        )
         self._log("interaction_resolution.ack_received", interaction_id=body["interaction_id"])
 
     # --- hints from the channel layer -----------------------------------------------------
@@ -395,6 +412,9 @@ class AgentConsumer(AsyncWebsocketConsumer):
     async def _checked(self, call: Any, /, *args: Any, **kwargs: Any) -> Any:
         """``call(*args, **kwargs)`` on a database thread, after re-reading this connection's
         credential in the same call; raises ``_Ended`` (the connection told and closed) if it is gone.
+
+        ``named_conversation`` (a frame's conversation_id, for a service that reads it through
+        ``access_conversation``): the credential and that row are read in one statement.
 
         The token and its user were checked at hello; a frame that arrives after a revocation or a
         deactivation but before its hint (or whose hint was lost: hints are best effort, and a bulk
