@@ -123,7 +123,12 @@ def _token_and_conversation_sql() -> str:
 
 def token_refusal_and_conversation(digest: str, conversation_id: uuid.UUID) -> tuple[str | None, Conversation | None]:
     """``token_refusal(digest)`` and the conversation row (None if there is none) in one statement:
-    a frame that names a conversation needs both, and they are one index lookup each."""
+    a frame that names a conversation needs both, and they are one index lookup each.
+
+    PostgreSQL only: its driver gives the row's values their Python types (uuid, datetime). On
+    SQLite a statement is no round trip, so the conversation is read as before (None here)."""
+    if connection.vendor != "postgresql":
+        return token_refusal(digest), None
     with connection.cursor() as cursor:
         cursor.execute(_token_and_conversation_sql(), [conversation_id, digest])
         row = cursor.fetchone()
