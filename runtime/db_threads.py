@@ -90,14 +90,17 @@ def _in_thread(func: Callable[..., R], args: tuple, kwargs: dict) -> R:
     close_old_connections()
     connection.health_check_done = True
     first = _FirstStatement()
+    # Not ``connection.execute_wrapper()``: it pops the last wrapper, which is another one if a
+    # connection opened during the call appended its own (the crash-point harness does).
+    connection.execute_wrappers.insert(0, first)
     try:
-        with connection.execute_wrapper(first):
-            return func(*args, **kwargs)
+        return func(*args, **kwargs)
     except (OperationalError, InterfaceError):
         if not first.connection_lost:
             raise
         connection.close()
     finally:
+        connection.execute_wrappers.remove(first)
         close_old_connections()
     close_old_connections()
     connection.health_check_done = True

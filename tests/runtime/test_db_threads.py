@@ -133,3 +133,29 @@ def test_a_call_pays_no_health_check_and_outlives_a_terminated_connection(settin
         asyncio.run(call(lose_it_midway))
     assert len(runs) == 1
     assert asyncio.run(call(backend)) not in {pid, after}
+
+
+def test_a_wrapper_added_during_a_call_stays_and_the_call_leaves_none(settings):
+    """A connection opened during a call may get execute wrappers of its own (the crash-point
+    harness adds one on ``connection_created``): the call's first-statement watch must not take
+    such a wrapper away with it, nor stay behind."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite keeps Channels' single database thread")
+    settings.LINEUP_DB_THREADS = 1
+
+    def added(execute, sql, params, many, context):
+        return execute(sql, params, many, context)
+
+    def add() -> None:
+        connection.execute_wrappers.append(added)
+
+    def wrappers() -> list:
+        return list(connection.execute_wrappers)
+
+    async def call(func):
+        return await run_db(func)
+
+    asyncio.run(call(add))
+    assert len(asyncio.run(call(wrappers))) == 2  # this call's watch and the one added
+    assert asyncio.run(call(wrappers))[1:] == [added]
+    asyncio.run(call(lambda: connection.execute_wrappers.remove(added)))
