@@ -4,7 +4,9 @@ Channels' ``database_sync_to_async`` is thread-sensitive: every call of a Daphne
 one shared thread, so a frame's decision queues behind every other connection's (six busy
 conversations made a start wait ~120 ms p50). ``run_db`` runs the call on a small fixed pool
 instead (``LINEUP_DB_THREADS``, default 4): each thread keeps its own Django connection (they are
-thread-local), closed when old or broken before and after each call as Channels does.
+thread-local), closed when old or broken before and after each call as Channels does, but with
+no health check round trip: a call whose first statement finds its connection dead runs once more
+on a new one (``_in_thread``).
 
 Bounded: at most ``LINEUP_DB_THREADS`` calls run at once; the others wait on a semaphore, never
 in an unbounded executor queue. A consumer handles one message at a time, so the waiters are at
@@ -31,7 +33,7 @@ from typing import ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -63,8 +65,45 @@ def _slots_of(loop: asyncio.AbstractEventLoop, size: int) -> asyncio.Semaphore:
     return slots
 
 
+class _FirstStatement:
+    """An execute wrapper that notes whether the call's first statement failed for want of a
+    connection: then the server ran nothing of the call (a transaction's BEGIN goes with it)."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.connection_lost = False
+
+    def __call__(self, execute, sql, params, many, context):
+        first, self.seen = not self.seen, True
+        try:
+            return execute(sql, params, many, context)
+        except (OperationalError, InterfaceError):
+            self.connection_lost = first
+            raise
+
+
 def _in_thread(func: Callable[..., R], args: tuple, kwargs: dict) -> R:
+    # No health check (a ``SELECT 1`` round trip before each call's first statement, ~1 of every
+    # 3 statements a socket made): the first statement is the check. If it finds the connection
+    # dead (a PostgreSQL restart, a cut), nothing of the call reached the server, so the call runs
+    # once more on a new connection (tests/reliability/test_database_restart.py, decision 0036).
     close_old_connections()
+    connection.health_check_done = True
+    first = _FirstStatement()
+    # Not ``connection.execute_wrapper()``: it pops the last wrapper, which is another one if a
+    # connection opened during the call appended its own (the crash-point harness does).
+    connection.execute_wrappers.insert(0, first)
+    try:
+        return func(*args, **kwargs)
+    except (OperationalError, InterfaceError):
+        if not first.connection_lost:
+            raise
+        connection.close()
+    finally:
+        connection.execute_wrappers.remove(first)
+        close_old_connections()
+    close_old_connections()
+    connection.health_check_done = True
     try:
         return func(*args, **kwargs)
     finally:

@@ -9,9 +9,11 @@ app; each rejection is one event and one log line.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import uuid
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -61,10 +63,26 @@ class Caller:
     channel: str = DeliveryChannel.AGENT_SOCKET  # how that Agent reads them (pushed, or over MCP)
 
 
+_read_in_this_call: ContextVar[Conversation | None] = ContextVar("conversation_read_in_this_call", default=None)
+
+
+@contextlib.contextmanager
+def conversation_read(conversation: Conversation | None) -> Iterator[None]:
+    """Within the block, ``access_conversation`` takes this row instead of reading it again: a
+    gateway that read it in the same database call (with the frame's credential) passes it on."""
+    token = _read_in_this_call.set(conversation)
+    try:
+        yield
+    finally:
+        _read_in_this_call.reset(token)
+
+
 def access_conversation(caller: Caller, conversation_id: object) -> Conversation:
     """The conversation, if ``caller`` may act on it; ``unknown_conversation`` / ``forbidden`` otherwise."""
+    conversation = _read_in_this_call.get()
     try:
-        conversation = Conversation.objects.filter(pk=uuid.UUID(str(conversation_id))).first()
+        if conversation is None or conversation.id != uuid.UUID(str(conversation_id)):
+            conversation = Conversation.objects.filter(pk=uuid.UUID(str(conversation_id))).first()
     except ValueError:
         conversation = None
     if conversation is None:

@@ -30,13 +30,13 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.crypto import salted_hmac
 
 from runtime.events import record_event
 from runtime.extensions import send_agent_ended
-from runtime.models import Agent, AgentConnection, AgentToken
+from runtime.models import Agent, AgentConnection, AgentToken, Conversation
 from runtime.projections import notify_agent_on_commit
 
 TOKEN_PREFIX = "lu_"
@@ -109,6 +109,37 @@ def token_refusal(digest: str) -> str | None:
     if not row["agent__user__is_active"]:
         return "deactivated"
     return None
+
+
+def _token_and_conversation_sql() -> str:
+    token, agent, user = AgentToken._meta.db_table, Agent._meta.db_table, get_user_model()._meta
+    columns = ", ".join(f'c."{field.column}"' for field in Conversation._meta.concrete_fields)
+    return (
+        f'SELECT t."revoked_at", u."is_active", {columns} FROM "{token}" t'
+        f' JOIN "{agent}" a ON a."id" = t."agent_id" JOIN "{user.db_table}" u ON u."{user.pk.column}" = a."user_id"'
+        f' LEFT JOIN "{Conversation._meta.db_table}" c ON c."id" = %s WHERE t."digest" = %s'
+    )
+
+
+def token_refusal_and_conversation(digest: str, conversation_id: uuid.UUID) -> tuple[str | None, Conversation | None]:
+    """``token_refusal(digest)`` and the conversation row (None if there is none) in one statement:
+    a frame that names a conversation needs both, and they are one index lookup each.
+
+    PostgreSQL only: its driver gives the row's values their Python types (uuid, datetime). On
+    SQLite a statement is no round trip, so the conversation is read as before (None here)."""
+    if connection.vendor != "postgresql":
+        return token_refusal(digest), None
+    with connection.cursor() as cursor:
+        cursor.execute(_token_and_conversation_sql(), [conversation_id, digest])
+        row = cursor.fetchone()
+    if row is None or row[0] is not None:
+        return "revoked", None
+    if not row[1]:
+        return "deactivated", None
+    if row[2] is None:
+        return None, None
+    fields = Conversation._meta.concrete_fields
+    return None, Conversation.from_db(connection.alias, [field.attname for field in fields], row[2:])
 
 
 def _revoke_row(row: AgentToken, *, now: datetime, reason: str) -> None:

@@ -30,20 +30,33 @@ from runtime.projections import project_on_commit
 from runtime.transitions import LifecycleState, can_transition
 
 
-def lock_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> Workspace:
+def lock_workspace(conversation_id: uuid.UUID | str, *, now: datetime, reserve: bool = True) -> Workspace:
     """Lock the conversation's workspace row, creating it (with Interact in front) on first use.
 
     One statement: an ``UPDATE … RETURNING`` that takes the row lock and reserves the next focus
     number (``workspace.focus_seq``) for whatever this decision brings to the front, so bringing an
     app forward costs no further write to this row. Numbers a decision reserves and does not use
     are gaps, which is fine: only their order means anything.
+
+    ``reserve=False`` only locks (``SELECT … FOR UPDATE``) and leaves the row as it is; the decision
+    reserves with ``reserve_focus_seq`` when it writes (the start: see runtime.sql.start).
     """
-    row = _lock_and_reserve(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
+    lock = _lock_and_reserve if reserve else _lock_only
+    row = lock(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
     if not row:
         _create_workspace(conversation_id, now=now)
-        row = _lock_and_reserve(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
+        row = lock(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
     [(_, focus_seq)] = row
-    return _locked(conversation_id, focus_seq)
+    workspace = _locked(conversation_id, focus_seq)
+    workspace.focus_seq_reserved = reserve
+    return workspace
+
+
+def reserve_focus_seq(workspace: Workspace, *, now: datetime) -> None:
+    """Reserve the next focus number on a workspace locked with ``reserve=False`` (and move its
+    ``updated_at``), as ``lock_workspace`` would have."""
+    [(_, workspace.focus_seq)] = _lock_and_reserve(f"{_WS} = %s", [_db_uuid(workspace.conversation_id)], now=now)
+    workspace.focus_seq_reserved = True
 
 
 def lock_workspace_of_operation(operation_id: uuid.UUID | str, *, now: datetime) -> Workspace | None:
@@ -100,6 +113,14 @@ def _lock_and_reserve(where: str, params: list, *, now: datetime) -> list[tuple]
             "RETURNING conversation_id, focus_seq",
             [Workspace._meta.get_field("updated_at").get_db_prep_value(now, connection), *params],
         )
+        return cursor.fetchall()
+
+
+def _lock_only(where: str, params: list, *, now: datetime) -> list[tuple]:
+    # SQLite has no row locks: its IMMEDIATE transactions already hold the one write lock.
+    locking = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT conversation_id, focus_seq FROM {_WS_TABLE} WHERE {where}{locking}", params)
         return cursor.fetchall()
 
 

@@ -7,8 +7,9 @@ retry / the running exclusive operation / the app in front, and either answer fr
 the instance, its sub-session, snapshot, tool call, operation and the one audit event. Python
 chose the ids, checked the arguments and the manifest's policy, and shapes the answer.
 
-Created by migration ``0019_start_in_sql``; a change here needs a new migration that runs
-``FUNCTION`` again (it is ``CREATE OR REPLACE``).
+Created by migration ``0019_start_in_sql`` and replaced by ``0020_start_in_autocommit`` (the
+workspace row locked, its focus number taken only when the start writes); a change here needs a
+new migration that runs ``FUNCTION`` again (it is ``CREATE OR REPLACE``).
 """
 
 FUNCTION = """
@@ -49,11 +50,17 @@ DECLARE
     v_front record;
     v_backgrounded jsonb;
 BEGIN
-    -- 1. The workspace row lock, first, as every decision takes it; the UPDATE also reserves the
-    --    focus number of whatever this start brings to the front (lock_workspace).
-    UPDATE runtime_workspace SET focus_seq = focus_seq + 1, updated_at = p_now
-        WHERE conversation_id = p_conversation_id RETURNING focus_seq INTO v_focus_seq;
+    -- 1. The workspace row lock, first, as every decision takes it. Only the lock: the focus
+    --    number is reserved (and updated_at moved) in step 3, when the start writes, so a retry,
+    --    busy or refused answer leaves the row as it was (the call runs in autocommit: nothing
+    --    would roll a bump back).
+    PERFORM 1 FROM runtime_workspace WHERE conversation_id = p_conversation_id FOR UPDATE;
     IF NOT FOUND THEN
+        -- No workspace: no call was ever stored here and nothing runs, so a refusal is answered
+        -- with nothing created.
+        IF p_refuse THEN
+            RETURN jsonb_build_object('outcome', 'refused');
+        END IF;
         -- The conversation's first decision: its workspace and Interact, in front (_create_workspace).
         -- A concurrent first decision may insert it first: then this one waits for it and skips.
         INSERT INTO runtime_workspace (conversation_id, focus_seq, updated_at)
@@ -71,8 +78,7 @@ BEGIN
                 (p_now, 'instance.foreground', p_conversation_id, p_interact_id, '',
                     jsonb_build_object('app_id', p_system_app_id, 'previous', 'launching'));
         END IF;
-        UPDATE runtime_workspace SET focus_seq = focus_seq + 1, updated_at = p_now
-            WHERE conversation_id = p_conversation_id RETURNING focus_seq INTO v_focus_seq;
+        PERFORM 1 FROM runtime_workspace WHERE conversation_id = p_conversation_id FOR UPDATE;
     END IF;
 
     -- 2. Reads under the lock, each a statement of its own: a statement that started before the
@@ -115,8 +121,11 @@ BEGIN
             'instance_id', v_front.id, 'app_id', v_front.app_id, 'previous', v_front.lifecycle_state);
     END IF;
 
-    -- 3. The writes: the new instance straight into the foreground with the reserved focus number,
-    --    its sub-session, its snapshot, the start call, the operation and the one audit event.
+    -- 3. The writes: the focus number of the new instance (lock_workspace's reservation), the
+    --    instance straight into the foreground, its sub-session, its snapshot, the start call,
+    --    the operation and the one audit event.
+    UPDATE runtime_workspace SET focus_seq = focus_seq + 1, updated_at = p_now
+        WHERE conversation_id = p_conversation_id RETURNING focus_seq INTO v_focus_seq;
     INSERT INTO runtime_appinstance
         (id, conversation_id, app_id, is_system, lifecycle_state, focus_seq, opened_at, close_reason)
         VALUES (p_instance_id, p_conversation_id, p_app_id, false, 'foreground', v_focus_seq, p_started_at, '');

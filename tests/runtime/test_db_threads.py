@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import threading
+import time
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection, transaction
 
 from runtime.db_threads import run_db
 
@@ -80,3 +81,81 @@ def test_zero_threads_keeps_channels_single_thread(settings):
         return await run_db(lambda: threading.current_thread().name)
 
     assert not asyncio.run(main()).startswith("lineup-db")
+
+
+def test_a_call_pays_no_health_check_and_outlives_a_terminated_connection(settings):
+    """No ``SELECT 1`` before a call's statements; when the thread's connection was terminated
+    (as by a PostgreSQL restart) the call's first statement finds out, and the call runs once more
+    on a new connection and is answered. A connection lost after the first statement is not retried."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite keeps Channels' single database thread")
+    settings.LINEUP_DB_THREADS = 1
+    checks: list[int] = []
+    runs: list[int] = []
+
+    def watch() -> None:
+        usable = connection.is_usable
+        connection.is_usable = lambda: checks.append(1) or usable()
+
+    def backend() -> int:
+        runs.append(1)
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            return cursor.fetchone()[0]
+
+    def lose_it_midway() -> None:
+        runs.append(1)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 2")
+            cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+
+    async def call(func):
+        return await run_db(func)
+
+    asyncio.run(call(watch))
+    first = {asyncio.run(call(backend)) for _ in range(3)}
+    assert len(first) == 1 and checks == [] and len(runs) == 3
+    [pid] = first
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+            if cursor.fetchone()[0] == 0:
+                break
+            time.sleep(0.05)
+    runs.clear()
+    after = asyncio.run(call(backend))
+    assert after != pid and len(runs) == 2 and checks == []
+
+    runs.clear()
+    with pytest.raises(OperationalError):
+        asyncio.run(call(lose_it_midway))
+    assert len(runs) == 1
+    assert asyncio.run(call(backend)) not in {pid, after}
+
+
+def test_a_wrapper_added_during_a_call_stays_and_the_call_leaves_none(settings):
+    """A connection opened during a call may get execute wrappers of its own (the crash-point
+    harness adds one on ``connection_created``): the call's first-statement watch must not take
+    such a wrapper away with it, nor stay behind."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite keeps Channels' single database thread")
+    settings.LINEUP_DB_THREADS = 1
+
+    def added(execute, sql, params, many, context):
+        return execute(sql, params, many, context)
+
+    def add() -> None:
+        connection.execute_wrappers.append(added)
+
+    def wrappers() -> list:
+        return list(connection.execute_wrappers)
+
+    async def call(func):
+        return await run_db(func)
+
+    asyncio.run(call(add))
+    assert len(asyncio.run(call(wrappers))) == 2  # this call's watch and the one added
+    assert asyncio.run(call(wrappers))[1:] == [added]
+    asyncio.run(call(lambda: connection.execute_wrappers.remove(added)))

@@ -245,7 +245,9 @@ class AgentConsumer(AsyncWebsocketConsumer):
             logger.exception("agent.first_delivery_failed", connection_id=self.connection_id, agent_id=str(agent.id))
 
     async def on_inventory_get(self, body: dict[str, Any]) -> None:
-        inventory = await self._checked(delivery.inventory_for, self.caller, body["conversation_id"])
+        inventory = await self._checked(
+            delivery.inventory_for, self.caller, body["conversation_id"], named_conversation=body["conversation_id"]
+        )
         await self._send("inventory", conversation_id=body["conversation_id"], **inventory.published())
 
     async def on_tool_call(self, body: dict[str, Any]) -> None:
@@ -260,6 +262,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
                 arguments=body["arguments"],
                 inventory_revision=body["inventory_revision"],
                 now=timezone.now(),
+                named_conversation=body["conversation_id"],
             )
             tracing.annotate(span, operation_id=getattr(outcome, "operation_id", None))
         common = {"conversation_id": body["conversation_id"], "source_tool_call_id": body["source_tool_call_id"]}
@@ -281,7 +284,14 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self._log("agent.tool_call", tool=body["tool"], outcome=type(outcome).__name__, **common)
 
     async def on_message_send(self, body: dict[str, Any]) -> None:
-        message = await self._checked(delivery.send_agent_message, self.caller, self.agent, body, now=timezone.now())
+        message = await self._checked(
+            delivery.send_agent_message,
+            self.caller,
+            self.agent,
+            body,
+            now=timezone.now(),
+            named_conversation=body["conversation_id"],
+        )
         await self._send(
             "message.sent",
             conversation_id=body["conversation_id"],
@@ -291,7 +301,12 @@ class AgentConsumer(AsyncWebsocketConsumer):
 
     async def on_interaction_request(self, body: dict[str, Any]) -> None:
         interaction = await self._checked(
-            delivery.request_agent_interaction, self.caller, self.agent, body, now=timezone.now()
+            delivery.request_agent_interaction,
+            self.caller,
+            self.agent,
+            body,
+            now=timezone.now(),
+            named_conversation=body["conversation_id"],
         )
         await self._send(
             "interaction.pending",
@@ -304,7 +319,12 @@ class AgentConsumer(AsyncWebsocketConsumer):
 
     async def on_interaction_withdraw(self, body: dict[str, Any]) -> None:
         interaction = await self._checked(
-            delivery.withdraw_agent_interaction, self.caller, self.agent, body, now=timezone.now()
+            delivery.withdraw_agent_interaction,
+            self.caller,
+            self.agent,
+            body,
+            now=timezone.now(),
+            named_conversation=body["conversation_id"],
         )
         await self._send(
             "interaction.withdrawn",
@@ -324,7 +344,14 @@ class AgentConsumer(AsyncWebsocketConsumer):
         self._log("user_message.ack_received", message_id=body["message_id"])
 
     async def on_interaction_ack(self, body: dict[str, Any]) -> None:
-        await self._checked(delivery.ack_interaction, self.agent, self.caller, body, now=timezone.now())
+        await self._checked(
+            delivery.ack_interaction,
+            self.agent,
+            self.caller,
+            body,
+            now=timezone.now(),
+            named_conversation=body["conversation_id"],
+        )
         self._log("interaction_resolution.ack_received", interaction_id=body["interaction_id"])
 
     # --- hints from the channel layer -----------------------------------------------------
@@ -385,6 +412,9 @@ class AgentConsumer(AsyncWebsocketConsumer):
     async def _checked(self, call: Any, /, *args: Any, **kwargs: Any) -> Any:
         """``call(*args, **kwargs)`` on a database thread, after re-reading this connection's
         credential in the same call; raises ``_Ended`` (the connection told and closed) if it is gone.
+
+        ``named_conversation`` (a frame's conversation_id, for a service that reads it through
+        ``access_conversation``): the credential and that row are read in one statement.
 
         The token and its user were checked at hello; a frame that arrives after a revocation or a
         deactivation but before its hint (or whose hint was lost: hints are best effort, and a bulk

@@ -5,6 +5,7 @@ Each function runs on a database thread (``runtime.db_threads.run_db``) and retu
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,10 +20,10 @@ from runtime.events import uuid_or_none
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import Agent, Conversation, DeliveryChannel
 from runtime.selectors import due_outbox_page
-from runtime.services.agents import token_refusal
+from runtime.services.agents import token_refusal, token_refusal_and_conversation
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.outbox import ack_outbox_entry, mark_first_sent, mark_sent
-from runtime.tool_router import Caller, access_conversation
+from runtime.tool_router import Caller, access_conversation, conversation_read
 
 DELIVERY_BATCH = 100
 
@@ -64,14 +65,26 @@ def waiting_for(
 
 
 def authorized_call(
-    token_digest: str, call: Callable[..., T], /, *args: Any, **kwargs: Any
+    token_digest: str, call: Callable[..., T], /, *args: Any, named_conversation: object = None, **kwargs: Any
 ) -> tuple[str | None, T | None]:
     """``(None, call(*args, **kwargs))``, or ``(refusal, None)`` without calling it when the
-    connection's token or user is gone: a frame's credential re-read and its service in one hop."""
-    refusal = token_refusal(token_digest)
+    connection's token or user is gone: a frame's credential re-read and its service in one hop.
+
+    With ``named_conversation`` (the frame names one, and ``call`` reads it through
+    ``access_conversation``) the credential and the conversation row are one statement, and ``call``
+    gets the row without reading it again."""
+    try:
+        named = uuid.UUID(str(named_conversation)) if named_conversation is not None else None
+    except ValueError:  # not a conversation: the service answers unknown_conversation
+        named = None
+    if named is None:
+        refusal, conversation = token_refusal(token_digest), None
+    else:
+        refusal, conversation = token_refusal_and_conversation(token_digest, named)
     if refusal is not None:
         return refusal, None
-    return None, call(*args, **kwargs)
+    with conversation_read(conversation):
+        return None, call(*args, **kwargs)
 
 
 def agent_conversation_ids(agent: Agent) -> list[str]:
