@@ -128,10 +128,27 @@ def count_event(kind: str, data: dict[str, Any], *, via: str) -> None:
         SETTLEMENTS.labels(kind.removeprefix("operation."), via).inc()
         if data.get("lag_ms") is not None:
             SETTLEMENT_LAG.labels(via).observe(max(data["lag_ms"], 0) / 1000)
+        _count_settlement_facts(data)
     elif kind == "settlement.failed":
         SETTLEMENT_FAILURES.inc()
     elif kind == "settlement.flagged":
         FLAGGINGS.inc()
+
+
+def _count_settlement_facts(data: dict[str, Any]) -> None:
+    """A settlement is one event whose data names what it did (decision 0035); the counts stay
+    what they were when each of those facts was an event of its own."""
+    if data.get("outbox_id") is not None:
+        DECISIONS.labels("outbox.written", "ok").inc()
+    for kind, key in (("instance.closed", "closed"), ("app_session.ended", "app_session_ended")):
+        if data.get(key) is not None:
+            DECISIONS.labels(kind, "ok").inc()
+    if data.get("cancelled"):
+        DECISIONS.labels("tool.cancelled", "ok").inc(len(data["cancelled"]))
+    if data.get("foreground") is not None:
+        DECISIONS.labels("instance.foreground", "ok").inc()
+    if (receipt := data.get("receipt")) is not None:
+        DECISIONS.labels("tool.receipt", str(receipt.get("status") or "ok")).inc()
 
 
 def observe_decision(service: str, seconds: float) -> None:
