@@ -30,6 +30,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from django.db import connection
@@ -76,7 +77,6 @@ from runtime.services.workspace import (
     opened_in_front,
     per_row,
     previous_valid_instance_of,
-    project_move,
     workspace_created_in_sql,
 )
 from runtime.sql import start as start_sql
@@ -1037,7 +1037,7 @@ def _settle_in_sql(
         for _, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, _ in own
     ]
     for (_, operation, _), verdict, line in zip(settling, verdicts, written, strict=True):
-        written_entry = OutboxEntry(
+        written_entry = SimpleNamespace(  # what result_delivery reads of the entry the call wrote
             id=line.data["outbox_id"],
             conversation_id=operation.conversation_id,
             agent_id=operation.tool_call.agent_id,
@@ -1098,8 +1098,16 @@ def _project_written_move(
     conversation_id: uuid.UUID, instance_id: uuid.UUID, fact: dict[str, Any], target: str
 ) -> None:
     """The projection of a move a settlement's SQL wrote, as ``close_instances`` sends it."""
-    instance = AppInstance(id=instance_id, conversation_id=conversation_id, app_id=fact["app_id"])
-    project_move(instance, fact["previous"], target)
+    project_on_commit(  # project_move's message, without a model instance per row (a batch is 500)
+        conversation_id,
+        "instance.lifecycle",
+        {
+            "instance_id": str(instance_id),
+            "app_id": fact["app_id"],
+            "lifecycle_state": target,
+            "previous": fact["previous"],
+        },
+    )
 
 
 def _previous_valid(operation: Operation) -> AppInstance | None:

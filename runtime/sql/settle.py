@@ -170,19 +170,23 @@ BEGIN
                    'lag_ms', CASE WHEN s.state = 'completed'
                                   THEN round(extract(epoch FROM p_now - s.ends_at) * 1000)::bigint END,
                    'outbox_id', x.id,
-                   'closed', (SELECT jsonb_build_object('app_id', c.app_id, 'previous', c.previous,
-                                                        'reason', c.close_reason)
-                                FROM closed c WHERE c.ord = s.ord),
-                   'app_session_ended', (SELECT e.id FROM sessions e WHERE e.id = s.app_session_id),
-                   'cancelled', (SELECT coalesce(jsonb_agg(jsonb_build_object('source_tool_call_id',
-                                                                              c.source_tool_call_id, 'tool', c.tool)
-                                                           ORDER BY c.source_tool_call_id), '[]'::jsonb)
-                                   FROM cancelled c WHERE c.ord = s.ord),
-                   'foreground', (SELECT jsonb_build_object('instance_id', r.id, 'app_id', r.app_id,
-                                                            'previous', r.previous)
-                                    FROM restored r WHERE r.ord = s.ord),
+                   'closed', CASE WHEN c.id IS NOT NULL THEN jsonb_build_object(
+                                  'app_id', c.app_id, 'previous', c.previous, 'reason', c.close_reason) END,
+                   'app_session_ended', e.id,
+                   'cancelled', coalesce(k.calls, '[]'::jsonb),
+                   'foreground', CASE WHEN r.id IS NOT NULL THEN jsonb_build_object(
+                                      'instance_id', r.id, 'app_id', r.app_id, 'previous', r.previous) END,
                    'receipt', s.verdict->'receipt')
-          FROM settled s JOIN outbox x ON x.operation_id = s.id
+          -- Joins, not a subquery per row: a batch is 500 operations.
+          FROM settled s
+          JOIN outbox x ON x.operation_id = s.id
+          LEFT JOIN closed c ON c.ord = s.ord
+          LEFT JOIN sessions e ON e.id = s.app_session_id
+          LEFT JOIN restored r ON r.ord = s.ord
+          LEFT JOIN (SELECT c.ord, jsonb_agg(jsonb_build_object('source_tool_call_id', c.source_tool_call_id,
+                                                                'tool', c.tool)
+                                             ORDER BY c.source_tool_call_id) AS calls
+                       FROM cancelled c GROUP BY c.ord) k ON k.ord = s.ord
         UNION ALL
         SELECT 2, e.ord, (e.row->>'at')::timestamptz, e.row->>'kind', (e.row->>'conversation_id')::uuid,
                (e.row->>'instance_id')::uuid, (e.row->>'app_session_id')::uuid, (e.row->>'operation_id')::uuid,
@@ -200,10 +204,11 @@ BEGIN
     )
     SELECT a.id, a.kind::text, a.conversation_id, a.instance_id, a.app_session_id, a.operation_id,
            a.source_tool_call_id::text, a.data,
-           (SELECT r.focus_seq FROM restored r
-             WHERE a.kind IN ('operation.completed', 'operation.interrupted')
-               AND r.id = (a.data->'foreground'->>'instance_id')::uuid)
+           r.focus_seq
       FROM audit a  -- (every data-modifying CTE above runs to completion, read or not)
+      LEFT JOIN restored r
+        ON a.kind IN ('operation.completed', 'operation.interrupted')
+       AND r.id = (a.data->'foreground'->>'instance_id')::uuid
      ORDER BY a.id;
 END;
 $fn$;
