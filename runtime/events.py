@@ -7,7 +7,7 @@ which change nothing) both happen at once.
 
 A deciding service is wrapped in ``@decision``: one durable transaction whose events are written
 together, in one multi-row INSERT just before it commits, instead of one INSERT per event (a
-settlement records five or six). Events recorded inside a savepoint of it are written at once,
+lifecycle move records a few; a settlement records one, decision 0035). Events recorded inside a savepoint of it are written at once,
 so a rolled-back savepoint takes exactly its own events with it.
 """
 
