@@ -210,21 +210,24 @@ def _check_operations(
                 v.add("first_trigger", f"{op_id} interrupted with reason {op.interruption_reason} by trigger {trigger}")
             if op.ended_at != settled.at:
                 v.add("first_trigger", f"{op_id} ended_at {isoformat(op.ended_at)} is not when it was settled")
+        # An interrupt that settled its operation tells its receipt in the settlement's event (0035).
+        receipts = [(e.id, e.data["receipt"]) for e in events[op_id] if e.kind in FINAL_KINDS and e.data.get("receipt")]
+        receipts += [(e.id, e.data) for e in events[op_id] if e.kind == "tool.receipt"]
+        for event_id, receipt in receipts:
+            status = receipt.get("status")
+            if status == "interrupted" and op.interruption_reason != "agent_interrupt":
+                v.add(
+                    "first_trigger",
+                    f"{op_id}: receipt 'interrupted' but the operation is {op.state}/{op.interruption_reason}",
+                )
+            if status == "operation_already_final" and event_id < settled.id:
+                v.add("first_trigger", f"{op_id}: receipt 'operation_already_final' before its settlement")
         for event in events[op_id]:
             if event.kind == "operation.already_final" and event.id < settled.id:
                 v.add(
                     "first_trigger",
                     f"{op_id}: a {event.data.get('trigger')} saw it final before its settlement was logged",
                 )
-            if event.kind == "tool.receipt":
-                status = event.data.get("status")
-                if status == "interrupted" and op.interruption_reason != "agent_interrupt":
-                    v.add(
-                        "first_trigger",
-                        f"{op_id}: receipt 'interrupted' but the operation is {op.state}/{op.interruption_reason}",
-                    )
-                if status == "operation_already_final" and event.id < settled.id:
-                    v.add("first_trigger", f"{op_id}: receipt 'operation_already_final' before its settlement")
     for op_id in entries.keys() - operations.keys():
         v.add("result", f"outbox entry for unknown operation {op_id}")
     figures["operations"] = len(operations)

@@ -29,7 +29,7 @@ from runtime.after_commit import answer_first
 from runtime.db_threads import run_db
 from runtime.errors import Rejection
 from runtime.manifests import StrictValidator
-from runtime.projections import conversation_group
+from runtime.projections import RESYNC_GROUP, conversation_group
 from runtime.wire import (
     ID_SCHEMA,
     FrameError,
@@ -128,6 +128,8 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         self.conversation_ids = [str(c.id) for c in conversations]
         for conversation_id in self.conversation_ids:
             await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
+        await self.channel_layer.group_add(RESYNC_GROUP, self.channel_name)
+        self.resyncs = True
         await self.accept()
         self.counted = True
         metrics.workspace_page_connected(1)
@@ -140,6 +142,8 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             metrics.workspace_page_connected(-1)
         for conversation_id in self.conversation_ids:
             await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
+        if getattr(self, "resyncs", False):
+            await self.channel_layer.group_discard(RESYNC_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.ended:
@@ -193,6 +197,15 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             return
         for event in message["events"]:
             await self._send("event", kind=event["kind"], payload=event["payload"])
+
+    async def conversation_resync(self, message: dict[str, Any]) -> None:
+        """A batch settlement told many conversations with one message (runtime.projections): the
+        page hears ``conversation.resync`` for each of its own, and takes a fresh snapshot."""
+        mine = [c for c in message.get("conversation_ids") or () if c in self.conversation_ids]
+        if not mine or await self._session_ended():
+            return
+        for conversation_id in mine:
+            await self._send("event", kind="conversation.resync", payload={"conversation_id": conversation_id})
 
     async def conversation_event(self, event: dict[str, Any]) -> None:
         # One event per message: what a server of the previous release sends during a rolling upgrade.

@@ -1,4 +1,5 @@
-"""The decision log: one append-only ``LifecycleEvent`` row and one JSON log line per decision.
+"""The decision log: one append-only ``LifecycleEvent`` row and one JSON log line per decision
+(a batch of more than ``BATCH_LINE_ABOVE`` settled together logs one line with counts).
 
 Inside a transaction the row is written with the decision and the log line leaves on commit,
 so the log never reports a decision that was rolled back. Outside a transaction (rejections,
@@ -6,12 +7,13 @@ which change nothing) both happen at once.
 
 A deciding service is wrapped in ``@decision``: one durable transaction whose events are written
 together, in one multi-row INSERT just before it commits, instead of one INSERT per event (a
-settlement records five or six). Events recorded inside a savepoint of it are written at once,
+lifecycle move records a few; a settlement records one, decision 0035). Events recorded inside a savepoint of it are written at once,
 so a rolled-back savepoint takes exactly its own events with it.
 """
 
 from __future__ import annotations
 
+import collections
 import functools
 import time
 import uuid
@@ -155,16 +157,26 @@ class EventLine(NamedTuple):
     data: dict[str, Any]
 
 
+# More rows than this announced together (a sweep's or recovery's batch) log one line with counts
+# instead of a line each; the metrics count each row as before.
+BATCH_LINE_ABOVE = 32
+
+
 def announce_events(events: list[LifecycleEvent | EventLine], *, level: str = "info") -> None:
     """``announce_event`` for many rows, in order, with one on-commit hook (a batch settlement)."""
     via = metrics.settlement_path()  # what is deciding now; the hook below may run elsewhere
     log = getattr(logger, level)
 
     def emit() -> None:
-        for event in events:
-            line = {k: _plain(v) for k in _ID_FIELDS if (v := getattr(event, k))}
-            log(event.kind, **line, **event.data)
-            metrics.count_event(event.kind, event.data, via=via)  # counted once committed, like the line
+        if len(events) > BATCH_LINE_ABOVE:
+            # A batch settlement (sweep, recovery): one line with counts; each decision is its row.
+            kinds = collections.Counter(event.kind for event in events)
+            log("events.batch", count=len(events), kinds=dict(kinds), via=via)
+        else:
+            for event in events:
+                line = {k: _plain(v) for k in _ID_FIELDS if (v := getattr(event, k))}
+                log(event.kind, **line, **event.data)
+        metrics.count_events([(e.kind, e.data) for e in events], via=via)  # once committed, like the line
 
     if connection.in_atomic_block:
         transaction.on_commit(emit)

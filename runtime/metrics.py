@@ -19,6 +19,7 @@ Agent or a conversation id.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import contextvars
 import os
@@ -120,18 +121,45 @@ def settlement_path() -> str:
 def count_event(kind: str, data: dict[str, Any], *, via: str) -> None:
     """One committed event-log entry (runtime.events): the decision, and a settlement's details;
     ``via`` is ``settlement_path()`` where the event was recorded."""
-    outcome = data.get("code") or data.get("status") or "ok"
-    DECISIONS.labels(kind, str(outcome)).inc()
-    if kind in ("operation.completed", "operation.interrupted"):
-        trigger = data.get("trigger") or "deadline"
-        via = via if trigger == "deadline" else trigger
-        SETTLEMENTS.labels(kind.removeprefix("operation."), via).inc()
-        if data.get("lag_ms") is not None:
-            SETTLEMENT_LAG.labels(via).observe(max(data["lag_ms"], 0) / 1000)
-    elif kind == "settlement.failed":
-        SETTLEMENT_FAILURES.inc()
-    elif kind == "settlement.flagged":
-        FLAGGINGS.inc()
+    count_events([(kind, data)], via=via)
+
+
+def count_events(events: list[tuple[str, dict[str, Any]]], *, via: str) -> None:
+    """``count_event`` for many entries (a batch settlement): each counter's label set is looked up
+    and incremented once per batch, not once per entry."""
+    tally: collections.Counter[tuple[Any, tuple[str, ...]]] = collections.Counter()
+    for kind, data in events:
+        outcome = data.get("code") or data.get("status") or "ok"
+        tally[(DECISIONS, (kind, str(outcome)))] += 1
+        if kind in ("operation.completed", "operation.interrupted"):
+            trigger = data.get("trigger") or "deadline"
+            path = via if trigger == "deadline" else trigger
+            tally[(SETTLEMENTS, (kind.removeprefix("operation."), path))] += 1
+            if data.get("lag_ms") is not None:
+                SETTLEMENT_LAG.labels(path).observe(max(data["lag_ms"], 0) / 1000)
+            _tally_settlement_facts(data, tally)
+        elif kind == "settlement.failed":
+            tally[(SETTLEMENT_FAILURES, ())] += 1
+        elif kind == "settlement.flagged":
+            tally[(FLAGGINGS, ())] += 1
+    for (metric, labels), n in tally.items():
+        (metric.labels(*labels) if labels else metric).inc(n)
+
+
+def _tally_settlement_facts(data: dict[str, Any], tally: collections.Counter) -> None:
+    """A settlement is one event whose data names what it did (decision 0035); the counts stay
+    what they were when each of those facts was an event of its own."""
+    if data.get("outbox_id") is not None:
+        tally[(DECISIONS, ("outbox.written", "ok"))] += 1
+    for kind, key in (("instance.closed", "closed"), ("app_session.ended", "app_session_ended")):
+        if data.get(key) is not None:
+            tally[(DECISIONS, (kind, "ok"))] += 1
+    if data.get("cancelled"):
+        tally[(DECISIONS, ("tool.cancelled", "ok"))] += len(data["cancelled"])
+    if data.get("foreground") is not None:
+        tally[(DECISIONS, ("instance.foreground", "ok"))] += 1
+    if (receipt := data.get("receipt")) is not None:
+        tally[(DECISIONS, ("tool.receipt", str(receipt.get("status") or "ok")))] += 1
 
 
 def observe_decision(service: str, seconds: float) -> None:

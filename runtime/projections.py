@@ -30,6 +30,15 @@ def agent_group(agent_id: uuid.UUID | str) -> str:
     return f"agent.{agent_id}"
 
 
+# Every Agent socket and workspace page joins this group. A transaction that tells more than
+# RESYNC_ABOVE conversations (a sweep's or recovery's batch settlement) sends ONE message here,
+# ``{"type": "conversation.resync", "conversation_ids": [...]}``, instead of one per conversation:
+# each socket whose conversation is named re-reads (the Agent its outbox, the page its snapshot).
+# Hints are best effort either way; the outbox stays the truth (decision 0035).
+RESYNC_GROUP = "runtime.resync"
+RESYNC_ABOVE = 32
+
+
 def _send_on_commit(group: str, message: dict[str, Any]) -> None:
     """Send ``message`` to ``group`` once the running transaction commits (now, outside one).
 
@@ -75,7 +84,7 @@ PARALLEL_SENDS = 16
 def _hand_on(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if not messages:
         return
-    by_group = batched(messages)
+    by_group = _resync_many(messages) or batched(messages)
 
     async def send() -> None:
         layer = get_channel_layer()
@@ -99,6 +108,18 @@ def _hand_on(messages: list[tuple[str, dict[str, Any]]]) -> None:
             await asyncio.gather(*(send_one(group, message) for group, message in by_group.items()))
 
     hand_on_send(send)
+
+
+def _resync_many(messages: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, Any]] | None:
+    """The conversation groups folded into one resync message when there are too many to tell one
+    by one (the other groups batched as usual); None when there are not."""
+    prefix = conversation_group("")
+    conversations = list(dict.fromkeys(group for group, _ in messages if group.startswith(prefix)))
+    if len(conversations) <= RESYNC_ABOVE:
+        return None
+    others = batched([(group, message) for group, message in messages if not group.startswith(prefix)])
+    ids = [group.removeprefix(prefix) for group in conversations]
+    return {**others, RESYNC_GROUP: {"type": "conversation.resync", "conversation_ids": ids}}
 
 
 # A result larger than this (its JSON) is not carried in the settlement's hint: the Agent's socket

@@ -5,7 +5,7 @@ Other databases (the embedded SQLite) settle through the Python path, which this
 
 from django.db import migrations
 
-from runtime.sql import settle
+from runtime.migrations import _settle_0018 as settle  # frozen: 0020 replaces the function
 
 
 def forwards(apps, schema_editor):

@@ -31,6 +31,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from django.db import connection
@@ -814,7 +815,12 @@ def settle_locked(
 
     Order (R-4.2.4): the results and outbox entries first, then the instances close, their
     sub-sessions end and each workspace's previous foreground app (Interact) returns — all in the
-    caller's transaction. ``receipt``: an interrupt's receipt call and its event, written after.
+    caller's transaction. ``receipt``: an interrupt's receipt call and its event, written after;
+    when the interrupt settles its operation, the receipt is told in the settlement's event.
+
+    Each settled operation gets ONE audit row, ``operation.<state>``, whose data names what the
+    settlement did (decision 0035): ``outbox_id``, ``closed``, ``app_session_ended``,
+    ``cancelled``, ``foreground``, ``receipt``.
     """
     outcomes: list[SettleOutcome] = []
     settling: list[tuple[Workspace, Operation, Settle]] = []
@@ -840,11 +846,17 @@ def settle_locked(
             )
         else:
             settling.append((workspace, operation, verdict))
+    told = None  # the receipt, told in the settlement's event (an interrupt settles one operation)
+    if receipt is not None and settling:
+        [_] = settling
+        told = {"source_tool_call_id": receipt[1].source_tool_call_id, **receipt[1].data}
     if settling and settles_in_sql():
-        _settle_in_sql(settling, trigger=trigger, now=now, next_foreground=next_foreground, receipt=receipt)
+        _settle_in_sql(settling, trigger=trigger, now=now, next_foreground=next_foreground, receipt=receipt, told=told)
         return outcomes
-    _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground)
-    if receipt is not None:
+    _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
+    if receipt is not None and told is not None:
+        receipt[0].save(force_insert=True)
+    elif receipt is not None:
         _write_receipt(receipt)
     return outcomes
 
@@ -855,6 +867,7 @@ def _settle_in_python(
     trigger: Trigger,
     now: datetime,
     next_foreground: AppInstance | None,
+    told: dict[str, Any] | None = None,
 ) -> None:
     """The settlement's writes through the ORM, one statement per table (SQLite; the specification
     ``runtime_settle`` mirrors)."""
@@ -902,19 +915,7 @@ def _settle_in_python(
             for operation, _ in by_id.values()
         ]
     )
-    for entry, (operation, verdict) in zip(entries, by_id.values(), strict=True):
-        record_event(
-            f"operation.{verdict.state}",
-            at=now,
-            trigger=trigger.value,
-            ended_at=isoformat(verdict.ended_at),
-            interruption_reason=verdict.interruption_reason,
-            lag_ms=round((now - operation.ends_at).total_seconds() * 1000)
-            if verdict.state == OperationState.COMPLETED
-            else None,
-            **_ids(operation),
-        )
-        record_event("outbox.written", at=now, outbox_id=entry.id, **_ids(operation))
+    for entry, (operation, _) in zip(entries, by_id.values(), strict=True):
         # The hint carries the result, so the caller's socket writes it without reading the outbox.
         project_on_commit(
             operation.conversation_id,
@@ -923,6 +924,7 @@ def _settle_in_python(
             delivery=result_delivery(entry),
         )
 
+    facts: dict[uuid.UUID, dict[str, Any]] = {}
     close_instances(
         [
             Closing(
@@ -936,7 +938,26 @@ def _settle_in_python(
             for workspace, operation, verdict in settling
         ],
         now=now,
+        facts=facts,
     )
+    # One audit row per settled operation, naming everything its settlement did (decision 0035).
+    for entry, (operation, verdict) in zip(entries, by_id.values(), strict=True):
+        record_event(
+            f"operation.{verdict.state}",
+            at=now,
+            trigger=trigger.value,
+            ended_at=isoformat(verdict.ended_at),
+            interruption_reason=verdict.interruption_reason,
+            lag_ms=round((now - operation.ends_at).total_seconds() * 1000)
+            if verdict.state == OperationState.COMPLETED
+            else None,
+            outbox_id=entry.id,
+            **facts.get(
+                operation.instance_id, {"closed": None, "app_session_ended": None, "cancelled": [], "foreground": None}
+            ),
+            receipt=told,
+            **_ids(operation),
+        )
 
 
 _SQL_SETTLEMENT = contextvars.ContextVar("sql_settlement", default=True)
@@ -997,6 +1018,7 @@ def _settle_in_sql(
     now: datetime,
     next_foreground: AppInstance | None,
     receipt: tuple[ToolCall, LifecycleEvent] | None,
+    told: dict[str, Any] | None,
 ) -> None:
     """The settlement's writes as one call of ``runtime_settle``; Python shapes and checks each
     result first (a bad one fails the settlement before anything is written)."""
@@ -1018,10 +1040,11 @@ def _settle_in_sql(
                 "interruption_reason": verdict.interruption_reason and str(verdict.interruption_reason),
                 "result": _checked_result(operation),
                 "focus_seq": seq,
+                "receipt": told,
             }
         )
     before = take_pending_events()  # announced already; written first, in this call
-    after = [receipt[1]] if receipt else []
+    after = [receipt[1]] if receipt and told is None else []
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT * FROM runtime_settle(%s, %s, %s::uuid[], %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)",
@@ -1038,13 +1061,13 @@ def _settle_in_sql(
         )
         rows = cursor.fetchall()
     own = rows[len(before) : len(rows) - len(after)]
-
-    outbox_ids = {
-        row[5]: json.loads(row[7]) if isinstance(row[7], str) else row[7] for row in own if row[1] == "outbox.written"
-    }
-    for (_, operation, _), verdict in zip(settling, verdicts, strict=True):
-        written_entry = OutboxEntry(
-            id=outbox_ids[operation.id]["outbox_id"],
+    written = [
+        EventLine(kind, conversation_id, instance_id, session_id, operation_id, call_id, _json(raw))
+        for _, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, _ in own
+    ]
+    for (_, operation, _), verdict, line in zip(settling, verdicts, written, strict=True):
+        written_entry = SimpleNamespace(  # what result_delivery reads of the entry the call wrote
+            id=line.data["outbox_id"],
             conversation_id=operation.conversation_id,
             agent_id=operation.tool_call.agent_id,
             channel=operation.tool_call.channel,
@@ -1065,43 +1088,55 @@ def _settle_in_sql(
     # The instances the caller read with its operations, if it did (the SQL path's lock does not).
     instances = {o.instance_id: o.instance for _, o, _ in settling if Operation.instance.is_cached(o)}
     left_behind = False
-    written = []
-    for _, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, seq in own:
-        data = json.loads(raw) if isinstance(raw, str) else raw  # Django reads jsonb as text
-        written.append(EventLine(kind, conversation_id, instance_id, session_id, operation_id, call_id, data))
-        if kind in ("instance.closed", "instance.foreground"):
-            target = LifecycleState.CLOSED if kind == "instance.closed" else LifecycleState.FOREGROUND
+    # The projections the Python path sends from close_instances, in its order: closes, ends, fronts.
+    for line in written:
+        if (closed := line.data["closed"]) is not None:
+            _project_written_move(line.conversation_id, line.instance_id, closed, LifecycleState.CLOSED)
+            if line.instance_id in instances:  # what the caller holds in memory follows what was written
+                instance = instances[line.instance_id]
+                instance.lifecycle_state, instance.closed_at = LifecycleState.CLOSED, now
+                instance.close_reason = closed["reason"]
+                left_behind = closed["previous"] not in IN_FRONT
+    for line in written:
+        if line.data["app_session_ended"] is not None:
             project_on_commit(
-                conversation_id,
-                "instance.lifecycle",
-                {
-                    "instance_id": str(instance_id),
-                    "app_id": data["app_id"],
-                    "lifecycle_state": target,
-                    "previous": data["previous"],
-                },
-            )
-        elif kind == "app_session.ended":
-            project_on_commit(
-                conversation_id,
+                line.conversation_id,
                 "app_session.ended",
-                {"app_session_id": str(session_id), "instance_id": str(instance_id)},
+                {"app_session_id": line.data["app_session_ended"], "instance_id": str(line.instance_id)},
             )
-        # What the caller holds in memory follows what was written.
-        if kind == "instance.closed" and instance_id in instances:
-            instance = instances[instance_id]
-            instance.lifecycle_state, instance.closed_at, instance.close_reason = target, now, data["reason"]
-            left_behind = data["previous"] not in IN_FRONT
-        elif kind == "instance.foreground":
-            workspace = workspaces[conversation_id]
+    for line, row in zip(written, own, strict=True):
+        if (front := line.data["foreground"]) is not None:
+            front_id, seq = uuid.UUID(front["instance_id"]), row[8]
+            _project_written_move(line.conversation_id, front_id, front, LifecycleState.FOREGROUND)
+            workspace = workspaces[line.conversation_id]
             workspace.focus_seq, workspace.focus_seq_reserved = seq, False
-            if next_foreground is not None and next_foreground.pk == instance_id:
-                next_foreground.lifecycle_state, next_foreground.focus_seq = target, seq
+            if next_foreground is not None and next_foreground.pk == front_id:
+                next_foreground.lifecycle_state, next_foreground.focus_seq = LifecycleState.FOREGROUND, seq
     announce_events([*written, *after])
     if left_behind and next_foreground is not None:
         # The user's choice when what closed was not in front (the Python path does the same).
         [workspace] = workspaces.values()
         bring_to_foreground(workspace, next_foreground, now=now)
+
+
+def _json(raw: Any) -> Any:
+    return json.loads(raw) if isinstance(raw, str) else raw  # Django reads jsonb as text
+
+
+def _project_written_move(
+    conversation_id: uuid.UUID, instance_id: uuid.UUID, fact: dict[str, Any], target: str
+) -> None:
+    """The projection of a move a settlement's SQL wrote, as ``close_instances`` sends it."""
+    project_on_commit(  # project_move's message, without a model instance per row (a batch is 500)
+        conversation_id,
+        "instance.lifecycle",
+        {
+            "instance_id": str(instance_id),
+            "app_id": fact["app_id"],
+            "lifecycle_state": target,
+            "previous": fact["previous"],
+        },
+    )
 
 
 def _previous_valid(operation: Operation) -> AppInstance | None:

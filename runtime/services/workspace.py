@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import connection
 from django.db.models import Expression, Field, Model, OuterRef, Subquery, Value
@@ -383,7 +384,9 @@ def close_instance_locked(
     close_instances([Closing(workspace, instance, reason, next_foreground=next_foreground)], now=now)
 
 
-def close_instances(closings: list[Closing], *, now: datetime) -> None:
+def close_instances(
+    closings: list[Closing], *, now: datetime, facts: dict[uuid.UUID, dict[str, Any]] | None = None
+) -> None:
     """Close instances whose operations (if any) are already final, one statement per table.
 
     Stops tool delivery to them, settles their other non-final ordinary tool calls as
@@ -391,6 +394,11 @@ def close_instances(closings: list[Closing], *, now: datetime) -> None:
     freezes their snapshots (a closed instance's snapshot is read-only), and restores each
     workspace's previous valid foreground app — or ``next_foreground`` when the user chose where to
     go (R-2.2.7, R-4.2.5, R-4.2.6, R-4.2.8). At most one closing per workspace.
+
+    ``facts``: a settlement's collector. Given, nothing here records an event: what happened to
+    each closing instance goes into ``facts[instance id]`` (``closed``, ``app_session_ended``,
+    ``cancelled``, ``foreground``) for the settlement's one event (decision 0035); the
+    projections are the same.
     """
     for closing in closings:
         if closing.instance.is_system:
@@ -399,7 +407,10 @@ def close_instances(closings: list[Closing], *, now: datetime) -> None:
     if not closings:
         return
     by_id = {c.instance.pk: c for c in closings}
-    _cancel_pending_calls(list(by_id), now=now)
+    if facts is not None:
+        for pk in by_id:
+            facts[pk] = {"closed": None, "app_session_ended": None, "cancelled": [], "foreground": None}
+    _cancel_pending_calls(list(by_id), now=now, facts=facts)
 
     for closing in closings:
         _check_transition(closing.instance, closing.instance.lifecycle_state, LifecycleState.CLOSED)
@@ -414,11 +425,15 @@ def close_instances(closings: list[Closing], *, now: datetime) -> None:
         was_in_front[instance.pk] = instance.lifecycle_state in IN_FRONT
         previous, instance.lifecycle_state = instance.lifecycle_state, LifecycleState.CLOSED
         instance.closed_at, instance.close_reason = now, closing.reason
-        _record_move(instance, previous, LifecycleState.CLOSED, now=now, reason=closing.reason)
+        if facts is None:
+            _record_move(instance, previous, LifecycleState.CLOSED, now=now, reason=closing.reason)
+        else:
+            facts[instance.pk]["closed"] = {"app_id": instance.app_id, "previous": previous, "reason": closing.reason}
+            project_move(instance, previous, LifecycleState.CLOSED)
 
-    _end_sessions(closings, now=now)
+    _end_sessions(closings, now=now, facts=facts)
 
-    restores: list[tuple[Workspace, AppInstance]] = []
+    restores: list[tuple[Workspace, AppInstance, uuid.UUID]] = []
     for closing in closings:
         if was_in_front[closing.instance.pk]:
             # What was in front is closed now, so nothing else is in front.
@@ -427,27 +442,36 @@ def close_instances(closings: list[Closing], *, now: datetime) -> None:
                 or closing.previous
                 or previous_valid_instance(closing.workspace, excluding=closing.instance)
             )
-            restores.append((closing.workspace, target))
+            restores.append((closing.workspace, target, closing.instance.pk))
         elif closing.next_foreground is not None:
             bring_to_foreground(closing.workspace, closing.next_foreground, now=now)
-    _restore_front(restores, now=now)
+    _restore_front(restores, now=now, facts=facts)
 
 
-def _restore_front(restores: list[tuple[Workspace, AppInstance]], *, now: datetime) -> None:
+def _restore_front(
+    restores: list[tuple[Workspace, AppInstance, uuid.UUID]],
+    *,
+    now: datetime,
+    facts: dict[uuid.UUID, dict[str, Any]] | None,
+) -> None:
     """Bring each target to the front of a workspace that has nothing in front: one UPDATE for all."""
     if not restores:
         return
-    for _, target in restores:
+    for _, target, _ in restores:
         _check_transition(target, target.lifecycle_state, LifecycleState.FOREGROUND)
-    for workspace, target in restores:
+    for workspace, target, _ in restores:
         target.focus_seq = take_focus_seq(workspace)
-    AppInstance.objects.filter(pk__in=[target.pk for _, target in restores]).update(
+    AppInstance.objects.filter(pk__in=[target.pk for _, target, _ in restores]).update(
         lifecycle_state=LifecycleState.FOREGROUND,
-        focus_seq=per_row(AppInstance, "focus_seq", {target.pk: target.focus_seq for _, target in restores}),
+        focus_seq=per_row(AppInstance, "focus_seq", {target.pk: target.focus_seq for _, target, _ in restores}),
     )
-    for _, target in restores:
+    for _, target, closed in restores:
         previous, target.lifecycle_state = target.lifecycle_state, LifecycleState.FOREGROUND
-        _record_move(target, previous, LifecycleState.FOREGROUND, now=now)
+        if facts is None:
+            _record_move(target, previous, LifecycleState.FOREGROUND, now=now)
+        else:
+            facts[closed]["foreground"] = {"instance_id": str(target.pk), "app_id": target.app_id, "previous": previous}
+            project_move(target, previous, LifecycleState.FOREGROUND)
 
 
 def per_row(model: type[Model], field: str, values: dict[uuid.UUID, object]) -> PerRow | Value:
@@ -487,7 +511,9 @@ class PerRow(Expression):
         return " ".join(sql), params
 
 
-def _cancel_pending_calls(instance_ids: list[uuid.UUID], *, now: datetime) -> None:
+def _cancel_pending_calls(
+    instance_ids: list[uuid.UUID], *, now: datetime, facts: dict[uuid.UUID, dict[str, Any]] | None
+) -> None:
     pending = ToolCall.objects.filter(
         instance_id__in=instance_ids, status__in=NON_FINAL_TOOL_CALL_STATUSES, operation__isnull=True
     )
@@ -501,7 +527,12 @@ def _cancel_pending_calls(instance_ids: list[uuid.UUID], *, now: datetime) -> No
         return
     for call in ToolCall.objects.filter(
         instance_id__in=instance_ids, status=ToolCallStatus.CANCELLED, cancel_reason="app_closed", finished_at=now
-    ):
+    ).order_by("source_tool_call_id"):
+        if facts is not None:
+            facts[call.instance_id]["cancelled"].append(
+                {"source_tool_call_id": call.source_tool_call_id, "tool": call.tool}
+            )
+            continue
         record_event(
             "tool.cancelled",
             at=now,
@@ -513,7 +544,7 @@ def _cancel_pending_calls(instance_ids: list[uuid.UUID], *, now: datetime) -> No
         )
 
 
-def _end_sessions(closings: list[Closing], *, now: datetime) -> None:
+def _end_sessions(closings: list[Closing], *, now: datetime, facts: dict[uuid.UUID, dict[str, Any]] | None) -> None:
     known = {c.session_id: c.instance for c in closings if c.session_id is not None}
     unknown = [c.instance.pk for c in closings if c.session_id is None]
     if unknown:  # instances without an operation: read which sub-sessions are open
@@ -528,13 +559,16 @@ def _end_sessions(closings: list[Closing], *, now: datetime) -> None:
         state=AppSessionState.ENDED, ended_at=now
     )
     for session_id, instance in known.items():
-        record_event(
-            "app_session.ended",
-            at=now,
-            conversation_id=instance.conversation_id,
-            instance_id=instance.id,
-            app_session_id=session_id,
-        )
+        if facts is not None:
+            facts[instance.id]["app_session_ended"] = str(session_id)
+        else:
+            record_event(
+                "app_session.ended",
+                at=now,
+                conversation_id=instance.conversation_id,
+                instance_id=instance.id,
+                app_session_id=session_id,
+            )
         project_on_commit(
             instance.conversation_id,
             "app_session.ended",

@@ -1,4 +1,4 @@
-"""``runtime_settle``: the writes of a settlement as one PostgreSQL function call (decision 0030).
+"""``runtime_settle``: the writes of a settlement as one PostgreSQL function call (decisions 0030, 0035).
 
 It mirrors ``settle_locked``'s Python path (``runtime.services.operations``) and
 ``close_instances`` (``runtime.services.workspace``) row for row: Python still decides each
@@ -9,12 +9,16 @@ function applies that decision to the batch set by set, under the locks the call
 Arguments: ``p_now``; ``p_trigger`` (``Trigger.value``); ``p_ids``, the operations, as one array;
 ``p_verdicts``, a JSON array in the same order, each ``{"state", "ended_at", "ended_at_text",
 "interruption_reason", "result", "focus_seq"}`` (``ended_at_text``: as the audit row says it;
-``focus_seq``: the number the workspace's lock reserved, or null when this decision used it);
+``focus_seq``: the number the workspace's lock reserved, or null when this decision used it;
+``receipt``: an interrupt's receipt, ``{"source_tool_call_id", "tool", "status", "caller"}``, or null);
 ``p_next_foreground``, where the user chose to go (a lifecycle event) or null; ``p_events_before``
 and ``p_events_after``, audit rows the decision recorded before and after the settlement, written
 in this call in order around its own; ``p_call``, one tool call row to insert (an interrupt's
-receipt) or null. It returns the audit rows it wrote, in order, for their log lines and
-projections (``focus_seq`` set on an ``instance.foreground`` row).
+receipt) or null. It writes one audit row per settled operation, ``operation.<state>``, whose data
+names the outbox entry, the instance closed, the sub-session ended, the calls cancelled, what came
+to the front and the receipt (decision 0035). It returns the audit rows it wrote, in order, for
+their log lines and projections (``focus_seq``: the number of the app that came to the front,
+on a settlement's row).
 """
 
 from __future__ import annotations
@@ -98,7 +102,7 @@ BEGIN
           FROM closed c
          WHERE t.instance_id = c.id AND t.status IN ('pending', 'accepted')
            AND NOT EXISTS (SELECT 1 FROM runtime_operation o WHERE o.tool_call_id = t.id)
-        RETURNING t.id, t.conversation_id, t.instance_id, t.source_tool_call_id, t.tool, c.ord
+        RETURNING t.id, t.source_tool_call_id, t.tool, c.ord
     ),
     -- An operation's sub-session is open while it runs; it ends with its instance.
     sessions AS (
@@ -149,44 +153,42 @@ BEGIN
          WHERE p_call IS NOT NULL
         RETURNING id
     ),
-    -- The audit rows, in the order the Python path writes them.
-    facts (grp, ord, sub, at, kind, conversation_id, instance_id, app_session_id, operation_id,
+    -- The audit rows: the decision's earlier ones, then ONE per settled operation whose data says
+    -- everything the settlement did (decision 0035), then the later ones; the Python path's order.
+    facts (grp, ord, at, kind, conversation_id, instance_id, app_session_id, operation_id,
            source_tool_call_id, data) AS (
-        SELECT 0, e.ord, 0, (e.row->>'at')::timestamptz, e.row->>'kind', (e.row->>'conversation_id')::uuid,
+        SELECT 0, e.ord, (e.row->>'at')::timestamptz, e.row->>'kind', (e.row->>'conversation_id')::uuid,
                (e.row->>'instance_id')::uuid, (e.row->>'app_session_id')::uuid, (e.row->>'operation_id')::uuid,
                e.row->>'source_tool_call_id', e.row->'data'
           FROM jsonb_array_elements(p_events_before) WITH ORDINALITY AS e(row, ord)
         UNION ALL
-        SELECT 1, s.ord, 0, p_now, 'operation.' || s.state, s.conversation_id, s.instance_id, s.app_session_id,
+        SELECT 1, s.ord, p_now, 'operation.' || s.state, s.conversation_id, s.instance_id, s.app_session_id,
                s.id, s.source_tool_call_id,
                jsonb_build_object(
                    'trigger', p_trigger, 'ended_at', s.verdict->'ended_at_text',
                    'interruption_reason', s.interruption_reason,
                    'lag_ms', CASE WHEN s.state = 'completed'
-                                  THEN round(extract(epoch FROM p_now - s.ends_at) * 1000)::bigint END)
+                                  THEN round(extract(epoch FROM p_now - s.ends_at) * 1000)::bigint END,
+                   'outbox_id', x.id,
+                   'closed', CASE WHEN c.id IS NOT NULL THEN jsonb_build_object(
+                                  'app_id', c.app_id, 'previous', c.previous, 'reason', c.close_reason) END,
+                   'app_session_ended', e.id,
+                   'cancelled', coalesce(k.calls, '[]'::jsonb),
+                   'foreground', CASE WHEN r.id IS NOT NULL THEN jsonb_build_object(
+                                      'instance_id', r.id, 'app_id', r.app_id, 'previous', r.previous) END,
+                   'receipt', s.verdict->'receipt')
+          -- Joins, not a subquery per row: a batch is 500 operations.
           FROM settled s
+          JOIN outbox x ON x.operation_id = s.id
+          LEFT JOIN closed c ON c.ord = s.ord
+          LEFT JOIN sessions e ON e.id = s.app_session_id
+          LEFT JOIN restored r ON r.ord = s.ord
+          LEFT JOIN (SELECT c.ord, jsonb_agg(jsonb_build_object('source_tool_call_id', c.source_tool_call_id,
+                                                                'tool', c.tool)
+                                             ORDER BY c.source_tool_call_id) AS calls
+                       FROM cancelled c GROUP BY c.ord) k ON k.ord = s.ord
         UNION ALL
-        SELECT 1, s.ord, 1, p_now, 'outbox.written', s.conversation_id, s.instance_id, s.app_session_id, s.id,
-               s.source_tool_call_id, jsonb_build_object('outbox_id', x.id)
-          FROM settled s JOIN outbox x ON x.operation_id = s.id
-        UNION ALL
-        SELECT 2, c.ord, 0, p_now, 'tool.cancelled', c.conversation_id, c.instance_id, NULL, NULL,
-               c.source_tool_call_id, jsonb_build_object('tool', c.tool, 'reason', 'app_closed')
-          FROM cancelled c
-        UNION ALL
-        SELECT 3, c.ord, 0, p_now, 'instance.closed', c.conversation_id, c.id, NULL, NULL, '',
-               jsonb_build_object('app_id', c.app_id, 'previous', c.previous, 'reason', c.close_reason)
-          FROM closed c
-        UNION ALL
-        SELECT 4, c.ord, 0, p_now, 'app_session.ended', c.conversation_id, c.id, c.app_session_id, NULL, '',
-               '{}'::jsonb
-          FROM closed c
-        UNION ALL
-        SELECT 5, r.ord, 0, p_now, 'instance.foreground', r.conversation_id, r.id, NULL, NULL, '',
-               jsonb_build_object('app_id', r.app_id, 'previous', r.previous)
-          FROM restored r
-        UNION ALL
-        SELECT 6, e.ord, 0, (e.row->>'at')::timestamptz, e.row->>'kind', (e.row->>'conversation_id')::uuid,
+        SELECT 2, e.ord, (e.row->>'at')::timestamptz, e.row->>'kind', (e.row->>'conversation_id')::uuid,
                (e.row->>'instance_id')::uuid, (e.row->>'app_session_id')::uuid, (e.row->>'operation_id')::uuid,
                e.row->>'source_tool_call_id', e.row->'data'
           FROM jsonb_array_elements(p_events_after) WITH ORDINALITY AS e(row, ord)
@@ -197,13 +199,16 @@ BEGIN
         SELECT f.at, f.kind, f.conversation_id, f.instance_id, f.app_session_id, f.operation_id,
                coalesce(f.source_tool_call_id, ''), f.data
           FROM facts f
-         ORDER BY f.grp, f.ord, f.sub
+         ORDER BY f.grp, f.ord
         RETURNING *
     )
     SELECT a.id, a.kind::text, a.conversation_id, a.instance_id, a.app_session_id, a.operation_id,
            a.source_tool_call_id::text, a.data,
-           (SELECT r.focus_seq FROM restored r WHERE a.kind = 'instance.foreground' AND r.id = a.instance_id)
+           r.focus_seq
       FROM audit a  -- (every data-modifying CTE above runs to completion, read or not)
+      LEFT JOIN restored r
+        ON a.kind IN ('operation.completed', 'operation.interrupted')
+       AND r.id = (a.data->'foreground'->>'instance_id')::uuid
      ORDER BY a.id;
 END;
 $fn$;

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
+from channels.layers import channel_layers, get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.test import Client
@@ -41,6 +41,7 @@ from runtime.models import (
     OutboxEntry,
     ToolCall,
 )
+from runtime.projections import RESYNC_ABOVE, RESYNC_GROUP
 from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import open_app
@@ -738,3 +739,24 @@ def test_malformed_ids_and_unknown_apps_get_stable_codes(user, ada):
 
     run(scenario)
     assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+
+
+@pytest.mark.spec("R-4.2.7")
+def test_a_batch_resync_reaches_only_the_pages_of_the_conversations_it_names(user, ada, bob):
+    """A batch settlement tells its conversations with one message to RESYNC_GROUP (decision 0035):
+    each page showing a named conversation gets a ``conversation.resync`` event for it (the page
+    takes a fresh snapshot on any event it does not patch in), a page of another user nothing."""
+
+    async def scenario() -> None:
+        page, stranger = await open_page(ada), await open_page(bob)
+        conversation_id = page.hello["conversations"][0]
+        layer = get_channel_layer()
+        named = [str(uuid.uuid4()) for _ in range(RESYNC_ABOVE)] + [conversation_id]
+        await layer.group_send(RESYNC_GROUP, {"type": "conversation.resync", "conversation_ids": named})
+        event = await page.event("conversation.resync")
+        assert event["payload"] == {"conversation_id": conversation_id}
+        assert await stranger.nothing_more()
+        for tab in (page, stranger):
+            await tab.ws.disconnect()
+
+    run(scenario)

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import connection
 
 from runtime.clock import isoformat
-from runtime.models import LifecycleEvent, ToolCall
+from runtime.models import LifecycleEvent, OutboxEntry, ToolCall
 from runtime.services.recovery import recover_runtime
 from runtime.tool_calls import Accepted
 from tests.support.factories import AgentDriver, at
@@ -210,8 +210,10 @@ def test_every_decision_is_one_json_log_line_with_its_ids():
         "tool.rejected"
     ] * 2
 
-    receipt = one(logged, "tool.receipt", source_tool_call_id=out["interrupt_call_id"])
-    assert receipt["status"] == "interrupted" and receipt["operation_id"] == out["interrupted"]["operation_id"]
+    # The interrupt settled its focus: its receipt is told in the settlement's one line (decision 0035).
+    assert not [line for line in logged if line["event"] == "tool.receipt"]
+    receipt = one(logged, "operation.interrupted", operation_id=out["interrupted"]["operation_id"])["receipt"]
+    assert receipt["status"] == "interrupted" and receipt["source_tool_call_id"] == out["interrupt_call_id"]
     for name, reason, trigger in (
         ("interrupted", "agent_interrupt", "agent_interrupt"),
         ("returned", "returned_to_interact", "return_to_interact"),
@@ -224,18 +226,19 @@ def test_every_decision_is_one_json_log_line_with_its_ids():
     line = one(logged, "operation.completed", operation_id=completed["operation_id"])
     assert line_ids(line) == {"conversation_id": conversation_id, **completed}
     assert (line["trigger"], line["ended_at"]) == ("deadline", isoformat(at(80)))  # completed at ends_at
+    # One line per settlement: what it did is in its data, not in lines of its own (decision 0035).
+    for kind in ("outbox.written", "instance.closed", "app_session.ended"):
+        assert not [line for line in logged if line["event"] == kind], kind
     for name in ("interrupted", "completed", "returned"):
-        written = one(logged, "outbox.written", operation_id=out[name]["operation_id"])
-        assert line_ids(written) == {"conversation_id": conversation_id, **out[name]}
-        uuid.UUID(written["outbox_id"])
-        closed = one(logged, "instance.closed", instance_id=out[name]["instance_id"])
-        assert closed["conversation_id"] == conversation_id and closed["app_id"] == "pomodoro"
-        ended = one(logged, "app_session.ended", app_session_id=out[name]["app_session_id"])
-        assert line_ids(ended) == {
-            "conversation_id": conversation_id,
-            "instance_id": out[name]["instance_id"],
-            "app_session_id": out[name]["app_session_id"],
-        }
+        [settled] = [
+            line
+            for line in logged
+            if line["event"] in ("operation.completed", "operation.interrupted")
+            and line["operation_id"] == out[name]["operation_id"]
+        ]
+        assert OutboxEntry.objects.get(pk=settled["outbox_id"]).operation_id == uuid.UUID(out[name]["operation_id"])
+        assert settled["closed"]["app_id"] == "pomodoro"
+        assert settled["app_session_ended"] == out[name]["app_session_id"]
     one(logged, "lifecycle.return_to_interact", instance_id=out["returned"]["instance_id"])
 
     recovery = one(logged, "recovery.ran")
@@ -286,8 +289,9 @@ def _position(events: list[tuple[str, dict[str, str]]], kind: str, **ids: object
 @pytest.mark.spec("R-4.2.4", "R-4.2.8", "R-3.2")
 @pytest.mark.parametrize("ending", ["deadline", "agent_interrupt"])
 def test_settlement_events_follow_the_order_of_r_4_2_4(agent: AgentDriver, ending: str):
-    """The event log records the start before its end, then the outbox entry, then the instance
-    closing, then the sub-session ending, then Interact back in the foreground — in that order."""
+    """The event log records the start before its end, and the end as ONE row (decision 0035) whose
+    data names, in the order of R-4.2.4, the outbox entry, the instance closed, the sub-session
+    ended and Interact back in the foreground (and, for an interrupt, the receipt)."""
     outcome = agent.start(60, now=at(0))
     assert isinstance(outcome, Accepted)
     if ending == "deadline":
@@ -304,19 +308,20 @@ def test_settlement_events_follow_the_order_of_r_4_2_4(agent: AgentDriver, endin
     op = {"operation_id": outcome.operation_id}
     started = _position(events, "operation.started", **op)
     ended = _position(events, end_kind, **op)
-    written = _position(events, "outbox.written", **op)
-    closed = _position(events, "instance.closed", instance_id=outcome.instance_id)
-    session_ended = _position(events, "app_session.ended", app_session_id=outcome.app_session_id)
-    interact_back = next(
-        i
-        for i, (kind, ids) in enumerate(events)
-        if kind == "instance.foreground" and ids["instance_id"] == interact_id and i > started
-    )
-    assert started < ended < written < closed < session_ended < interact_back
-    assert [kind for kind, _ in events[ended:]] == [
-        end_kind,
-        "outbox.written",
-        "instance.closed",
-        "app_session.ended",
-        "instance.foreground",
-    ] + (["tool.receipt"] if ending == "agent_interrupt" else [])
+    assert started < ended
+    assert [kind for kind, _ in events[ended:]] == [end_kind]
+    settled = LifecycleEvent.objects.get(kind=end_kind, operation_id=outcome.operation_id)
+    entry = OutboxEntry.objects.get(operation_id=outcome.operation_id)
+    assert settled.data["outbox_id"] == str(entry.id)
+    assert settled.data["closed"] == {
+        "app_id": "pomodoro",
+        "previous": "foreground",
+        "reason": entry.payload["result"].get("interruption_reason") or "completed",
+    }
+    assert settled.data["app_session_ended"] == str(outcome.app_session_id)
+    assert settled.data["cancelled"] == []
+    assert settled.data["foreground"] == {"instance_id": interact_id, "app_id": "interact", "previous": "background"}
+    if ending == "agent_interrupt":
+        assert settled.data["receipt"]["status"] == "interrupted"
+    else:
+        assert settled.data["receipt"] is None

@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from runtime.projections import conversation_group, project_on_commit
+from runtime.projections import RESYNC_ABOVE, RESYNC_GROUP, conversation_group, project_on_commit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -89,3 +89,42 @@ def test_one_transaction_sends_one_message_per_group_with_its_events_in_order(li
             "events": [{"kind": "a", "payload": {"n": 1}}, {"kind": "c", "payload": {"n": 3}}],
         }
     ]
+
+
+@pytest.mark.spec("R-4.2.7")
+def test_a_transaction_telling_many_conversations_sends_one_resync_message(settings):
+    """Up to RESYNC_ABOVE conversations are told one message each; more (a batch settlement) are
+    told with ONE message to RESYNC_GROUP naming them all, and no per-conversation message
+    (decision 0035); an Agent's group is still told its own."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    resync = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(RESYNC_GROUP, resync)
+    few = [uuid.uuid4() for _ in range(RESYNC_ABOVE)]
+    many = [uuid.uuid4() for _ in range(RESYNC_ABOVE + 1)]
+    listeners = {}
+    for conversation_id in (few[0], many[0]):
+        listeners[conversation_id] = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(conversation_group(conversation_id), listeners[conversation_id])
+
+    def drain(channel: str) -> list[dict]:
+        received = []
+        while True:
+            try:
+                received.append(async_to_sync(asyncio.wait_for)(layer.receive(channel), 0.05))
+            except TimeoutError:
+                return received
+
+    with transaction.atomic():
+        for conversation_id in few:
+            project_on_commit(conversation_id, "operation.settled", {})
+    assert drain(resync) == []
+    assert [m["type"] for m in drain(listeners[few[0]])] == ["conversation.events"]
+
+    with transaction.atomic():
+        for conversation_id in many:
+            project_on_commit(conversation_id, "operation.settled", {})
+            project_on_commit(conversation_id, "app_session.ended", {})
+    [message] = drain(resync)
+    assert message == {"type": "conversation.resync", "conversation_ids": [str(c) for c in many]}
+    assert drain(listeners[many[0]]) == []

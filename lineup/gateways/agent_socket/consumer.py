@@ -35,7 +35,7 @@ from runtime import crashpoints, tracing
 from runtime.after_commit import answer_first
 from runtime.db_threads import run_db
 from runtime.errors import Rejection
-from runtime.projections import agent_group, conversation_group
+from runtime.projections import RESYNC_GROUP, agent_group, conversation_group
 from runtime.services.agents import (
     agent_connection_closed,
     agent_connection_opened,
@@ -102,6 +102,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
         if self.agent is not None:
             await self.channel_layer.group_discard(agent_group(self.agent.id), self.channel_name)
+            await self.channel_layer.group_discard(RESYNC_GROUP, self.channel_name)
         if self.agent is not None:
             try:
                 await run_db(
@@ -202,6 +203,7 @@ class AgentConsumer(AsyncWebsocketConsumer):
         for conversation_id in conversation_ids:
             await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
         await self.channel_layer.group_add(agent_group(agent.id), self.channel_name)
+        await self.channel_layer.group_add(RESYNC_GROUP, self.channel_name)
         # Only now is the connection the Agent's: a hello that failed above (Redis refusing the
         # group writes) is answered internal_error and may be sent again, instead of leaving an
         # authenticated connection that was never welcomed and never gets a result.
@@ -395,6 +397,18 @@ class AgentConsumer(AsyncWebsocketConsumer):
                     await self._deliver(results=read_results, user_messages=human_message, resolutions=resolutions)
         except Exception:  # e.g. the database restarting: the redelivery loop's next round retries
             logger.exception("agent.hint_failed", connection_id=self.connection_id, kinds=sorted(map(str, kinds)))
+
+    async def conversation_resync(self, message: dict[str, Any]) -> None:
+        """A batch settlement told many conversations with one message (runtime.projections): when
+        one of them is this Agent's, read what is waiting for it, as for a hint without its result."""
+        if self.ended or self.agent is None:
+            return
+        if not set(message.get("conversation_ids") or ()) & set(map(str, self.conversation_ids)):
+            return
+        try:
+            await self._deliver(results=True, user_messages=False, resolutions=False)
+        except Exception:  # e.g. the database restarting: the redelivery loop's next round retries
+            logger.exception("agent.hint_failed", connection_id=self.connection_id, kinds=["conversation.resync"])
 
     async def agent_events(self, message: dict[str, Any]) -> None:
         # A hint like the others: the connection ends on what the database says, so the revocation

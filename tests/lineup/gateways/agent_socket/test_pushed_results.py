@@ -4,14 +4,17 @@ Agent's is ignored; a large result is never carried (docs/decisions/0032)."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
 from runtime.models import Operation, OutboxEntry
-from runtime.projections import RESULT_HINT_MAX_BYTES, project_on_commit, result_delivery
+from runtime.projections import RESULT_HINT_MAX_BYTES, RESYNC_GROUP, project_on_commit, result_delivery
 from runtime.services.operations import operation_projection
 
 
@@ -76,3 +79,34 @@ def test_a_large_result_is_not_carried_by_its_hint(db):
         payload={**payload, "result": {"notes": "x" * (RESULT_HINT_MAX_BYTES + 1)}},
     )
     assert result_delivery(big) is None
+
+
+@pytest.mark.spec("R-2.2.8", "R-4.2.7")
+def test_a_batch_resync_naming_its_conversation_has_the_agent_read_what_is_due(
+    live, connect, token_for, user, conversation
+):
+    """A batch settlement tells its conversations with one ``conversation.resync`` message
+    (runtime.projections.RESYNC_GROUP, decision 0035). On the process that resends only every 30 s,
+    an Agent whose conversation is named reads the outbox at once and gets its due result; one
+    naming only other conversations sends it nothing."""
+    conversation_id = str(conversation.id)
+    caller = connect(live.remote)
+    caller.hello(token_for(user, "resync"))
+    revision = caller.inventory(conversation_id)["revision"]
+    assert caller.start(conversation_id, "resync-1", 600)["type"] == "tool.accepted"
+    stopped = caller.call(conversation_id, "resync-1-stop", "pomodoro.interrupt", {}, revision)
+    assert stopped["receipt"]["status"] == "interrupted", stopped
+    first = caller.push("tool.result", source_tool_call_id="resync-1")
+    caller.inventory(conversation_id)  # the first send is counted: nothing due for 30 s
+    OutboxEntry.objects.filter(pk=first["outbox_id"]).update(next_attempt_at=timezone.now())  # due again
+
+    layer = get_channel_layer()
+    async_to_sync(layer.group_send)(
+        RESYNC_GROUP, {"type": "conversation.resync", "conversation_ids": [str(uuid.uuid4()) for _ in range(3)]}
+    )
+    assert [f for f in caller.frames_within(1.0) if f["type"] == "tool.result"] == []
+    async_to_sync(layer.group_send)(
+        RESYNC_GROUP, {"type": "conversation.resync", "conversation_ids": [str(uuid.uuid4()), conversation_id]}
+    )
+    again = caller.push("tool.result", timeout=5)
+    assert again["outbox_id"] == first["outbox_id"] and again["result"] == first["result"]

@@ -1,0 +1,24 @@
+"""On PostgreSQL, ``runtime_settle`` writes one audit row per settled operation (decision 0035).
+
+The same signature as 0018's, replaced in place; going back restores 0018's frozen text.
+"""
+
+from django.db import migrations
+
+from runtime.migrations import _settle_0018
+from runtime.sql import settle
+
+
+def forwards(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(settle.CREATE, params=None)
+
+
+def backwards(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(_settle_0018.CREATE, params=None)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("runtime", "0019_start_in_sql")]
+    operations = [migrations.RunPython(forwards, backwards)]
