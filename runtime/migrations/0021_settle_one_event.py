@@ -20,5 +20,5 @@ def backwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("runtime", "0019_start_in_sql")]
+    dependencies = [("runtime", "0020_start_in_autocommit")]
     operations = [migrations.RunPython(forwards, backwards)]
