@@ -64,11 +64,13 @@ def mark_first_sent(*, outbox_ids: list[str], now: datetime) -> int:
 
     The hint's send did not read the outbox (docs/decisions/0032), so it is counted just after
     the send instead of just before: a crash between the two leaves the entry due, and the next
-    round sends it again (still at least once). One already sent or acked meanwhile is left alone.
+    round sends it again (still at least once). One already sent by a delivery round is left
+    alone; one the Agent acked meanwhile (a fast Agent acks before this runs) is still counted:
+    its ack proves the send, and an acked entry is never sent again whatever its backoff says.
     """
     if not outbox_ids:
         return 0
-    counted = OutboxEntry.objects.filter(pk__in=outbox_ids, acked_at__isnull=True, attempts=0).update(
+    counted = OutboxEntry.objects.filter(pk__in=outbox_ids, attempts=0).update(
         attempts=1, last_attempt_at=now, next_attempt_at=now + redelivery_delay(1)
     )
     metrics.count_outbox_sends(first=counted, redelivered=0)

@@ -14,7 +14,7 @@ import pytest
 from runtime.errors import Rejection, RejectionCode
 from runtime.models import Agent, DeliveryChannel, OutboxEntry
 from runtime.selectors import due_outbox_page
-from runtime.services.outbox import ack_outbox_entry, mark_sent, redelivery_delay
+from runtime.services.outbox import ack_outbox_entry, mark_first_sent, mark_sent, redelivery_delay
 from runtime.tool_calls import Accepted, Receipt
 from runtime.tool_router import Caller
 from tests.support.factories import AgentDriver, at
@@ -123,3 +123,24 @@ def test_a_page_is_oldest_due_first_and_bounded(owned, owner):
     assert due_outbox_page(agent_id=owner.id, channel=DeliveryChannel.MCP, due_by=None, limit=10) == []
     assert first.next_attempt_at - at(12) == timedelta(seconds=redelivery_delay(2).total_seconds())
     assert page(owner, due_by=at(21.5)) == [second]
+
+
+@pytest.mark.spec("R-2.2.8")
+def test_a_pushed_first_send_is_counted_once_even_when_the_agent_acked_before_the_count(owned, owner):
+    """A result pushed from its settlement's hint is counted just after the send; a fast Agent may
+    ack before that: the send is still counted (once), and a second count of it changes nothing."""
+    from prometheus_client import REGISTRY
+
+    def first_sends() -> float:
+        return REGISTRY.get_sample_value("lineup_outbox_sends_total", {"attempt": "first"}) or 0.0
+
+    entry = settled_entry(owned)
+    assert ack_outbox_entry(outbox_id=entry.id, agent_id=owner.id, now=at(11)) is True
+    before = first_sends()
+
+    assert mark_first_sent(outbox_ids=[str(entry.id)], now=at(11)) == 1
+    assert mark_first_sent(outbox_ids=[str(entry.id)], now=at(12)) == 0
+    entry.refresh_from_db()
+    assert (entry.attempts, entry.acked_at) == (1, at(11))
+    assert first_sends() == before + 1
+    assert page(owner) == []  # acked: never sent again
