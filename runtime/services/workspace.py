@@ -86,9 +86,16 @@ def lock_workspaces_of_operations(operation_ids: list[uuid.UUID], *, now: dateti
         return {}
     placeholders = ", ".join(["%s"] * len(operation_ids))
     locking = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
+    locked = (
+        f"SELECT w.conversation_id FROM {_WS_TABLE} w WHERE w.conversation_id IN "
+        f"(SELECT conversation_id FROM {_OP} WHERE id IN ({placeholders})) ORDER BY w.conversation_id{locking}"
+    )
+    # On PostgreSQL ``= ANY(ARRAY(…))``: the locked keys become an array the UPDATE probes the
+    # primary key with. ``IN (…)`` let the planner hash-join them against a sequential scan of the
+    # whole workspace table, once per batch: a recovery of N due operations cost O(N²) (issue 27).
+    where = f"{_WS} = ANY(ARRAY({locked}))" if connection.vendor == "postgresql" else f"{_WS} IN ({locked})"
     rows = _lock_and_reserve(
-        f"{_WS} IN (SELECT w.conversation_id FROM {_WS_TABLE} w WHERE w.conversation_id IN "
-        f"(SELECT conversation_id FROM {_OP} WHERE id IN ({placeholders})) ORDER BY w.conversation_id{locking})",
+        where,
         [_db_uuid(op_id) for op_id in operation_ids],
         now=now,
     )
