@@ -26,7 +26,7 @@ from django.utils import timezone
 from interact import workspace_actions
 from runtime import metrics
 from runtime.after_commit import answer_first
-from runtime.db_threads import run_db
+from runtime.db_threads import NoConnectionHopPerMessage, run_db
 from runtime.errors import Rejection
 from runtime.manifests import StrictValidator
 from runtime.projections import RESYNC_GROUP, conversation_group
@@ -100,7 +100,7 @@ def _if_session_current(session_key: str, user_id: int, call: Callable[..., Any]
     return True, call(*args, **kwargs)
 
 
-class WorkspaceConsumer(AsyncWebsocketConsumer):
+class WorkspaceConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
     conversation_ids: list[str]
 
     async def connect(self) -> None:

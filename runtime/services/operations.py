@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import json
 import time
 import uuid
@@ -35,7 +36,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, Subquery
+from django.db.models import Field, Q, Subquery
 
 from runtime import crashpoints, metrics, tracing
 from runtime.clock import isoformat, to_millis
@@ -630,10 +631,13 @@ def interrupt_operation(
     retry = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id)
     # The running operation (whatever the clocks say: an earlier one started in the same
     # millisecond, or on a clock that stepped back, must not shadow it), locked, with the retry check.
-    focusing = _lock_operations(
-        Q(conversation_id=conversation_id, app_id=app_id, state=OperationState.FOCUSING),
-        retry_call_id=Subquery(retry.values("id")[:1]),
-    )
+    if settles_in_sql():
+        focusing = _lock_focusing_for_interrupt(workspace.conversation_id, app_id, source_tool_call_id)
+    else:
+        focusing = _lock_operations(
+            Q(conversation_id=conversation_id, app_id=app_id, state=OperationState.FOCUSING),
+            retry_call_id=Subquery(retry.values("id")[:1]),
+        )
     operation = max(focusing, key=lambda o: o.started_at) if focusing else None
     retry_call_id = operation.retry_call_id if operation else retry.values_list("id", flat=True).first()
     if retry_call_id is not None:
@@ -799,6 +803,61 @@ def _lock_operations(which: Q, **also: Subquery) -> list[Operation]:
         .annotate(**previous_valid_instance_of("instance_id"), **also)
         .order_by("conversation_id")
     )
+
+
+@functools.cache
+def _interrupt_lock_statement() -> tuple[str, list[Field], list[Field]]:
+    """The statement ``_lock_focusing_for_interrupt`` runs, and the fields its columns fill."""
+    op, call = Operation._meta, ToolCall._meta
+    op_fields, call_fields = list(op.concrete_fields), list(call.concrete_fields)
+    o, t = op.db_table, call.db_table
+
+    def column(name: str, meta: Any = op) -> str:
+        return f'"{meta.get_field(name).column}"'
+
+    sql = (
+        "SELECT "
+        + ", ".join(f'o."{f.column}"' for f in op_fields)
+        + f', (SELECT r."id" FROM "{t}" r WHERE r.{column("conversation", call)} = %s'
+        f" AND r.{column('source_tool_call_id', call)} = %s ORDER BY r.{column('created_at', call)} LIMIT 1), "
+        + ", ".join(f't."{f.column}"' for f in call_fields)
+        + f' FROM "{o}" o JOIN "{t}" t ON t."id" = o.{column("tool_call")}'
+        f" WHERE o.{column('conversation')} = %s AND o.{column('app_id')} = %s AND o.{column('state')} = %s"
+        " FOR UPDATE OF o"
+    )
+    return sql, op_fields, call_fields
+
+
+def _from_row(model: type[Any], fields: list[Field], values: tuple[Any, ...]) -> Any:
+    """A model instance from one row's columns, converted as the ORM converts them (JSON text)."""
+    converted = []
+    for f, value in zip(fields, values, strict=True):
+        for convert in f.get_db_converters(connection):
+            value = convert(value, f, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+def _lock_focusing_for_interrupt(conversation_id: uuid.UUID, app_id: str, source_tool_call_id: str) -> list[Operation]:
+    """``_lock_operations`` for an interrupt on the SQL settlement path: the app's focusing
+    operations in the conversation, locked, with their start call and ``retry_call_id`` (the
+    interrupt's own call id, if it was already answered) — the same rows and the same lock, one
+    constant statement instead of the ORM building it per frame (~1 ms of Python, 27h's profile)."""
+    sql, op_fields, call_fields = _interrupt_lock_statement()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [conversation_id, source_tool_call_id, conversation_id, app_id, OperationState.FOCUSING])
+        rows = cursor.fetchall()
+    n = len(op_fields)
+    locked = []
+    for row in rows:
+        operation = _from_row(Operation, op_fields, row[:n])
+        operation.retry_call_id = row[n]
+        call = _from_row(ToolCall, call_fields, row[n + 1 :])
+        relation = Operation._meta.get_field("tool_call")
+        relation.set_cached_value(operation, call)  # as select_related("tool_call") leaves them
+        relation.remote_field.set_cached_value(call, operation)
+        locked.append(operation)
+    return locked
 
 
 def settle_locked(

@@ -7,18 +7,36 @@ backs the entry off), the Agent dedupes by ``outbox_id`` and acks, and an ack is
 
 from __future__ import annotations
 
+import functools
 import uuid
 from datetime import datetime, timedelta
 
 import structlog
 from django.conf import settings
-from django.db.models import Case, DateTimeField, F, Value, When
+from django.db import connection
+from django.db.models import Case, DateTimeField, F, Field, Value, When
 
 from runtime import metrics
 from runtime.errors import Rejection, RejectionCode
 from runtime.models import OutboxEntry
 
 logger = structlog.get_logger("lineup.runtime")
+
+
+@functools.cache
+def _outbox_columns() -> tuple[str, dict[str, Field]]:
+    """The outbox table and its fields by name (their ``column`` quoted into SQL): the per-frame
+    UPDATEs below are written as SQL, since building a one-row statement through the ORM cost more
+    Python than the rest of its frame (docs/benchmarks.md, 27h)."""
+    meta = OutboxEntry._meta
+    names = ("id", "agent", "attempts", "acked_at", "last_attempt_at", "next_attempt_at")
+    return meta.db_table, {name: meta.get_field(name) for name in names}
+
+
+def _prep(field: Field, value: object) -> object:
+    """``value`` as the ORM would send it for ``field`` on this connection (a uuid's hex on SQLite,
+    an aware datetime's UTC form, a malformed id raising as the ORM's filter would)."""
+    return field.get_db_prep_value(field.to_python(value), connection)
 
 
 def redelivery_delay(attempts: int) -> timedelta:
@@ -70,9 +88,19 @@ def mark_first_sent(*, outbox_ids: list[str], now: datetime) -> int:
     """
     if not outbox_ids:
         return 0
-    counted = OutboxEntry.objects.filter(pk__in=outbox_ids, attempts=0).update(
-        attempts=1, last_attempt_at=now, next_attempt_at=now + redelivery_delay(1)
-    )
+    table, fields = _outbox_columns()
+    c = {name: field.column for name, field in fields.items()}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'UPDATE "{table}" SET "{c["attempts"]}" = 1, "{c["last_attempt_at"]}" = %s, "{c["next_attempt_at"]}" = %s'
+            f' WHERE "{c["id"]}" IN ({", ".join(["%s"] * len(outbox_ids))}) AND "{c["attempts"]}" = 0',
+            [
+                _prep(fields["last_attempt_at"], now),
+                _prep(fields["next_attempt_at"], now + redelivery_delay(1)),
+                *(_prep(fields["id"], outbox_id) for outbox_id in outbox_ids),
+            ],
+        )
+        counted = cursor.rowcount
     metrics.count_outbox_sends(first=counted, redelivered=0)
     return counted
 
@@ -85,8 +113,19 @@ def ack_outbox_entry(*, outbox_id: uuid.UUID | str, agent_id: uuid.UUID | str, n
     own record (``acked_at``, ``attempts`` on the row; the log line says who acked): the ack is a
     delivery receipt, not a decision, so no audit row is written for it.
     """
+    table, fields = _outbox_columns()
+    c = {name: field.column for name, field in fields.items()}
+    # ``agent_id=None`` (an in-process caller's entry) matches as the ORM's filter would: IS NULL.
+    owner, owner_params = ("IS NULL", []) if agent_id is None else ("= %s", [_prep(fields["agent"], agent_id)])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'UPDATE "{table}" SET "{c["acked_at"]}" = %s'
+            f' WHERE "{c["id"]}" = %s AND "{c["agent"]}" {owner} AND "{c["acked_at"]}" IS NULL',
+            [_prep(fields["acked_at"], now), _prep(fields["id"], outbox_id), *owner_params],
+        )
+        acked = cursor.rowcount
     mine = OutboxEntry.objects.filter(pk=outbox_id, agent_id=agent_id)
-    if mine.filter(acked_at__isnull=True).update(acked_at=now):
+    if acked:
         logger.info("outbox.acked", outbox_id=str(outbox_id), agent_id=str(agent_id))
         return True
     if not mine.exists():  # only when nothing was acked: which refusal is it

@@ -33,7 +33,7 @@ from lineup.gateways.agent_socket import delivery
 from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
 from runtime import crashpoints, tracing
 from runtime.after_commit import answer_first
-from runtime.db_threads import run_db
+from runtime.db_threads import NoConnectionHopPerMessage, run_db
 from runtime.errors import Rejection
 from runtime.projections import RESYNC_GROUP, agent_group, conversation_group
 from runtime.services.agents import (
@@ -68,7 +68,7 @@ class _Ended(Exception):
     """The frame's credential re-read found it gone: the connection was ended instead of the frame handled."""
 
 
-class AgentConsumer(AsyncWebsocketConsumer):
+class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
     agent = None
     caller: Caller | None = None
     conversation_ids: list[str]
