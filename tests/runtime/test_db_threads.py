@@ -159,3 +159,35 @@ def test_a_wrapper_added_during_a_call_stays_and_the_call_leaves_none(settings):
     assert len(asyncio.run(call(wrappers))) == 2  # this call's watch and the one added
     assert asyncio.run(call(wrappers))[1:] == [added]
     asyncio.run(call(lambda: connection.execute_wrappers.remove(added)))
+
+
+def test_the_sockets_dispatch_a_message_without_a_connection_hop(monkeypatch):
+    """Channels sends every message a consumer handles through a hop to its sync thread to close
+    old connections (``aclose_old_connections``); the Agent and workspace sockets, whose database
+    work all goes through ``run_db`` (which closes them on its own thread), dispatch without it."""
+    from channels.consumer import AsyncConsumer
+
+    from interact.consumers import WorkspaceConsumer
+    from lineup.gateways.agent_socket.consumer import AgentConsumer
+    from runtime.db_threads import NoConnectionHopPerMessage
+
+    hops = []
+
+    async def hop() -> None:
+        hops.append(threading.current_thread().name)
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", hop)
+
+    class Probe(NoConnectionHopPerMessage, AsyncConsumer):
+        async def probe_seen(self, message: dict) -> None:
+            handled.append(message["n"])
+
+    handled: list[int] = []
+    asyncio.run(Probe().dispatch({"type": "probe.seen", "n": 1}))
+    assert handled == [1] and hops == []
+    with pytest.raises(ValueError):
+        asyncio.run(Probe().dispatch({"type": "probe.unknown"}))
+    asyncio.run(AsyncConsumer.dispatch(Probe(), {"type": "probe.seen", "n": 2}))
+    assert handled == [1, 2] and len(hops) == 1  # the probe above can see a hop: Channels' own makes one
+    for consumer in (AgentConsumer, WorkspaceConsumer):
+        assert consumer.dispatch is NoConnectionHopPerMessage.dispatch, consumer

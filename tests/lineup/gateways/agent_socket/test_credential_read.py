@@ -14,7 +14,7 @@ from django.utils import timezone
 from lineup.gateways.agent_socket import delivery
 from runtime.errors import Rejection, RejectionCode
 from runtime.models import AgentToken
-from runtime.services.agents import token_digest
+from runtime.services.agents import token_digest, token_refusal
 from runtime.tool_router import Caller, access_conversation
 
 pytestmark = [pytest.mark.django_db, pytest.mark.spec("R-2.2.3")]
@@ -57,3 +57,17 @@ def test_a_revoked_token_or_a_deactivated_user_is_refused_before_the_service(use
     assert delivery.authorized_call(digest, service, named_conversation=str(conversation.id)) == ("revoked", None)
     assert delivery.authorized_call("0" * 64, service, named_conversation=str(conversation.id)) == ("revoked", None)
     assert called == []
+
+
+def test_a_frame_without_a_conversation_reads_the_credential_alone(user, token_for):
+    """``outbox.ack`` and delivery rounds name no conversation: one statement, the same verdicts."""
+    digest = token_digest(token_for(user))
+    with CaptureQueriesContext(connection) as queries:
+        assert token_refusal(digest) is None
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    assert token_refusal(digest) == "deactivated"
+    AgentToken.objects.filter(digest=digest).update(revoked_at=timezone.now())
+    assert token_refusal(digest) == "revoked"
+    assert token_refusal("0" * 64) == "revoked"
