@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,7 +35,6 @@ from typing import Any
 from django.db import connection
 from django.db.models import Q, Subquery
 
-from runtime import crashpoints, metrics, tracing
 from runtime.clock import isoformat, to_millis
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection
@@ -259,14 +257,7 @@ def start_operation(**kwargs: Any) -> Accepted:
     """
     if not use_sql() or connection.in_atomic_block:
         return _start_in_transaction(**kwargs)
-    started = time.perf_counter()
-    try:
-        with tracing.span("decision start_operation") as span:
-            accepted = _start_in_autocommit(**kwargs)
-            tracing.annotate(span, operation_id=accepted.operation_id)
-    finally:
-        metrics.observe_decision("start_operation", time.perf_counter() - started)
-    return accepted
+    return _start_in_autocommit(**kwargs)
 
 
 def _start(
@@ -371,7 +362,7 @@ def _start(
 # Its metrics, trace and crash-point name in either form (the harness arms "start_operation").
 _start.__name__ = _start.__qualname__ = "start_operation"
 _start_in_transaction = decision(_start)
-_start_in_autocommit = crashpoints.scope("start_operation")(_start)
+_start_in_autocommit = decision(_start, autocommit=True)
 
 START_IN_SQL = True
 
