@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,6 +122,13 @@ def psycopg_connect(**kwargs: Any):
     import psycopg
 
     return psycopg.connect(**_psycopg_params(), **kwargs)
+
+
+def stats_connection():
+    """An autocommit psycopg connection to the cluster's ``postgres`` database, for ``postgres_usage``."""
+    import psycopg
+
+    return psycopg.connect(**_psycopg_params(dbname="postgres"), autocommit=True)
 
 
 def _psycopg_params(**overrides: str) -> dict[str, Any]:
@@ -284,6 +291,75 @@ def create_agents(count: int, conversations_each: int, *, prefix: str = "bench")
             )
         )
     return agents
+
+
+# --- CPU time from /proc, PostgreSQL's side -------------------------------------------------------
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """utime + stime of ``pid`` in seconds (Linux /proc), or None if it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    fields = text.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and its descendants (a prefork worker's pool children)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry.name))
+    found, pending = [], [root]
+    while pending:
+        pid = pending.pop()
+        found.append(pid)
+        pending.extend(children.get(pid, []))
+    return found
+
+
+@dataclass(frozen=True)
+class PostgresUsage:
+    """One reading of the bench database's server side: each backend's CPU so far, and the
+    database's counters (``pg_stat_database``; a busy backend reports them up to a second late)."""
+
+    cpu: dict[int, float]  # CPU seconds of each server process connected to the bench database
+    transactions: int  # xact_commit + xact_rollback
+    rows_inserted: int
+
+    def cpu_since(self, before: PostgresUsage) -> float:
+        """CPU seconds the backends spent since ``before``; one born since spent all of its CPU
+        since (near enough), one that exited meanwhile is missed."""
+        return sum(seconds - before.cpu.get(pid, 0.0) for pid, seconds in self.cpu.items())
+
+    def counted_since(self, before: PostgresUsage) -> tuple[int, int]:
+        """(transactions, rows inserted) since ``before``."""
+        return self.transactions - before.transactions, self.rows_inserted - before.rows_inserted
+
+
+def postgres_usage(conn: Any, *, exclude: Collection[int] = ()) -> PostgresUsage:
+    """Read the bench database's backends' CPU from /proc (PostgreSQL runs on this machine: the
+    loopback bench) and its ``pg_stat_database`` counters, through ``conn`` (psycopg, autocommit).
+
+    ``conn`` should be on another database of the cluster (``stats_connection()``), so its own
+    readings count in none of the bench database's figures; ``exclude``: backends to
+    leave out (a floor's own connection)."""
+    dbname = _psycopg_params()["dbname"]
+    pids = [pid for (pid,) in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [dbname])]
+    cpu = {pid: seconds for pid in pids if pid not in exclude and (seconds := cpu_seconds(pid)) is not None}
+    row = conn.execute(
+        "SELECT xact_commit + xact_rollback, tup_inserted FROM pg_stat_database WHERE datname = %s", [dbname]
+    ).fetchone()
+    return PostgresUsage(cpu=cpu, transactions=int(row[0]), rows_inserted=int(row[1]))
 
 
 # --- statistics ------------------------------------------------------------------------------

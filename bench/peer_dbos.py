@@ -91,32 +91,17 @@ def _lineup_bench(module: str, *options: str) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def _backend_cpu(conn) -> dict[int, float]:
-    """CPU seconds of the PostgreSQL server processes on the bench database."""
-    from bench.scale import cpu_seconds
-
-    rows = conn.execute(
-        "SELECT pid FROM pg_stat_activity WHERE datname = %s", [common._psycopg_params()["dbname"]]
-    ).fetchall()
-    found = {row[0]: cpu_seconds(row[0]) for row in rows}
-    return {pid: seconds for pid, seconds in found.items() if seconds is not None}
-
-
-def _database_counters(conn) -> tuple[int, int]:
-    """(transactions, rows inserted) on the bench database so far, as the statistics collector has them."""
-    row = conn.execute(
-        "SELECT xact_commit + xact_rollback, tup_inserted FROM pg_stat_database WHERE datname = %s",
-        [common._psycopg_params()["dbname"]],
-    ).fetchone()
-    return int(row[0]), int(row[1])
-
-
 def _settled_counters(conn) -> tuple[int, int]:
     """The counters once the closed connections' statistics have arrived (a backend flushes on exit)."""
-    last, deadline = _database_counters(conn), time.monotonic() + 5
+
+    def counters() -> tuple[int, int]:
+        usage = common.postgres_usage(conn)
+        return usage.transactions, usage.rows_inserted
+
+    last, deadline = counters(), time.monotonic() + 5
     while time.monotonic() < deadline:
         time.sleep(0.3)
-        now = _database_counters(conn)
+        now = counters()
         if now == last:
             return now
         last = now
@@ -125,7 +110,6 @@ def _settled_counters(conn) -> tuple[int, int]:
 
 def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> dict[str, float]:
     """pairs/s, this process's CPU-ms per pair (route_tool_call runs here) and PostgreSQL's."""
-    import psycopg
     from django.db import connections
 
     from bench.decision_throughput import _runtime_worker
@@ -159,7 +143,7 @@ def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> dict[str
 
     workers = [threading.Thread(target=body, args=(i,)) for i in range(threads)]
     # Connected to another database, so its own readings move none of the bench database's counters.
-    with psycopg.connect(**common._psycopg_params(dbname="postgres"), autocommit=True) as conn:
+    with common.stats_connection() as conn:
         counters = _settled_counters(conn)  # before any thread connects: its warm-up pair is counted too
         for worker in workers:
             worker.start()
@@ -167,7 +151,7 @@ def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> dict[str
             warmed.wait()
         except threading.BrokenBarrierError:
             ready.abort()
-        backends = _backend_cpu(conn)
+        backends = common.postgres_usage(conn)
         cpu = os.times()
         try:
             ready.wait()
@@ -178,7 +162,7 @@ def lineup_pairs(agent: common.BenchAgent, threads: int, pairs: int) -> dict[str
             time.sleep(0.005)  # a 5 ms resolution on runs of seconds
         seconds = time.perf_counter() - started
         after = os.times()
-        postgres = sum(s - backends.get(pid, 0.0) for pid, s in _backend_cpu(conn).items())
+        postgres = common.postgres_usage(conn).cpu_since(backends)
         finished.set()
         for worker in workers:
             worker.join()

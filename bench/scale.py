@@ -38,65 +38,12 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
-
-import psycopg
 
 from bench import common
 from bench.client import AgentConnection, new_call_id
 
 RESULT_TIMEOUT = 30.0  # seconds past a focus's end before a missing tool.result is an error
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-BENCH_DBNAME = common._psycopg_params()["dbname"]
 KINDS = ("daphne", "worker", "beat", "postgres")
-
-
-# --- CPU time from /proc -----------------------------------------------------------------------
-
-
-def cpu_seconds(pid: int) -> float | None:
-    """utime + stime of ``pid`` in seconds, or None if it is gone."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    fields = text.rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def process_tree(root: int) -> list[int]:
-    """``root`` and its descendants (a prefork worker's pool children)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
-            continue
-        children.setdefault(parent, []).append(int(entry.name))
-    found, pending = [], [root]
-    while pending:
-        pid = pending.pop()
-        found.append(pid)
-        pending.extend(children.get(pid, []))
-    return found
-
-
-def postgres_backends(conn) -> list[int]:
-    """The server processes connected to the bench database."""
-    rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [BENCH_DBNAME]).fetchall()
-    return [row[0] for row in rows]
-
-
-def database_counters(conn) -> tuple[int, int]:
-    """(transactions, rows inserted) on the bench database, as the statistics collector has them so far
-    (a busy backend reports at most a second late, so a window of many seconds reads them fairly)."""
-    row = conn.execute(
-        "SELECT xact_commit + xact_rollback, tup_inserted FROM pg_stat_database WHERE datname = %s",
-        [BENCH_DBNAME],
-    ).fetchone()
-    return int(row[0]), int(row[1])
 
 
 class CpuMeter:
@@ -105,37 +52,36 @@ class CpuMeter:
     def __init__(self, roots: dict[str, list[int]]) -> None:
         self.roots = roots  # kind -> root pids (Daphnes, workers, beat)
         # On another database: its readings count in none of the bench database's figures.
-        self.conn = psycopg.connect(**common._psycopg_params(dbname="postgres"), autocommit=True)
-        self.counters = (0, 0)
+        self.conn = common.stats_connection()
+        self.usage: common.PostgresUsage | None = None
         self.counted = (0, 0)  # transactions and rows inserted inside the window
         self.before: dict[int, float] = {}
         self.kinds: dict[int, str] = {}
         self.backends = 0  # server processes on the bench database at the window's end
 
-    def _snapshot(self) -> dict[int, float]:
+    def _snapshot(self) -> tuple[dict[int, float], common.PostgresUsage]:
         for kind, roots in self.roots.items():
             for root in roots:
-                for pid in process_tree(root):
+                for pid in common.process_tree(root):
                     self.kinds[pid] = kind
-        backends = postgres_backends(self.conn)
-        self.backends = len(backends)
-        for pid in backends:
-            self.kinds[pid] = "postgres"
         snapshot = {}
         for pid in self.kinds:
-            seconds = cpu_seconds(pid)
+            seconds = common.cpu_seconds(pid)
             if seconds is not None:
                 snapshot[pid] = seconds
-        return snapshot
+        usage = common.postgres_usage(self.conn)
+        self.backends = len(usage.cpu)
+        for pid, seconds in usage.cpu.items():
+            self.kinds[pid] = "postgres"
+            snapshot[pid] = seconds
+        return snapshot, usage
 
     def start(self) -> None:
-        self.before = self._snapshot()
-        self.counters = database_counters(self.conn)
+        self.before, self.usage = self._snapshot()
 
     def stop(self) -> dict[str, float]:
-        after = self._snapshot()
-        now = database_counters(self.conn)
-        self.counted = (now[0] - self.counters[0], now[1] - self.counters[1])
+        after, usage = self._snapshot()
+        self.counted = usage.counted_since(self.usage)
         totals = dict.fromkeys(KINDS, 0.0)
         for pid, seconds in after.items():
             # A backend born inside the window spent all of its CPU inside it (near enough).
@@ -178,14 +124,14 @@ def cas_floor(threads: int, seconds: float) -> dict[str, float]:
     workers = [threading.Thread(target=body, args=(i,)) for i in range(threads)]
     for worker in workers:
         worker.start()
-    cpu_before = sum(cpu_seconds(pid) or 0.0 for pid in pids)
+    cpu_before = sum(common.cpu_seconds(pid) or 0.0 for pid in pids)
     stop_at[0] = time.perf_counter() + seconds
     started = time.perf_counter()
     ready.wait()
     for worker in workers:
         worker.join()
     elapsed = time.perf_counter() - started
-    cpu_after = sum(cpu_seconds(pid) or 0.0 for pid in pids)
+    cpu_after = sum(common.cpu_seconds(pid) or 0.0 for pid in pids)
     for conn in conns:
         conn.close()
     common.drop_cas_table()

@@ -101,14 +101,19 @@ def main(args: argparse.Namespace) -> common.Report:
     common.prepare_database()
     agents = common.create_agents(args.agents, args.conversations, prefix="lag")
     key = f"lineup-bench:noop:{uuid.uuid4().hex}"
-    with common.Rig("settlement-lag") as rig:
-        rig.worker(include=["bench.tasks"])
+    with common.Rig("settlement-lag") as rig, common.stats_connection() as stats:
+        worker = rig.worker(include=["bench.tasks"])
         rig.beat()
         server = rig.daphne()
+        worker_pids = common.process_tree(worker.pid)  # the main process and its prefork children
+        worker_before = sum(common.cpu_seconds(pid) or 0.0 for pid in worker_pids)
+        postgres_before = common.postgres_usage(stats)
         started = time.perf_counter()
         lags, errors = asyncio.run(_measure(server, agents, args, key))
         elapsed = time.perf_counter() - started
         noop = _noop_lags(key, len(lags)) if lags else []
+        worker_cpu = sum(common.cpu_seconds(pid) or 0.0 for pid in worker_pids) - worker_before
+        postgres_after = common.postgres_usage(stats)
     for error in errors[:10]:
         print(f"error: {error}")
     if not lags or not noop:
@@ -134,6 +139,12 @@ def main(args: argparse.Namespace) -> common.Report:
             "tool_result_lag": result,
             "noop_eta_lag": floor,
             "wall_seconds": round(elapsed, 1),
+            # Per focus, over the whole run: the worker's CPU (the eta settlement, its no-op twin and
+            # the beat's sweeps), PostgreSQL's (every backend on the bench database: the start, the
+            # settlement, the ack; a backend that exited inside the run is missed) and transactions.
+            "worker_cpu_ms_per_focus": round(worker_cpu * 1000 / len(lags), 2),
+            "postgres_cpu_ms_per_focus": round(postgres_after.cpu_since(postgres_before) * 1000 / len(lags), 2),
+            "transactions_per_focus": round(postgres_after.counted_since(postgres_before)[0] / len(lags), 2),
         },
         errors=len(errors),
         log_dir=str(rig.log_dir),

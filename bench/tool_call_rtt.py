@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import time
 
 from websockets.asyncio.client import connect
@@ -30,34 +29,6 @@ from bench import common
 from bench.client import AgentConnection, new_call_id, tool_call_frame
 
 FOCUS_SECONDS = 600  # never reached: every focus is interrupted
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _server_backends(exclude: set[int]) -> list[int]:
-    """The PostgreSQL backends serving the bench database, but the bench's own (``exclude``): Daphne's.
-
-    PostgreSQL runs on this machine (the loopback bench), so their CPU time is read from /proc too.
-    """
-    with common.psycopg_connect(autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        ).fetchall()
-    return [pid for (pid,) in rows if pid not in exclude]
-
-
-def _cpu_of(pids: list[int]) -> float:
-    total = 0.0
-    for pid in pids:
-        try:
-            total += _cpu_seconds(pid)
-        except OSError:  # a backend that ended: its time is lost to the figure (rare; reported low)
-            pass
-    return total
 
 
 async def _measure(server: common.Server, agents: list[common.BenchAgent], args: argparse.Namespace) -> dict:
@@ -73,6 +44,9 @@ async def _measure(server: common.Server, agents: list[common.BenchAgent], args:
     cpu = {"measured": 0.0, "cycles": 0, "postgres": 0.0}
     cas = common.cas_updater(0)
     own_backend = cas.backend_pid
+    # PostgreSQL runs on this machine (the loopback bench): its backends' CPU is read from /proc too,
+    # all but the floor's own (``own_backend``): Daphne's.
+    stats = common.stats_connection()
     cas_count = 0
 
     def cas_block(count: int) -> list[float]:
@@ -135,20 +109,23 @@ async def _measure(server: common.Server, agents: list[common.BenchAgent], args:
         for rtts in await asyncio.gather(*(echo_block(i, block) for i in range(len(connections)))):
             samples["echo"] += rtts
         samples["cas"] += cas_block(block * len(connections))
-        backends = _server_backends({own_backend})
-        cpu_before, pg_before = _cpu_seconds(server.process.pid), _cpu_of(backends)
+        cpu_before, pg_before = (
+            common.cpu_seconds(server.process.pid),
+            common.postgres_usage(stats, exclude={own_backend}),
+        )
         for starts, interrupts in await asyncio.gather(*(start_block(i, block) for i in range(len(connections)))):
             samples["start"] += starts
             samples["interrupt"] += interrupts
         if len(samples["start"]) > args.warmup * len(connections):
-            cpu["measured"] += _cpu_seconds(server.process.pid) - cpu_before
-            cpu["postgres"] += _cpu_of(backends) - pg_before
+            cpu["measured"] += common.cpu_seconds(server.process.pid) - cpu_before
+            cpu["postgres"] += common.postgres_usage(stats, exclude={own_backend}).cpu_since(pg_before)
             cpu["cycles"] += block * len(connections)
     for connection in connections:
         errors += [f"unexpected frame {frame}" for frame in connection.unexpected]
         await connection.close()
     for echo in echoes:
         await echo.close()
+    stats.close()
     skip = args.warmup * len(connections)
     return {
         "samples": {k: v[skip:] for k, v in samples.items()},

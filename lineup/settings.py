@@ -251,6 +251,11 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 4
 if REDIS_URL:
     CELERY_BROKER_TRANSPORT = "lineup.celery:RedisTransport"
 CELERY_TASK_IGNORE_RESULT = True
+# Celery's Django fixup closes the worker's database connection before and after every task unless
+# this is set; set, it closes it once every this many tasks, and between them lineup.celery applies
+# Django's per-request rule (close_old_connections: CONN_MAX_AGE, errors, the health check). So an
+# eta task reuses its child's connection instead of opening one (decision 0039).
+CELERY_DB_REUSE_MAX = 1000
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE = {
     "runtime.sweep_due": {

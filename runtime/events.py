@@ -14,12 +14,13 @@ so a rolled-back savepoint takes exactly its own events with it.
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import time
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, NamedTuple, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar, overload
 
 import structlog
 from django.db import connection, transaction
@@ -46,31 +47,58 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def decision(service: Callable[P, R]) -> Callable[P, R]:
-    """Run ``service`` as one durable transaction whose audit events are written in one statement."""
+@overload
+def decision(service: Callable[P, R], /, *, autocommit: bool = False) -> Callable[P, R]: ...
 
-    @crashpoints.scope(service.__name__)  # the crash-point harness counts its steps; unarmed: nothing
-    def body(*args: P.args, **kwargs: P.kwargs) -> R:
-        buffer: list[LifecycleEvent] = []
-        # The decision's own block: under a test's transaction it is a savepoint itself.
-        connection._lineup_events = (buffer, len(connection.savepoint_ids))
-        try:
-            result = service(*args, **kwargs)
-            if buffer:
-                LifecycleEvent.objects.bulk_create(buffer)
-        finally:
-            connection._lineup_events = None
-        return result
+
+@overload
+def decision(*, autocommit: bool = False) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
+
+
+def decision(
+    service: Callable[P, R] | None = None, /, *, autocommit: bool = False
+) -> Callable[P, R] | Callable[[Callable[P, R]], Callable[P, R]]:
+    """Run ``service`` as one durable transaction whose audit events are written in one statement.
+
+    Either form keeps the decision's trace span, its duration metric and its crash-point scope.
+    ``autocommit=True`` (``@decision(autocommit=True)``, or ``decision(f, autocommit=True)``): the
+    service is ONE atomic statement run with no transaction open (decision 0036: the start on
+    PostgreSQL), so there is no BEGIN/COMMIT and no event buffer — what it records is written at
+    once, and the crash-point harness sees ``after-last-statement`` instead of ``before-commit``.
+    The caller chooses the form: inside a caller's transaction the statement would not commit alone.
+    """
+    if service is None:
+        return lambda service: decision(service, autocommit=autocommit)
+    name = service.__name__
+    scoped = crashpoints.scope(name)  # the crash-point harness counts its steps; unarmed: nothing
+
+    if autocommit:
+        body = scoped(service)
+    else:
+
+        @scoped
+        def body(*args: P.args, **kwargs: P.kwargs) -> R:
+            buffer: list[LifecycleEvent] = []
+            # The decision's own block: under a test's transaction it is a savepoint itself.
+            connection._lineup_events = (buffer, len(connection.savepoint_ids))
+            try:
+                result = service(*args, **kwargs)
+                if buffer:
+                    LifecycleEvent.objects.bulk_create(buffer)
+            finally:
+                connection._lineup_events = None
+            return result
 
     @functools.wraps(service)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         started = time.perf_counter()
+        block = contextlib.nullcontext() if autocommit else transaction.atomic(durable=True)
         try:
-            with tracing.span(f"decision {service.__name__}") as span, transaction.atomic(durable=True):
+            with tracing.span(f"decision {name}") as span, block:
                 result = body(*args, **kwargs)
                 tracing.annotate(span, operation_id=getattr(result, "operation_id", None))
         finally:
-            metrics.observe_decision(service.__name__, time.perf_counter() - started)
+            metrics.observe_decision(name, time.perf_counter() - started)
         return result
 
     return wrapper

@@ -127,26 +127,35 @@ def _resync_many(messages: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[s
 RESULT_HINT_MAX_BYTES = 8 * 1024
 
 
-def result_delivery(entry: Any) -> dict[str, Any] | None:
-    """What a settlement's hint carries of its outbox entry, so the Agent's socket writes
+def result_delivery(
+    *,
+    outbox_id: uuid.UUID | str,
+    agent_id: uuid.UUID | str | None,
+    channel: str,
+    conversation_id: uuid.UUID | str,
+    source_tool_call_id: str,
+    tool: str,
+    result: Any,
+) -> dict[str, Any] | None:
+    """What a settlement's hint carries of the outbox entry it wrote, so the Agent's socket writes
     ``tool.result`` at once without reading the outbox (docs/decisions/0032); None when too large.
 
-    ``entry`` is the ``runtime.OutboxEntry`` the settling transaction wrote (its ``id``,
-    ``agent_id``, ``channel`` and ``payload`` are read). The outbox stays the truth: the entry is
-    acked, backed off and redelivered as before; the hint only spares the first send its read.
+    The fields are the entry's (``outbox_id``, ``agent_id``, ``channel``, ``conversation_id``) and its
+    payload's (``source_tool_call_id``, ``tool``, ``result``), as the settling transaction wrote them:
+    either path passes them as it has them, no model instance needed. The outbox stays the truth: the
+    entry is acked, backed off and redelivered as before; the hint only spares the first send its read.
     """
-    body = {
-        "outbox_id": str(entry.id),
-        "agent_id": str(entry.agent_id) if entry.agent_id else None,
-        "channel": str(entry.channel),
-        "conversation_id": str(entry.conversation_id),
-        "source_tool_call_id": entry.payload["source_tool_call_id"],
-        "tool": entry.payload["tool"],
-        "result": entry.payload["result"],
-    }
-    if len(json.dumps(body["result"], separators=(",", ":"), default=str)) > RESULT_HINT_MAX_BYTES:
+    if len(json.dumps(result, separators=(",", ":"), default=str)) > RESULT_HINT_MAX_BYTES:
         return None
-    return body
+    return {
+        "outbox_id": str(outbox_id),
+        "agent_id": str(agent_id) if agent_id else None,
+        "channel": str(channel),
+        "conversation_id": str(conversation_id),
+        "source_tool_call_id": source_tool_call_id,
+        "tool": tool,
+        "result": result,
+    }
 
 
 def project_on_commit(
@@ -155,7 +164,7 @@ def project_on_commit(
     """After commit, tell the conversation's live pages and Agents that ``kind`` happened; with
     tracing on, the hint carries the deciding trace (``trace``), which its delivery continues.
 
-    ``delivery`` (``result_delivery(entry)`` of a settlement) rides along for the Agent sockets only:
+    ``delivery`` (``result_delivery(...)`` of a settlement) rides along for the Agent sockets only:
     the workspace pages forward ``kind`` and ``payload``, never it.
     """
     message = {"type": "conversation.event", "kind": kind, "payload": payload}

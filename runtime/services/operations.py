@@ -27,18 +27,15 @@ import contextlib
 import contextvars
 import functools
 import json
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 from django.db import connection
 from django.db.models import Field, Q, Subquery
 
-from runtime import crashpoints, metrics, tracing
 from runtime.clock import isoformat, to_millis
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection
@@ -261,14 +258,7 @@ def start_operation(**kwargs: Any) -> Accepted:
     """
     if not use_sql() or connection.in_atomic_block:
         return _start_in_transaction(**kwargs)
-    started = time.perf_counter()
-    try:
-        with tracing.span("decision start_operation") as span:
-            accepted = _start_in_autocommit(**kwargs)
-            tracing.annotate(span, operation_id=accepted.operation_id)
-    finally:
-        metrics.observe_decision("start_operation", time.perf_counter() - started)
-    return accepted
+    return _start_in_autocommit(**kwargs)
 
 
 def _start(
@@ -373,7 +363,7 @@ def _start(
 # Its metrics, trace and crash-point name in either form (the harness arms "start_operation").
 _start.__name__ = _start.__qualname__ = "start_operation"
 _start_in_transaction = decision(_start)
-_start_in_autocommit = crashpoints.scope("start_operation")(_start)
+_start_in_autocommit = decision(_start, autocommit=True)
 
 START_IN_SQL = True
 
@@ -975,13 +965,7 @@ def _settle_in_python(
         ]
     )
     for entry, (operation, _) in zip(entries, by_id.values(), strict=True):
-        # The hint carries the result, so the caller's socket writes it without reading the outbox.
-        project_on_commit(
-            operation.conversation_id,
-            "operation.settled",
-            operation_projection(operation),
-            delivery=result_delivery(entry),
-        )
+        _project_settled(operation, entry.id, results[operation.tool_call_id])
 
     facts: dict[uuid.UUID, dict[str, Any]] = {}
     close_instances(
@@ -1125,24 +1109,7 @@ def _settle_in_sql(
         for _, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, _ in own
     ]
     for (_, operation, _), verdict, line in zip(settling, verdicts, written, strict=True):
-        written_entry = SimpleNamespace(  # what result_delivery reads of the entry the call wrote
-            id=line.data["outbox_id"],
-            conversation_id=operation.conversation_id,
-            agent_id=operation.tool_call.agent_id,
-            channel=operation.tool_call.channel,
-            payload={
-                "source_tool_call_id": operation.source_tool_call_id,
-                "tool": operation.tool_call.tool,
-                "result": verdict["result"],
-            },
-        )
-        # The hint carries the result, so the caller's socket writes it without reading the outbox.
-        project_on_commit(
-            operation.conversation_id,
-            "operation.settled",
-            operation_projection(operation),
-            delivery=result_delivery(written_entry),
-        )
+        _project_settled(operation, line.data["outbox_id"], verdict["result"])
     workspaces = {workspace.pk: workspace for workspace, _, _ in settling}
     # The instances the caller read with its operations, if it did (the SQL path's lock does not).
     instances = {o.instance_id: o.instance for _, o, _ in settling if Operation.instance.is_cached(o)}
@@ -1176,6 +1143,25 @@ def _settle_in_sql(
         # The user's choice when what closed was not in front (the Python path does the same).
         [workspace] = workspaces.values()
         bring_to_foreground(workspace, next_foreground, now=now)
+
+
+def _project_settled(operation: Operation, outbox_id: uuid.UUID | str, result: Any) -> None:
+    """The ``operation.settled`` hint of either settlement path, carrying the outbox entry it wrote
+    (the start call's caller's: agent, channel) so the caller's socket writes it without a read."""
+    project_on_commit(
+        operation.conversation_id,
+        "operation.settled",
+        operation_projection(operation),
+        delivery=result_delivery(
+            outbox_id=outbox_id,
+            agent_id=operation.tool_call.agent_id,
+            channel=operation.tool_call.channel,
+            conversation_id=operation.conversation_id,
+            source_tool_call_id=operation.source_tool_call_id,
+            tool=operation.tool_call.tool,
+            result=result,
+        ),
+    )
 
 
 def _json(raw: Any) -> Any:

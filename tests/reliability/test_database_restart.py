@@ -52,6 +52,18 @@ def test_decisions_reuse_their_connections_and_survive_a_postgresql_restart(rig)
     # kept connections: Daphne's one database thread and the worker's children, a handful in all.
     assert opened <= 6, f"{opened} connections opened for 20 decisions"
 
+    # Five focuses settled by the worker's eta task: its children keep their connections too (Celery's
+    # Django fixup closed them around every task, a backend start per settlement: decision 0039).
+    before = postgres.connections_authorized(DATABASE)
+    for _ in range(5):
+        started = agent.call("pomodoro.start", duration_seconds=1, activity="short")
+        assert started["type"] == "tool.accepted", started
+        assert agent.wait_for_result()["result"]["state"] == "completed"
+    agent.request({"type": "inventory.get", "conversation_id": agent.conversation_id})  # the acks are handled
+    opened = postgres.connections_authorized(DATABASE) - before
+    # At most the worker's two children's first, and one more Daphne database thread.
+    assert opened <= 3, f"{opened} connections opened for 5 eta settlements"
+
     postgres.stop("fast")  # every connection terminated, open transactions rolled back
     postgres.start()
 

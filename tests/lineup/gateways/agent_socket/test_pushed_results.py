@@ -18,6 +18,19 @@ from runtime.projections import RESULT_HINT_MAX_BYTES, RESYNC_GROUP, project_on_
 from runtime.services.operations import operation_projection
 
 
+def _delivery(entry: OutboxEntry) -> dict | None:
+    """``result_delivery`` of a written entry, from its fields as a settlement passes them."""
+    return result_delivery(
+        outbox_id=entry.id,
+        agent_id=entry.agent_id,
+        channel=entry.channel,
+        conversation_id=entry.conversation_id,
+        source_tool_call_id=entry.payload["source_tool_call_id"],
+        tool=entry.payload["tool"],
+        result=entry.payload["result"],
+    )
+
+
 def _hint(entry: OutboxEntry, *, carried: bool) -> None:
     """The settlement's hint as settle_locked hands it on, after a commit of the test's own."""
     operation = Operation.objects.select_related("tool_call").get(pk=entry.operation_id)
@@ -26,7 +39,7 @@ def _hint(entry: OutboxEntry, *, carried: bool) -> None:
             entry.conversation_id,
             "operation.settled",
             operation_projection(operation),
-            delivery=result_delivery(entry) if carried else None,
+            delivery=_delivery(entry) if carried else None,
         )
 
 
@@ -71,14 +84,14 @@ def test_a_large_result_is_not_carried_by_its_hint(db):
     """Its hint stays small; the Agent's socket reads the entry from the outbox instead."""
     payload = {"source_tool_call_id": "big", "tool": "pomodoro.start", "conversation_id": "c", "result": {}}
     small = OutboxEntry(agent_id=None, channel="agent_socket", conversation_id=None, payload=payload)
-    assert result_delivery(small)["result"] == {}
+    assert _delivery(small)["result"] == {}
     big = OutboxEntry(
         agent_id=None,
         channel="agent_socket",
         conversation_id=None,
         payload={**payload, "result": {"notes": "x" * (RESULT_HINT_MAX_BYTES + 1)}},
     )
-    assert result_delivery(big) is None
+    assert _delivery(big) is None
 
 
 @pytest.mark.spec("R-2.2.8", "R-4.2.7")
