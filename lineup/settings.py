@@ -194,6 +194,10 @@ if DATABASE_URL:
             conn_health_checks=True,
         )
     }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        # A SQLite file named by URL decides as the embedded default's does (below): without
+        # IMMEDIATE two racing decisions both read, then one fails "database is locked".
+        DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 else:
     # The embedded default needs nothing installed; its data is its owner's only (0700 / 0600).
     DATABASES = {

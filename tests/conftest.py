@@ -59,14 +59,46 @@ def _flush_retrying_deadlocks(flush: Callable[..., None]) -> Callable[..., None]
     return execute_sql_flush
 
 
+def _sqlite_test_database_in_a_file() -> None:
+    """On SQLite the test database is a file next to the configured one (``test_`` + its name, as
+    PostgreSQL's test database is named), not Django's default shared-cache in-memory database:
+    there, threads racing a decision get "database table is locked" at once (shared-cache locks
+    ignore the busy timeout, unlike the embedded default's file), and a subprocess can not open it
+    (tests/support/processes.py hands it the file)."""
+    database = settings.DATABASES["default"]
+    test = database.setdefault("TEST", {})
+    if database["ENGINE"] == "django.db.backends.sqlite3" and not test.get("NAME"):
+        name = Path(database["NAME"])
+        test["NAME"] = str(name.with_name(f"test_{name.name}"))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Tests drive deadlines themselves unless they ask for Celery (tests/support/processes.py).
     settings.LINEUP_SCHEDULER = "none"
+    _sqlite_test_database_in_a_file()
     from django.db.backends.base.operations import BaseDatabaseOperations  # once the app registry is ready
 
     BaseDatabaseOperations.execute_sql_flush = _flush_retrying_deadlocks(BaseDatabaseOperations.execute_sql_flush)
     # Password hashing is not under test and costs ~0.7 s per user with the default hasher.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+POSTGRES_ONLY = (
+    "PostgreSQL only (row locks, PL/pgSQL, pg_stat_activity or the production topology's processes); "
+    "this run's database is SQLite"
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On SQLite, a test marked ``postgres`` is skipped with its reason (``-rs`` lists them), so a
+    SQLite run passes or fails on what SQLite decides; on PostgreSQL (CI) nothing is skipped."""
+    if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
+        return
+    for item in items:
+        marker = item.get_closest_marker("postgres")
+        if marker is not None:
+            reason = marker.kwargs.get("reason")
+            item.add_marker(pytest.mark.skip(reason=f"{POSTGRES_ONLY}: {reason}" if reason else POSTGRES_ONLY))
 
 
 @pytest.fixture

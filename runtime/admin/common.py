@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 from django.contrib import admin
 from django.contrib.admin.options import IncorrectLookupParameters
+from django.db import connections
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
@@ -126,7 +127,30 @@ class AckedFilter(admin.SimpleListFilter):
 # --- base -------------------------------------------------------------------------------------
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class UuidSearchMixin:
+    """An id pasted as shown (with dashes) is found on SQLite too.
+
+    The admin compares ``id__exact`` search fields as text (``CAST(id AS text)``): PostgreSQL's
+    uuid text has the dashes, but SQLite keeps a UUID as 32 hex digits, so there the pasted id
+    matched nothing. On SQLite a term that is a UUID is also searched as its hex form."""
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        if connections[queryset.db].vendor != "sqlite":
+            return found, may_have_duplicates
+        try:
+            hex_term = uuid.UUID(search_term.strip()).hex
+        except ValueError:
+            return found, may_have_duplicates
+        if hex_term == search_term.strip():
+            return found, may_have_duplicates
+        also, more_duplicates = super().get_search_results(request, queryset, hex_term)
+        return found | also, may_have_duplicates or more_duplicates
+
+
+class ReadOnlyAdmin(UuidSearchMixin, admin.ModelAdmin):
     """Inspect only: Runtime rows change through ``runtime.services``, never by hand."""
 
     list_per_page = 50

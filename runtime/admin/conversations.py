@@ -16,7 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, change_link
+from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, UuidSearchMixin, change_link
 from runtime.admin.incident import InterruptActionMixin
 from runtime.models import AppInstance, Conversation, Operation, Workspace
 from runtime.transitions import LifecycleState
@@ -35,7 +35,7 @@ RUNTIME_CHANGELISTS = (
 
 
 @admin.register(Conversation)
-class ConversationAdmin(InterruptActionMixin, admin.ModelAdmin):
+class ConversationAdmin(InterruptActionMixin, UuidSearchMixin, admin.ModelAdmin):
     list_display = ("id", "title", "owner", "scope", "is_default", "created_at")
     list_select_related = ("owner",)
     list_filter = ("scope", "is_default")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import admin
 from django.contrib.admin.views.main import ChangeList
 from django.db.models import Q, QuerySet
@@ -120,6 +122,24 @@ class LifecycleEventAdmin(ReadOnlyAdmin):
     show_full_result_count = False  # the log grows without bound; skip the unfiltered COUNT(*)
     exclude = ("data",)
     readonly_fields = ("data_json", "links")
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[LifecycleEvent], search_term: str
+    ) -> tuple[QuerySet[LifecycleEvent], bool]:
+        """The columns above, and the ids a settlement's one row keeps in its data (decision 0035):
+        the app that came to the front (Interact, or the user's choice) and the interrupt's call id.
+        Before that row folded them in, each had a row of its own with the id in a column."""
+        searched, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip()
+        if not term:
+            return searched, may_have_duplicates
+        in_data = Q(data__receipt__source_tool_call_id__icontains=term)
+        try:
+            in_data |= Q(data__foreground__instance_id=str(uuid.UUID(term)))
+        except ValueError:
+            pass  # not an instance id
+        # ``queryset`` is already filtered by the sidebar: both halves keep those filters.
+        return searched | queryset.filter(in_data), may_have_duplicates
 
     @admin.display(description=_("conversation"))
     def conversation(self, obj: LifecycleEvent) -> SafeString | str:

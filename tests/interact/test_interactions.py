@@ -492,6 +492,7 @@ def _waiting_on_a_lock(pid: int) -> bool:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.spec("R-2.1.1")
+@pytest.mark.postgres(reason="it sees the racer wait on the row lock in pg_stat_activity")
 @pytest.mark.parametrize(
     ("same_content", "same_agent"), [(True, True), (False, True), (True, False)], ids=["retry", "reuse", "other-agent"]
 )

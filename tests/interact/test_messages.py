@@ -237,6 +237,7 @@ def _waiting_on_a_lock(pid: int) -> bool:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.spec("R-4.3.5")
+@pytest.mark.postgres(reason="it sees the message wait on the row lock in pg_stat_activity")
 def test_a_message_racing_the_end_of_its_block_is_refused(user, agent_row):
     """An Agent message into a block whose close is being committed waits for that close and is
     then refused ``app_session_ended``: an ended block never gains a message."""

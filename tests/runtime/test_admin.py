@@ -556,3 +556,34 @@ def test_the_admin_dashboard_and_operation_filters_speak_chinese_to_a_staff_user
 
     recover = admin_client.get(reverse("admin:runtime_operation_recover")).content.decode()
     assert "演练" in recover and "将结算" in recover and "Right now (dry run)" not in recover
+
+
+@pytest.mark.spec("R-3.5", "R-4.2.8", "R-2.2.5")
+def test_the_event_log_search_finds_a_settlement_by_the_app_that_came_back_and_the_interrupts_call_id(
+    admin_client: Client, agent: AgentDriver, conversation: Conversation, other_user
+):
+    """A settlement is one row whose data names what came to the front and the interrupt's receipt
+    (decision 0035): searching either id finds that row, within the sidebar's filters."""
+    assert isinstance(agent.start(600, now=T0), Accepted)
+    agent.interrupt(now=at(10), call_id="stop-the-focus-7")
+    [settled] = LifecycleEvent.objects.filter(conversation_id=conversation.id, kind="operation.interrupted")
+    interact = AppInstance.objects.get(conversation=conversation, is_system=True)
+    assert settled.data["foreground"]["instance_id"] == str(interact.pk)
+    assert settled.data["receipt"]["source_tool_call_id"] == "stop-the-focus-7"
+    other = AgentDriver(
+        caller=Caller(label="agent:other", user_id=other_user.id),
+        conversation=conversation_get_or_create_default(user=other_user),
+    )
+    assert isinstance(other.start(600, now=T0), Accepted)
+    other.interrupt(now=at(10), call_id="stop-the-focus-8")
+
+    for term in (str(interact.pk), interact.pk.hex, "stop-the-focus-7", "STOP-THE-FOCUS-7"):
+        found = changelist_results(admin_client, LifecycleEvent, q=term, kind__exact="operation.interrupted")
+        assert [e.pk for e in found] == [settled.pk], term
+    by_instance = changelist_results(admin_client, LifecycleEvent, q=str(interact.pk))
+    assert settled.pk in {e.pk for e in by_instance}
+    assert {e.conversation_id for e in by_instance} == {conversation.id}
+    elsewhere = changelist_results(
+        admin_client, LifecycleEvent, q="stop-the-focus-7", conversation_id=str(other.conversation.pk)
+    )
+    assert elsewhere == []

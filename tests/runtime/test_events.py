@@ -2,7 +2,7 @@
 recovery decision is one ``LifecycleEvent`` row and one JSON log line carrying its ids.
 
 The log lines are captured for real: a separate Python process runs the scenario through the
-Tool Router and services against this test's PostgreSQL database with the project's LOGGING
+Tool Router and services against this test's database (PostgreSQL, or SQLite's file) with the project's LOGGING
 (``structlog.stdlib.ProcessorFormatter`` rendering JSON), and the test parses what it wrote.
 """
 
@@ -15,19 +15,18 @@ import sys
 import uuid
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from runtime.clock import isoformat
 from runtime.models import LifecycleEvent, OutboxEntry, ToolCall
 from runtime.services.recovery import recover_runtime
 from runtime.tool_calls import Accepted
 from tests.support.factories import AgentDriver, at
+from tests.support.processes import subprocess_database_url
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 ID_FIELDS = ("conversation_id", "instance_id", "app_session_id", "operation_id", "source_tool_call_id")
 SUBPROCESS_TIMEOUT_SECONDS = 120
@@ -112,12 +111,6 @@ def fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def _database_url() -> str:
-    db = connection.settings_dict  # the test database pytest-django created
-    credentials = quote(db["USER"] or "postgres") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
-    return f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 def run_scenario(body: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Run ``body`` in a new process with the project's LOGGING; return its ``out`` and its log lines.
 
@@ -126,7 +119,7 @@ def run_scenario(body: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "lineup.settings",
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": subprocess_database_url(sqlite=True),
         "LINEUP_SCHEDULER": "none",  # the scenario drives the clock itself
         "LINEUP_LOG_LEVEL": "DEBUG",
         "LINEUP_LOG_FORMAT": "json",
@@ -255,6 +248,7 @@ def test_every_decision_is_one_json_log_line_with_its_ids():
 
 
 @pytest.mark.spec("R-3.12", "R-2.2.5")
+@pytest.mark.postgres(reason="the refusing trigger is PL/pgSQL")
 def test_a_start_that_rolled_back_leaves_no_log_line_and_no_event():
     """When a start's transaction fails after its decision was recorded, neither the log nor the
     event log reports it: lines leave only on commit. The next start is logged as usual."""

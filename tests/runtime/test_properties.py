@@ -139,6 +139,11 @@ class RuntimeMachine(RuleBasedStateMachine):
         assert Workspace.objects.filter(conversation_id__in=[c.id for c in self.conversations]).count() == CONVERSATIONS
 
     def teardown(self) -> None:
+        # A step that failed on a database error left the transaction aborted and the test's atomic
+        # block marked for rollback; rolling back to this example's savepoint clears both. Without
+        # this the teardown raised instead, hiding the step's own error, and every later example
+        # failed here too (Hypothesis then reported only "Flaky").
+        transaction.set_rollback(False)
         transaction.savepoint_rollback(self.savepoint)
         del connection.run_on_commit[self.hooks :]
 

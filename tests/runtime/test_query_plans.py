@@ -5,14 +5,18 @@ FORMAT JSON)``; the rows its scans touch (returned or filtered out) are added up
 with 1 000 closed instances, sub-sessions, tool calls and operations behind it must cost what a
 fresh one costs: without the partial index ``open_instances_by_focus`` the previous valid
 instance and the host-closing reads filtered the whole closed history, and without
-``operations_by_conversation`` an interrupt with nothing focusing sorted every operation. On
-PostgreSQL only (the plans are PostgreSQL's).
+``operations_by_conversation`` an interrupt with nothing focusing sorted every operation. The
+statements inside ``lineup_start_operation`` and ``runtime_settle`` (PL/pgSQL, one call each to
+Django) are measured the same way through auto_explain's nested plans. On PostgreSQL only (the
+plans are PostgreSQL's).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -150,3 +154,119 @@ def test_a_decision_touches_as_many_rows_with_1000_closed_instances_behind_it_as
     }
     assert not growing, f"rows touched (fresh, with {HISTORY} closed) grew with the history: {growing}"
     assert sum(history.values()) <= sum(fresh.values()) + SLACK_ROWS
+
+
+# --- The statements inside the functions --------------------------------------------------------
+# ``lineup_start_operation`` (a start) and ``runtime_settle`` (an interrupt's settlement) read and
+# write inside PL/pgSQL, where CaptureQueriesContext sees one call. auto_explain, loaded into this
+# test's session only, reports the executed plan of every statement they run (nested statements,
+# ANALYZE) as a NOTICE, which the test collects from the connection: so a read inside them that
+# lost its index (and filters the closed history) fails here as the top-level reads do above.
+FUNCTIONS = ("runtime_settle", "lineup_start_operation")
+NESTED_SETTINGS = {
+    "auto_explain.log_min_duration": "0",
+    "auto_explain.log_analyze": "on",
+    "auto_explain.log_timing": "off",
+    "auto_explain.log_nested_statements": "on",
+    "auto_explain.log_format": "json",
+    "auto_explain.log_level": "notice",
+    "client_min_messages": "notice",
+}
+
+
+def _normalised(sql: str) -> str:
+    return " ".join(sql.split())
+
+
+@contextmanager
+def nested_plans() -> Iterator[list[tuple[str, str, dict[str, Any]]]]:
+    """Collects ``(function, statement, executed plan)`` of each statement the two functions run, in order.
+
+    The settings are ``SET LOCAL`` (this test's transaction ends them); statements whose text is not
+    in a function's source (the calls themselves, Django's own queries) are left out."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT proname, prosrc FROM pg_proc WHERE proname = ANY(%s)", [list(FUNCTIONS)])
+        sources = {name: _normalised(source) for name, source in cursor.fetchall()}
+        assert sorted(sources) == sorted(FUNCTIONS), "a function is missing: are the migrations applied?"
+        cursor.execute("LOAD 'auto_explain'")
+        for name, value in NESTED_SETTINGS.items():
+            cursor.execute(f"SET LOCAL {name} = {value}")
+    plans: list[tuple[str, str, dict[str, Any]]] = []
+
+    def collect(diagnostic: Any) -> None:
+        message = diagnostic.message_primary or ""
+        if "plan:" not in message:
+            return
+        document = json.loads(message[message.index("plan:") + len("plan:") :])
+        statement = _normalised(document["Query Text"])
+        function = next((name for name, source in sources.items() if statement and statement in source), None)
+        if function is not None:
+            plans.append((function, statement, document["Plan"]))
+
+    raw = connection.connection
+    raw.add_notice_handler(collect)
+    try:
+        yield plans
+    finally:
+        raw.remove_notice_handler(collect)
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL auto_explain.log_min_duration = -1")
+
+
+def functions_cost(driver: AgentDriver) -> dict[str, int]:
+    """Start (``lineup_start_operation``) and interrupt (``runtime_settle``: the instance closes,
+    Interact comes back): rows each statement inside them touched."""
+    with nested_plans() as plans:
+        assert isinstance(driver.start(600, now=at(0)), Accepted)
+        assert isinstance(driver.interrupt(now=at(10)), Receipt)
+    assert plans, "auto_explain reported no statement inside the functions"
+    return {
+        f"{number:02d} {function}: {statement[:240]}": rows_touched(plan)
+        for number, (function, statement, plan) in enumerate(plans)
+    }
+
+
+def conversations_with_and_without_history(django_user_model) -> dict[str, AgentDriver]:
+    drivers = {}
+    for name in ("fresh", "history"):
+        user = django_user_model.objects.create_user(username=name, password="pw")
+        conversation = conversation_get_or_create_default(user=user)
+        drivers[name] = AgentDriver(caller=Caller(label=f"agent:{name}", user_id=user.id), conversation=conversation)
+    closed_history(drivers["history"].conversation.id, HISTORY)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE runtime_appinstance, runtime_appsession, runtime_toolcall, runtime_operation")
+    return drivers
+
+
+def growth(drivers: dict[str, AgentDriver]) -> dict[str, tuple[int, int]]:
+    fresh = functions_cost(drivers["fresh"])
+    history = functions_cost(drivers["history"])
+    assert len(fresh) == len(history), "the two conversations ran different statements"
+    return {
+        statement: (before, after)
+        for (statement, before), after in zip(fresh.items(), history.values(), strict=True)
+        if after > before + SLACK_ROWS
+    }
+
+
+def test_the_statements_inside_the_start_and_the_settlement_do_not_read_the_closed_history(django_user_model):
+    drivers = conversations_with_and_without_history(django_user_model)
+    with nested_plans() as probe:  # both functions report their statements (the check is not vacuous)
+        assert isinstance(drivers["fresh"].start(600, now=at(-100)), Accepted)
+        drivers["fresh"].interrupt(now=at(-90))
+    assert {function for function, _, _ in probe} == set(FUNCTIONS), "a function's statements went unseen"
+
+    growing = growth(drivers)
+    assert not growing, f"rows touched (fresh, with {HISTORY} closed) grew with the history: {growing}"
+
+
+def test_a_function_statement_that_lost_its_index_is_caught(django_user_model):
+    """Without ``open_instances_by_focus`` (dropped in this test's transaction only), the app in
+    front and the previous valid instance are found by filtering every instance of the conversation:
+    the measure above sees it."""
+    drivers = conversations_with_and_without_history(django_user_model)
+    with connection.cursor() as cursor:
+        cursor.execute("DROP INDEX open_instances_by_focus")
+        cursor.execute("ANALYZE runtime_appinstance")
+    growing = growth(drivers)
+    assert any(" runtime_settle: " in statement for statement in growing), growing

@@ -262,14 +262,20 @@ def _write_to_terminal(request: pytest.FixtureRequest, text: str) -> None:
 # --- LineUp processes ----------------------------------------------------------------------------
 
 
-def subprocess_database_url() -> str:
+def subprocess_database_url(*, sqlite: bool = False) -> str:
     """A ``DATABASE_URL`` for the database this test process uses (pytest-django's test database).
 
     Only meaningful once ``django_db_setup`` ran: before that ``NAME`` is still the real one.
+    ``sqlite``: the subprocess only runs Django code (no Daphne or Celery of the production
+    topology), so a SQLite test database, a file (tests/conftest.py), is handed over too.
     """
     db = settings.DATABASES["default"]
+    if sqlite and db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
     if "postgresql" not in db["ENGINE"]:
-        pytest.fail(f"subprocess tests need PostgreSQL, not {db['ENGINE']} (set DATABASE_URL)", pytrace=False)
+        # The production topology (Daphne, Celery workers on Redis) is PostgreSQL's; SQLite is the
+        # embedded default's, which tests/test_embedded_default.py and the reliability tests start.
+        pytest.skip(f"PostgreSQL only: the production topology's processes, not {db['ENGINE']}")
     credentials = quote(db.get("USER") or "", safe="")
     if db.get("PASSWORD"):
         credentials += ":" + quote(db["PASSWORD"], safe="")

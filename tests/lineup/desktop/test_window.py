@@ -10,6 +10,7 @@ snapshot, and minimising is visibility, never an exit.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import expect
@@ -118,56 +119,64 @@ def test_closing_the_window_during_a_focus_settles_it_interrupted_once_and_reope
     assert desktop.close_window() == 0
 
 
-def hidden_then_back(desktop, conceal, reveal) -> None:
-    """During a running focus, ``conceal()`` must suspend the Pomodoro (page visibility hidden)
-    with the focus running on, and ``reveal()`` bring it to the front again — never an exit."""
+def hidden_then_back(desktop, concealments: list[tuple[str, Callable[[], None], Callable[[], None]]]) -> None:
+    """During one running focus, each ``conceal()`` must suspend the Pomodoro (page visibility
+    hidden) with the focus running on, and its ``reveal()`` bring it to the front again — never an
+    exit. One host and one focus serve every concealment in turn (each a host start saved)."""
     ws = WorkspacePage(desktop.page, desktop.url)
     conversation = embedded_conversation()
     operation = start_focus(ws, desktop, conversation, "start a 2 minute reading focus")
     instance_id = operation.instance_id
 
-    conceal()
-    desktop.wait(lambda: AppInstance.objects.get(pk=instance_id).lifecycle_state == "suspended", "suspended")
-    assert ws.page.evaluate("() => document.visibilityState") == "hidden"
-    reveal()
-    desktop.wait(lambda: AppInstance.objects.get(pk=instance_id).lifecycle_state == "foreground", "foreground")
-    ws.expect_chip_state(str(instance_id), "foreground")
-    ws.expect_countdown(str(instance_id), activity="reading")
+    for name, conceal, reveal in concealments:
+        conceal()
+        desktop.wait(
+            lambda: AppInstance.objects.get(pk=instance_id).lifecycle_state == "suspended", f"{name}: suspended"
+        )
+        assert ws.page.evaluate("() => document.visibilityState") == "hidden", name
+        reveal()
+        desktop.wait(lambda: AppInstance.objects.get(pk=instance_id).lifecycle_state == "foreground", f"{name}: back")
+        ws.expect_chip_state(str(instance_id), "foreground")
+        ws.expect_countdown(str(instance_id), activity="reading")
+        assert focusing_operation(conversation) == operation, name
 
     visibility = LifecycleEvent.objects.filter(conversation_id=conversation.id, kind="lifecycle.visibility")
-    assert [e.data["visible"] for e in visibility.order_by("at", "id")] == [False, True]
-    assert focusing_operation(conversation) == operation
+    assert [e.data["visible"] for e in visibility.order_by("at", "id")] == [False, True] * len(concealments)
     assert not LifecycleEvent.objects.filter(conversation_id=conversation.id, kind__in=EXITS).exists()
     assert desktop.close_window() == 0
     assert_ended_once(operation, state="interrupted", reason="app_closed")
 
 
 @pytest.mark.spec("R-4.2.2", "R-4.4.5", "R-4.1.3")
-@pytest.mark.parametrize("unmap", [True, False], ids=["unmapped", "kept-mapped"])
-def test_minimising_the_window_suspends_and_restoring_brings_it_back_without_ending_the_focus(desktop, unmap):
-    """Minimised (WM_STATE iconic; unmapped by a classic WM, kept mapped by a compositing one —
-    then only the host's window-state mapping hides the page) is page visibility hidden: the
-    Pomodoro is suspended and the focus runs on; restored, it is in front again."""
+def test_minimising_the_window_or_locking_the_screen_suspends_and_coming_back_restores_without_ending_the_focus(
+    desktop, screensaver
+):
+    """Minimised (WM_STATE iconic; unmapped by a classic WM, then kept mapped as a compositing one
+    does — then only the host's window-state mapping hides the page) is page visibility hidden: the
+    Pomodoro is suspended and the focus runs on; restored, it is in front again. Locking the screen
+    likewise: the session's screen saver announces it on the session D-Bus (``ActiveChanged``), the
+    window stays mapped and shown, yet the page goes hidden; unlocking brings it back."""
     desktop.start()
-    minimised: list[int] = []
 
-    def minimise() -> None:
-        minimised.append(desktop.find_window())
-        x11.minimise_window(desktop.display, minimised[0], unmap=unmap)
+    def minimising(unmap: bool) -> tuple[str, Callable[[], None], Callable[[], None]]:
+        minimised: list[int] = []
+
+        def minimise() -> None:
+            minimised.append(desktop.find_window())
+            x11.minimise_window(desktop.display, minimised[0], unmap=unmap)
+
+        def restore() -> None:
+            x11.restore_window(desktop.display, minimised[0], map_again=unmap)
+
+        return ("unmapped" if unmap else "kept-mapped", minimise, restore)
 
     hidden_then_back(
-        desktop, conceal=minimise, reveal=lambda: x11.restore_window(desktop.display, minimised[0], map_again=unmap)
-    )
-
-
-@pytest.mark.spec("R-4.2.2", "R-4.4.5", "R-4.1.3")
-def test_locking_the_screen_suspends_and_unlocking_brings_it_back_without_ending_the_focus(desktop, screensaver):
-    """The session's screen saver announces the lock on the session D-Bus (``ActiveChanged``); the
-    window stays mapped and shown, yet the page goes hidden: the Pomodoro is suspended, the focus
-    runs on, and unlocking brings it back to the front."""
-    desktop.start()
-    hidden_then_back(
-        desktop, conceal=lambda: screensaver.set_locked(True), reveal=lambda: screensaver.set_locked(False)
+        desktop,
+        [
+            minimising(unmap=True),
+            minimising(unmap=False),
+            ("screen lock", lambda: screensaver.set_locked(True), lambda: screensaver.set_locked(False)),
+        ],
     )
     log = desktop.process.log_text()
     assert "desktop.screen_lock_unwatched" not in log
