@@ -1,8 +1,11 @@
-"""The start of a deadline operation as one PostgreSQL function (runtime.sql.start); nothing on SQLite."""
+"""The start of a deadline operation as one PostgreSQL function (decision 0031); nothing on SQLite.
+
+The function's text is frozen in ``_start_0019`` (runtime/sql/__init__.py says why).
+"""
 
 from django.db import migrations
 
-from runtime.sql import start
+from runtime.migrations import _start_0019 as start
 
 
 def create_function(apps, schema_editor):

@@ -1,6 +1,6 @@
 """Frozen: ``runtime_settle`` as migration 0018 created it (one audit row per fact; decision 0030).
 
-Migration 0020 replaces it (``runtime.sql.settle``, decision 0035); this copy keeps 0018 what it was.
+Migration 0021 replaces it (``_settle_0021``, decision 0035); this copy keeps 0018 what it was.
 
 (Original docstring follows.) The writes of a settlement as one PostgreSQL function call.
 

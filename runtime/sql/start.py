@@ -9,7 +9,7 @@ chose the ids, checked the arguments and the manifest's policy, and shapes the a
 
 Created by migration ``0019_start_in_sql`` and replaced by ``0020_start_in_autocommit`` (the
 workspace row locked, its focus number taken only when the start writes); a change here needs a
-new migration that runs ``FUNCTION`` again (it is ``CREATE OR REPLACE``).
+new migration with a frozen copy of the new ``FUNCTION`` (runtime/sql/__init__.py).
 """
 
 FUNCTION = """

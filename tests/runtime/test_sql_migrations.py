@@ -1,0 +1,57 @@
+"""The migrations create what ``runtime.sql`` says, from frozen copies of their own (runtime/sql/__init__.py).
+
+A migration that imported its SQL from ``runtime.sql`` would create, on a fresh database, whatever
+the module says today, not what it created when it was applied: so no migration imports it, and the
+functions a migrated database holds must be the module's current text (a change to a function
+without its new migration fails here).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from runtime.sql import settle, start
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "runtime" / "migrations"
+
+
+def _body(create: str) -> str:
+    """The text between a ``CREATE FUNCTION``'s dollar quotes, as ``pg_proc.prosrc`` keeps it."""
+    match = re.search(r"AS (\$\w*\$)(.*)\1", create, re.S)
+    assert match, "no dollar-quoted body"
+    return match.group(2)
+
+
+def test_no_migration_imports_runtime_sql() -> None:
+    offenders = []
+    for path in sorted(MIGRATIONS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            if any(name == "runtime.sql" or name.startswith("runtime.sql.") for name in names):
+                offenders.append(path.name)
+    assert offenders == []
+
+
+@pytest.mark.django_db
+@pytest.mark.postgres
+@pytest.mark.parametrize(
+    ("function", "create"),
+    [("runtime_settle", settle.CREATE), ("lineup_start_operation", start.FUNCTION)],
+)
+def test_migrated_function_is_the_current_text(function: str, create: str) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL functions")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = %s", [function])
+        rows = cursor.fetchall()
+    assert len(rows) == 1
+    assert rows[0][0] == _body(create)
