@@ -18,6 +18,7 @@ from django.db import transaction
 
 from runtime import tracing
 from runtime.after_commit import hand_on_send
+from runtime.models import DeliveryChannel
 
 logger = structlog.get_logger("lineup.runtime")
 
@@ -28,6 +29,37 @@ def conversation_group(conversation_id: uuid.UUID | str) -> str:
 
 def agent_group(agent_id: uuid.UUID | str) -> str:
     return f"agent.{agent_id}"
+
+
+# A conversation's hints go to two audiences (decision 0037): its workspace pages
+# (``conversation_group``), which forward every event, and its Agent sockets, which act on few: a
+# settlement whose result they write (only the start call's Agent: ``agent_results_group``), or one
+# whose result they must read (too large for the hint: every Agent of the conversation), a resolved
+# interaction and a person's message (``agent_conversation_group``). What no Agent acts on (a start,
+# an app's lifecycle, an Agent's own message) is not sent to them at all.
+def agent_conversation_group(conversation_id: uuid.UUID | str) -> str:
+    return f"agents.conversation.{conversation_id}"
+
+
+def agent_results_group(agent_id: uuid.UUID | str) -> str:
+    return f"agents.results.{agent_id}"
+
+
+_AGENT_AUDIENCE_PREFIXES = (agent_conversation_group(""), agent_results_group(""))
+
+
+def _agent_audience(conversation_id: uuid.UUID | str, kind: str, payload: dict[str, Any], delivery: Any) -> str | None:
+    """The group of the Agent sockets that act on this hint (lineup.gateways.agent_socket's
+    ``conversation_events``), None when none does."""
+    if kind == "operation.settled":
+        if delivery is None:  # its result is read from the outbox, by whichever Agent it is
+            return agent_conversation_group(conversation_id)
+        if delivery["agent_id"] and delivery["channel"] == DeliveryChannel.AGENT_SOCKET:
+            return agent_results_group(delivery["agent_id"])
+        return None  # an MCP call's result: no socket writes it
+    if kind == "interaction.resolved" or (kind == "message.created" and payload.get("author_kind") == "human"):
+        return agent_conversation_group(conversation_id)
+    return None
 
 
 # Every Agent socket and workspace page joins this group. A transaction that tells more than
@@ -117,7 +149,9 @@ def _resync_many(messages: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[s
     conversations = list(dict.fromkeys(group for group, _ in messages if group.startswith(prefix)))
     if len(conversations) <= RESYNC_ABOVE:
         return None
-    others = batched([(group, message) for group, message in messages if not group.startswith(prefix)])
+    # Every hint to a conversation's Agents went to its pages too: the resync tells both.
+    folded = (prefix, *_AGENT_AUDIENCE_PREFIXES)
+    others = batched([(group, message) for group, message in messages if not group.startswith(folded)])
     ids = [group.removeprefix(prefix) for group in conversations]
     return {**others, RESYNC_GROUP: {"type": "conversation.resync", "conversation_ids": ids}}
 
@@ -171,9 +205,10 @@ def project_on_commit(
     headers = tracing.carrier()
     if headers:
         message["trace"] = headers
-    if delivery is not None:
-        message["delivery"] = delivery
     _send_on_commit(conversation_group(conversation_id), message)
+    agents = _agent_audience(conversation_id, kind, payload, delivery)
+    if agents is not None:
+        _send_on_commit(agents, message if delivery is None else {**message, "delivery": delivery})
 
 
 def notify_agent_on_commit(agent_id: uuid.UUID | str, kind: str, payload: dict[str, Any]) -> None:

@@ -11,7 +11,14 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from runtime.projections import RESYNC_ABOVE, RESYNC_GROUP, conversation_group, project_on_commit
+from runtime.projections import (
+    RESYNC_ABOVE,
+    RESYNC_GROUP,
+    agent_conversation_group,
+    agent_results_group,
+    conversation_group,
+    project_on_commit,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -128,3 +135,90 @@ def test_a_transaction_telling_many_conversations_sends_one_resync_message(setti
     [message] = drain(resync)
     assert message == {"type": "conversation.resync", "conversation_ids": [str(c) for c in many]}
     assert drain(listeners[many[0]]) == []
+
+
+def _drain(layer, channel: str) -> list[dict]:
+    received = []
+    while True:
+        try:
+            received.append(async_to_sync(asyncio.wait_for)(layer.receive(channel), 0.05))
+        except TimeoutError:
+            return received
+
+
+def _delivery(agent_id, channel: str = "agent_socket") -> dict:
+    return {"outbox_id": "o", "agent_id": str(agent_id), "channel": channel, "result": {}}
+
+
+@pytest.mark.spec("R-2.2.8", "R-4.2.7")
+def test_each_hint_reaches_only_the_sockets_that_act_on_it(settings):
+    """The pages hear every event, never a result's delivery; the Agents of the conversation hear
+    only a person's message, a resolved interaction and a settlement whose result they must read;
+    a result the hint carries goes to the start call's Agent alone; a start reaches no Agent."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    conversation_id, owner, other = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    channels = {}
+    for name, group in {
+        "page": conversation_group(conversation_id),
+        "agents": agent_conversation_group(conversation_id),
+        "owner": agent_results_group(owner),
+        "other": agent_results_group(other),
+    }.items():
+        channels[name] = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(group, channels[name])
+
+    def heard(name: str) -> list[tuple[str, bool]]:
+        return [(e["kind"], "delivery" in e) for m in _drain(layer, channels[name]) for e in m["events"]]
+
+    with transaction.atomic():
+        project_on_commit(conversation_id, "operation.started", {})
+        project_on_commit(conversation_id, "instance.lifecycle", {})
+        project_on_commit(conversation_id, "message.created", {"author_kind": "agent"})
+        project_on_commit(conversation_id, "message.created", {"author_kind": "human"})
+        project_on_commit(conversation_id, "interaction.resolved", {})
+        project_on_commit(conversation_id, "operation.settled", {"n": 1}, delivery=_delivery(owner))
+        project_on_commit(conversation_id, "operation.settled", {"n": 2}, delivery=None)  # too large
+        project_on_commit(conversation_id, "operation.settled", {"n": 3}, delivery=_delivery(owner, "mcp"))
+    assert heard("page") == [
+        ("operation.started", False),
+        ("instance.lifecycle", False),
+        ("message.created", False),
+        ("message.created", False),
+        ("interaction.resolved", False),
+        ("operation.settled", False),
+        ("operation.settled", False),
+        ("operation.settled", False),
+    ]
+    assert heard("agents") == [
+        ("message.created", False),
+        ("interaction.resolved", False),
+        ("operation.settled", False),
+    ]
+    assert heard("owner") == [("operation.settled", True)]
+    assert heard("other") == []
+
+
+@pytest.mark.spec("R-4.2.7")
+def test_a_resync_folds_the_agents_hints_too(settings):
+    """Past RESYNC_ABOVE conversations, the Agents' hints (results included) are folded into the one
+    resync message like the pages' (the Agent then reads its outbox); an Agent's own group is not."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    owner = uuid.uuid4()
+    many = [uuid.uuid4() for _ in range(RESYNC_ABOVE + 1)]
+    channels = {}
+    for name, group in {
+        "resync": RESYNC_GROUP,
+        "agents": agent_conversation_group(many[0]),
+        "owner": agent_results_group(owner),
+    }.items():
+        channels[name] = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(group, channels[name])
+    with transaction.atomic():
+        for conversation_id in many:
+            project_on_commit(conversation_id, "operation.settled", {}, delivery=_delivery(owner))
+            project_on_commit(conversation_id, "operation.settled", {}, delivery=None)
+    assert [m["type"] for m in _drain(layer, channels["resync"])] == ["conversation.resync"]
+    assert _drain(layer, channels["agents"]) == []
+    assert _drain(layer, channels["owner"]) == []

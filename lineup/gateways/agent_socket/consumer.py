@@ -35,7 +35,7 @@ from runtime import crashpoints, tracing
 from runtime.after_commit import answer_first
 from runtime.db_threads import NoConnectionHopPerMessage, run_db
 from runtime.errors import Rejection
-from runtime.projections import RESYNC_GROUP, agent_group, conversation_group
+from runtime.projections import RESYNC_GROUP, agent_conversation_group, agent_group, agent_results_group
 from runtime.services.agents import (
     agent_connection_closed,
     agent_connection_opened,
@@ -99,9 +99,10 @@ class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
         for task in self.background:
             task.cancel()
         for conversation_id in self.conversation_ids:
-            await self.channel_layer.group_discard(conversation_group(conversation_id), self.channel_name)
+            await self.channel_layer.group_discard(agent_conversation_group(conversation_id), self.channel_name)
         if self.agent is not None:
             await self.channel_layer.group_discard(agent_group(self.agent.id), self.channel_name)
+            await self.channel_layer.group_discard(agent_results_group(self.agent.id), self.channel_name)
             await self.channel_layer.group_discard(RESYNC_GROUP, self.channel_name)
         if self.agent is not None:
             try:
@@ -201,8 +202,10 @@ class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
             return
         conversation_ids = await run_db(delivery.agent_conversation_ids, agent)
         for conversation_id in conversation_ids:
-            await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
+            await self.channel_layer.group_add(agent_conversation_group(conversation_id), self.channel_name)
         await self.channel_layer.group_add(agent_group(agent.id), self.channel_name)
+        # Only the hints this socket acts on reach it (runtime.projections): its own results here.
+        await self.channel_layer.group_add(agent_results_group(agent.id), self.channel_name)
         await self.channel_layer.group_add(RESYNC_GROUP, self.channel_name)
         # Only now is the connection the Agent's: a hello that failed above (Redis refusing the
         # group writes) is answered internal_error and may be sent again, instead of leaving an
