@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import structlog
 from celery import shared_task
+from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 
 from runtime import tracing
 from runtime.deadlines import enqueue_eta
 from runtime.models import Operation
+from runtime.services.operations import SettleOutcome
 from runtime.services.recovery import SettleFailure, settle_isolated, sweep
 from runtime.transitions import NotDue
 
@@ -30,7 +32,7 @@ def settle_operation_task(operation_id: str) -> str:
         with tracing.span(
             "task runtime.tasks.settle_operation", parent=parent, attributes={"lineup.operation_id": operation_id}
         ):
-            outcome = settle_isolated(operation_id=operation_id, now=timezone.now())
+            outcome = _settle_on_live_connection(operation_id)
     except Operation.DoesNotExist:
         logger.warning("deadline.unknown_operation", operation_id=operation_id)
         return "UnknownOperation"
@@ -40,6 +42,55 @@ def settle_operation_task(operation_id: str) -> str:
         ends_at = Operation.objects.values_list("ends_at", flat=True).get(pk=operation_id)
         enqueue_eta(outcome.operation_id, ends_at)
     return type(outcome.decision).__name__
+
+
+class _ConnectionLost(BaseException):
+    """The settlement's first statement found the worker's kept connection dead: nothing of it ran.
+
+    Not an ``Exception`` on purpose: ``settle_isolated`` counts every ``Exception`` as a failed
+    settlement (written on a new connection, with a back-off), and this settlement never started.
+    Only ``_settle_on_live_connection`` catches it; the decision's transaction rolls back (or drops
+    the connection) on the way out as for any exception.
+    """
+
+
+class _FirstStatement:
+    """An execute wrapper: the call's first statement failing for want of a connection raises
+    ``_ConnectionLost``; a transaction's BEGIN goes with that statement, so the server ran nothing."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, execute, sql, params, many, context):
+        if self.seen:
+            return execute(sql, params, many, context)
+        self.seen = True
+        try:
+            return execute(sql, params, many, context)
+        except (OperationalError, InterfaceError) as error:
+            raise _ConnectionLost from error
+
+
+def _settle_on_live_connection(operation_id: str) -> SettleOutcome | SettleFailure:
+    # No health check (Django's ``SELECT 1`` before the first query after each task's
+    # close_old_connections, a round trip and a transaction per settlement once the worker keeps its
+    # connection, decision 0039): the settlement's first statement is the check, as on the sockets'
+    # database threads (decision 0036). If it finds the connection dead (a PostgreSQL restart, a
+    # cut), the settlement runs once more on a new one, with the check; a failure at any later
+    # statement is settle_isolated's, counted and backed off as before.
+    connection.health_check_done = True
+    first = _FirstStatement()
+    # Inserted, not ``connection.execute_wrapper()``: that pops the last wrapper, which is another
+    # one if a connection opened during the call appended its own (the crash-point harness does).
+    connection.execute_wrappers.insert(0, first)
+    try:
+        return settle_isolated(operation_id=operation_id, now=timezone.now())
+    except _ConnectionLost:
+        logger.info("deadline.connection_replaced", operation_id=operation_id)
+        connection.close()
+    finally:
+        connection.execute_wrappers.remove(first)
+    return settle_isolated(operation_id=operation_id, now=timezone.now())
 
 
 def _trace_headers(request: object) -> dict[str, str]:

@@ -288,3 +288,36 @@ def test_an_early_eta_delivery_re_arms_itself_and_a_stale_task_is_dropped(rig, a
     assert datetime.fromisoformat(headers["eta"]) == operation.ends_at
     assert settle_operation_task(str(uuid.uuid4())) == "UnknownOperation"
     assert not OutboxEntry.objects.exists()
+
+
+@pytest.mark.spec("R-4.2.3")
+def test_the_eta_task_skips_the_health_check_and_settles_on_a_new_connection_when_its_own_died(
+    agent, settings, monkeypatch
+):
+    """The worker keeps its connection (decision 0039) without a ``SELECT 1`` before each task: the
+    settlement's first statement is the check. When PostgreSQL ended the kept connection (a
+    restart), the task settles on a new one, once, with no failure counted."""
+    from django.db import close_old_connections, connection, connections
+
+    settings.LINEUP_SCHEDULER = "none"
+    _, operation = _start(agent, 1)
+    _sleep_until(operation.ends_at)
+    checks = []
+    wrapper = type(connections["default"])
+    is_usable = wrapper.is_usable
+    monkeypatch.setattr(wrapper, "is_usable", lambda self: checks.append(1) or is_usable(self))
+    close_old_connections()  # what the worker does before each task (lineup.celery)
+    assert connection.connection is not None
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
+    finally:
+        other.close()
+
+    assert settle_operation_task(str(operation.id)) == "Settle"
+
+    assert checks == []
+    operation.refresh_from_db()
+    _assert_completed_once(operation, ends_at=operation.ends_at)
+    assert operation.settle_failures == 0
