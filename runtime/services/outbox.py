@@ -50,9 +50,13 @@ def next_attempt_after_send(*, attempts_sent_before: set[int], now: datetime) ->
     ``attempts`` (before the increment): one UPDATE backs off a whole page, whatever each row's count.
 
     Shared by every at-least-once queue to an Agent (outbox entries, person messages).
+    A row whose count moved on after the page was read (its first send counted from a settlement's
+    hint meanwhile) matches no ``When``: it backs off as for one more send than the highest count
+    read, instead of the ``CASE`` yielding NULL for a column that can not hold it.
     """
     return Case(
         *(When(attempts=n, then=Value(now + redelivery_delay(n + 1))) for n in attempts_sent_before),
+        default=Value(now + redelivery_delay(max(attempts_sent_before, default=0) + 2)),
         output_field=DateTimeField(),
     )
 

@@ -7,6 +7,7 @@ foreground app's frame) through stable ``data-*`` attributes the host sets for e
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -103,10 +104,15 @@ class WorkspacePage:
         expect(self.page.locator("#app-view")).to_be_visible()
         expect(self.page.locator(f"#frames iframe[data-app-id='{app_id}']:not([hidden])")).to_be_visible()
 
-    def surface(self, instance_id: str) -> Frame:
-        handle = self.page.wait_for_selector(f"#frames iframe[data-instance-id='{instance_id}']", state="attached")
-        frame = handle.content_frame()
-        assert frame is not None
+    def surface(self, instance_id: str, timeout_s: float = 10.0) -> Frame:
+        """The Surface's frame. An attached iframe may have no frame yet (Chromium creates it a
+        moment later, later still on a loaded machine, and a redraw may replace the element), so
+        this polls, with a deadline, until one has."""
+        selector = f"#frames iframe[data-instance-id='{instance_id}']"
+        deadline = time.monotonic() + timeout_s
+        while (frame := self.page.wait_for_selector(selector, state="attached").content_frame()) is None:
+            assert time.monotonic() < deadline, f"the Surface of {instance_id} got no frame in {timeout_s} s"
+            self.page.wait_for_timeout(50)
         return frame
 
     def pomodoro_countdown(self, instance_id: str) -> Locator:

@@ -457,6 +457,10 @@ class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
         return False
 
     async def _end(self, refusal: str) -> None:
+        # A frame's check and the redelivery round's may both find the credential gone: the
+        # connection is told and closed once (a second error and close would follow the close).
+        if self.ended:
+            return
         self.ended = True
         await self._error("unauthorized", REFUSALS[refusal])
         self._log("agent." + refusal)

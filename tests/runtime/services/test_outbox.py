@@ -144,3 +144,22 @@ def test_a_pushed_first_send_is_counted_once_even_when_the_agent_acked_before_th
     assert (entry.attempts, entry.acked_at) == (1, at(11))
     assert first_sends() == before + 1
     assert page(owner) == []  # acked: never sent again
+
+
+@pytest.mark.spec("R-2.2.8", "R-4.2.7")
+def test_a_round_whose_page_was_counted_meanwhile_still_backs_the_entry_off(owned, owner, settings):
+    """A delivery round reads its page, then the settlement hint's push counts the same entry's
+    first send before the round's UPDATE: the round still counts its send and backs the entry off
+    (past what the count it read would give), instead of failing on a NULL next attempt."""
+    settings.LINEUP_OUTBOX_REDELIVERY_SECONDS = 5
+    settings.LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS = 30
+    entry = settled_entry(owned)
+    read_by_the_round = page(owner, due_by=at(11))
+    assert [e.attempts for e in read_by_the_round] == [0]
+
+    assert mark_first_sent(outbox_ids=[str(entry.id)], now=at(11)) == 1  # the push, meanwhile
+    mark_sent(entries=read_by_the_round, now=at(11))
+
+    entry.refresh_from_db()
+    assert (entry.attempts, entry.last_attempt_at) == (2, at(11))
+    assert entry.next_attempt_at == at(11) + redelivery_delay(2)  # 10 s: as for its second send
