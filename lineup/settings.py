@@ -10,6 +10,9 @@ Variables:
     REDIS_URL               e.g. redis://127.0.0.1:6379/0 (default: none -> in-memory layer)
     LINEUP_DB_CONN_MAX_AGE  seconds a PostgreSQL connection is kept for reuse (default 600; 0 closes
                             each after use, e.g. behind PgBouncer in transaction mode)
+    LINEUP_DB_PREPARE       N > 0: bind parameters on the server and prepare a statement on its Nth
+                            run on a connection, so PostgreSQL stops planning it again (default 0:
+                            off; not behind PgBouncer in transaction mode before 1.21; decision 0038)
     LINEUP_DATA_DIR         where the embedded SQLite file and login live (default ./var)
     LINEUP_SCHEDULER        embedded | celery | none (default: celery with REDIS_URL, else embedded)
     LINEUP_SECRET_KEY       required outside the embedded default, which makes one per install and
@@ -194,6 +197,13 @@ if DATABASE_URL:
             conn_health_checks=True,
         )
     }
+    # Planning the ORM's statements was a quarter of PostgreSQL's time per decision (the
+    # credential read alone 0.3 ms a run, 0.03 ms to execute); prepared, each is planned once per
+    # connection (decision 0038, benchmarks.md "Issue 27 ... (27i)").
+    if _prepare_after := int(os.environ.get("LINEUP_DB_PREPARE", "0")):
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=_prepare_after
+        )
 else:
     # The embedded default needs nothing installed; its data is its owner's only (0700 / 0600).
     DATABASES = {
