@@ -10,6 +10,10 @@ Variables:
     REDIS_URL               e.g. redis://127.0.0.1:6379/0 (default: none -> in-memory layer)
     LINEUP_DB_CONN_MAX_AGE  seconds a PostgreSQL connection is kept for reuse (default 600; 0 closes
                             each after use, e.g. behind PgBouncer in transaction mode)
+    LINEUP_DB_PREPARE       PostgreSQL binds parameters on the server and prepares a statement on
+                            its Nth run on a connection, so it stops planning it again (default 5;
+                            0 turns it off: needed behind PgBouncer in transaction mode before 1.21,
+                            or without max_prepared_statements; decision 0038)
     LINEUP_DATA_DIR         where the embedded SQLite file and login live (default ./var)
     LINEUP_SCHEDULER        embedded | celery | none (default: celery with REDIS_URL, else embedded)
     LINEUP_SECRET_KEY       required outside the embedded default, which makes one per install and
@@ -198,6 +202,15 @@ if DATABASE_URL:
         # A SQLite file named by URL decides as the embedded default's does (below): without
         # IMMEDIATE two racing decisions both read, then one fails "database is locked".
         DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    # Planning the ORM's statements was a quarter of PostgreSQL's time per decision (the
+    # credential read alone 0.3 ms a run, 0.03 ms to execute); prepared, each is planned once per
+    # connection (decision 0038, benchmarks.md "Issue 27 ... (27i)"). The options are psycopg's,
+    # so a DATABASE_URL naming another engine (sqlite://…) gets none.
+    _prepare_after = int(os.environ.get("LINEUP_DB_PREPARE", "5"))
+    if _prepare_after > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=_prepare_after
+        )
 else:
     # The embedded default needs nothing installed; its data is its owner's only (0700 / 0600).
     DATABASES = {
