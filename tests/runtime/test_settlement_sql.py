@@ -5,8 +5,9 @@ Hypothesis draws random histories — Agent starts and interrupts, clock steps (
 and switch back, close an app, close the window), beat sweeps and restarts — and each history is
 run twice on PostgreSQL from the same start: once with the settlement's writes in Python
 (``python_settlement``: the ORM path SQLite uses, which decides with
-``runtime.transitions.decide_settlement``) and once through ``runtime_settle``. Every outcome must
-be the same: each answer, and every row either run wrote — operations (state, ended_at,
+``runtime.transitions.decide_settlement``) and once through ``runtime_settle`` (a batch) and
+``runtime_settle_one`` (exactly one operation: interrupts, eta deliveries, operator interrupts,
+lifecycle closes, a sweep of one). Every outcome must be the same: each answer, and every row either run wrote — operations (state, ended_at,
 interruption_reason), start calls and their results, receipts, outbox rows, instances and
 sub-sessions, the workspace's focus numbers and the audit log, ids compared by order of first
 appearance.
