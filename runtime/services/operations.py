@@ -80,6 +80,7 @@ from runtime.services.workspace import (
     reserve_focus_seq,
     workspace_created_in_sql,
 )
+from runtime.sql import settle as settle_sql
 from runtime.sql import start as start_sql
 from runtime.tool_calls import Accepted, Receipt, replay
 from runtime.transitions import (
@@ -1088,14 +1089,19 @@ def _settle_in_sql(
         )
     before = take_pending_events()  # announced already; written first, in this call
     after = [receipt[1]] if receipt and told is None else []
+    ids: Any = [operation.id for _, operation, _ in settling]
+    if len(settling) == 1:  # one operation: runtime_settle_one, statement by statement (decision 0030)
+        call, ids, verdicts_json = settle_sql.CALL_ONE, ids[0], json.dumps(verdicts[0])
+    else:
+        call, verdicts_json = settle_sql.CALL, json.dumps(verdicts)
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT * FROM runtime_settle(%s, %s, %s::uuid[], %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)",
+            call,
             [
                 now,
                 trigger.value,
-                [operation.id for _, operation, _ in settling],
-                json.dumps(verdicts),
+                ids,
+                verdicts_json,
                 next_foreground.pk if next_foreground is not None else None,
                 json.dumps([_event_json(e) for e in before]),
                 json.dumps([_event_json(e) for e in after]),

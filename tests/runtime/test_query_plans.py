@@ -114,11 +114,13 @@ def decisions_cost(driver: AgentDriver) -> dict[str, int]:
         assert isinstance(driver.interrupt(now=at(10)), Receipt)
         driver.interrupt(now=at(20))  # answered from the latest operation (already ended)
         close_workspace(conversation_id=driver.conversation.id, now=at(30))
-    # Reads only: ``runtime_settle`` (decision 0030) is a SELECT that writes, so it is not replayed.
+    # Reads only: ``runtime_settle`` and ``runtime_settle_one`` (decision 0030) are SELECTs that
+    # write, so they are not replayed.
     selects = [
         q["sql"]
         for q in captured.captured_queries
-        if q["sql"].lstrip().upper().startswith("SELECT") and "runtime_settle(" not in q["sql"]
+        if q["sql"].lstrip().upper().startswith("SELECT")
+        and not any(f"{function}(" in q["sql"] for function in ("runtime_settle", "runtime_settle_one"))
     ]
     assert selects, "no SELECT captured"
     cost: dict[str, int] = {}

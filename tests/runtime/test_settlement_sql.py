@@ -5,8 +5,9 @@ Hypothesis draws random histories — Agent starts and interrupts, clock steps (
 and switch back, close an app, close the window), beat sweeps and restarts — and each history is
 run twice on PostgreSQL from the same start: once with the settlement's writes in Python
 (``python_settlement``: the ORM path SQLite uses, which decides with
-``runtime.transitions.decide_settlement``) and once through ``runtime_settle``. Every outcome must
-be the same: each answer, and every row either run wrote — operations (state, ended_at,
+``runtime.transitions.decide_settlement``) and once through ``runtime_settle`` (a batch) and
+``runtime_settle_one`` (exactly one operation: interrupts, eta deliveries, operator interrupts,
+lifecycle closes, a sweep of one). Every outcome must be the same: each answer, and every row either run wrote — operations (state, ended_at,
 interruption_reason), start calls and their results, receipts, outbox rows, instances and
 sub-sessions, the workspace's focus numbers and the audit log, ids compared by order of first
 appearance.
@@ -26,6 +27,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -256,3 +258,46 @@ def test_the_comparison_can_fail() -> None:
     ends in a deadline is told apart (the comparison is not vacuous)."""
     start = [("start", 0, 60), ("advance", 10_000)]
     assert run([*start, ("interrupt", 0)]) != run([*start, ("to_deadline", 0, 0), ("eta", 0)])
+
+
+START = [("start", 0, 60), ("advance", 10_000)]
+# Each settles exactly one operation, so the SQL run goes through ``runtime_settle_one``; the
+# sweep of two conversations' due operations settles a batch through ``runtime_settle``.
+ONE_OPERATION = {
+    "interrupt": [*START, ("interrupt", 0)],
+    "eta": [*START, ("to_deadline", 0, 0), ("eta", 0)],
+    "operator": [*START, ("operator", 0)],
+    "close": [*START, ("close", 0)],
+    "close_window": [*START, ("close_window", 0)],
+    "return_then_close": [*START, ("return", 0), ("close", 0)],
+    "notes_then_interrupt": [*START, ("open_notes", 0), ("interrupt", 0)],
+    "sweep_one": [*START, ("to_deadline", 0, 1), ("sweep",)],
+}
+
+
+def _calls(queries: CaptureQueriesContext, function: str) -> int:
+    return sum(f"{function}(" in query["sql"] for query in queries.captured_queries)
+
+
+@pytest.mark.spec("R-3.2", "R-3.7", "R-3.8", "R-4.2.4", "R-4.2.8")
+@pytest.mark.postgres
+@pytest.mark.django_db
+@pytest.mark.parametrize("history", list(ONE_OPERATION.values()), ids=list(ONE_OPERATION))
+def test_one_operation_settles_through_runtime_settle_one_as_the_python_path_does(history: list[tuple]) -> None:
+    with python_settlement():
+        specified = run(history)
+    with CaptureQueriesContext(connection) as queries:
+        assert run(history) == specified
+    assert (_calls(queries, "runtime_settle_one"), _calls(queries, "runtime_settle")) == (1, 0)
+
+
+@pytest.mark.spec("R-3.2", "R-4.2.4")
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_batch_settles_through_runtime_settle() -> None:
+    history = [("start", 0, 60), ("start", 1, 60), ("advance", 61_000), ("sweep",)]
+    with python_settlement():
+        specified = run(history)
+    with CaptureQueriesContext(connection) as queries:
+        assert run(history) == specified
+    assert (_calls(queries, "runtime_settle_one"), _calls(queries, "runtime_settle")) == (0, 1)

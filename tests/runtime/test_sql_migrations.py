@@ -45,8 +45,12 @@ def test_no_migration_imports_runtime_sql() -> None:
 @pytest.mark.postgres
 @pytest.mark.parametrize(
     ("function", "create"),
-    [("runtime_settle", settle.CREATE), ("lineup_start_operation", start.FUNCTION)],
-    ids=["runtime_settle", "lineup_start_operation"],
+    [
+        ("runtime_settle", settle.CREATE),
+        ("runtime_settle_one", settle.CREATE_ONE),
+        ("lineup_start_operation", start.FUNCTION),
+    ],
+    ids=["runtime_settle", "runtime_settle_one", "lineup_start_operation"],
 )
 def test_migrated_function_is_the_current_text(function: str, create: str) -> None:
     if connection.vendor != "postgresql":
