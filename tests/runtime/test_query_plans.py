@@ -27,6 +27,7 @@ from django.test.utils import CaptureQueriesContext
 from runtime.models import AppInstance, AppSession, AppSessionState, Operation, ToolCall, ToolCallStatus
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import close_workspace
+from runtime.services.recovery import settle_due
 from runtime.tool_calls import Accepted, Receipt
 from runtime.tool_router import Caller
 from runtime.transitions import LifecycleState, OperationState
@@ -159,12 +160,12 @@ def test_a_decision_touches_as_many_rows_with_1000_closed_instances_behind_it_as
 
 
 # --- The statements inside the functions --------------------------------------------------------
-# ``lineup_start_operation`` (a start) and ``runtime_settle`` (an interrupt's settlement) read and
-# write inside PL/pgSQL, where CaptureQueriesContext sees one call. auto_explain, loaded into this
+# ``lineup_start_operation`` (a start), ``runtime_settle_one`` (an interrupt's settlement) and
+# ``runtime_settle`` (a sweep's batch, decision 0030) read and write inside PL/pgSQL, where CaptureQueriesContext sees one call. auto_explain, loaded into this
 # test's session only, reports the executed plan of every statement they run (nested statements,
 # ANALYZE) as a NOTICE, which the test collects from the connection: so a read inside them that
 # lost its index (and filters the closed history) fails here as the top-level reads do above.
-FUNCTIONS = ("runtime_settle", "lineup_start_operation")
+FUNCTIONS = ("runtime_settle_one", "runtime_settle", "lineup_start_operation")
 NESTED_SETTINGS = {
     "auto_explain.log_min_duration": "0",
     "auto_explain.log_analyze": "on",
@@ -216,7 +217,7 @@ def nested_plans() -> Iterator[list[tuple[str, str, dict[str, Any]]]]:
 
 
 def functions_cost(driver: AgentDriver) -> dict[str, int]:
-    """Start (``lineup_start_operation``) and interrupt (``runtime_settle``: the instance closes,
+    """Start (``lineup_start_operation``) and interrupt (``runtime_settle_one``: the instance closes,
     Interact comes back): rows each statement inside them touched."""
     with nested_plans() as plans:
         assert isinstance(driver.start(600, now=at(0)), Accepted)
@@ -225,6 +226,39 @@ def functions_cost(driver: AgentDriver) -> dict[str, int]:
     return {
         f"{number:02d} {function}: {statement[:240]}": rows_touched(plan)
         for number, (function, statement, plan) in enumerate(plans)
+    }
+
+
+def batch_cost(driver: AgentDriver, other: AgentDriver) -> dict[str, int]:
+    """A sweep settles two conversations' due focuses as one batch (``runtime_settle``): rows each
+    statement inside it touched. (A single operation's settlement reads nothing but primary keys.)"""
+    for each in (driver, other):
+        assert isinstance(each.start(1, now=at(0)), Accepted)
+    with nested_plans() as plans:
+        assert len(settle_due(now=at(5)).settled) == 2
+    batch = [(function, statement, plan) for function, statement, plan in plans if function == "runtime_settle"]
+    assert batch, "auto_explain reported no statement inside runtime_settle"
+    return {
+        f"{number:02d} {function}: {statement[:240]}": rows_touched(plan)
+        for number, (function, statement, plan) in enumerate(batch)
+    }
+
+
+def batch_growth(drivers: dict[str, AgentDriver], django_user_model) -> dict[str, tuple[int, int]]:
+    others = {}
+    for name in drivers:
+        user = django_user_model.objects.create_user(username=f"other-{name}", password="pw")
+        others[name] = AgentDriver(
+            caller=Caller(label=f"agent:other-{name}", user_id=user.id),
+            conversation=conversation_get_or_create_default(user=user),
+        )
+    fresh = batch_cost(drivers["fresh"], others["fresh"])
+    history = batch_cost(drivers["history"], others["history"])
+    assert len(fresh) == len(history), "the two batches ran different statements"
+    return {
+        statement: (before, after)
+        for (statement, before), after in zip(fresh.items(), history.values(), strict=True)
+        if after > before + SLACK_ROWS
     }
 
 
@@ -256,19 +290,22 @@ def test_the_statements_inside_the_start_and_the_settlement_do_not_read_the_clos
     with nested_plans() as probe:  # both functions report their statements (the check is not vacuous)
         assert isinstance(drivers["fresh"].start(600, now=at(-100)), Accepted)
         drivers["fresh"].interrupt(now=at(-90))
-    assert {function for function, _, _ in probe} == set(FUNCTIONS), "a function's statements went unseen"
+    seen = {function for function, _, _ in probe}
+    assert seen == {"lineup_start_operation", "runtime_settle_one"}, "a function's statements went unseen"
 
     growing = growth(drivers)
     assert not growing, f"rows touched (fresh, with {HISTORY} closed) grew with the history: {growing}"
+    growing = batch_growth(drivers, django_user_model)
+    assert not growing, f"a batch's rows touched (fresh, with {HISTORY} closed) grew with the history: {growing}"
 
 
 def test_a_function_statement_that_lost_its_index_is_caught(django_user_model):
-    """Without ``open_instances_by_focus`` (dropped in this test's transaction only), the app in
-    front and the previous valid instance are found by filtering every instance of the conversation:
+    """Without ``open_instances_by_focus`` (dropped in this test's transaction only), a batch's
+    settlement finds the previous valid instance by filtering every instance of the conversation:
     the measure above sees it."""
     drivers = conversations_with_and_without_history(django_user_model)
     with connection.cursor() as cursor:
         cursor.execute("DROP INDEX open_instances_by_focus")
         cursor.execute("ANALYZE runtime_appinstance")
-    growing = growth(drivers)
+    growing = batch_growth(drivers, django_user_model)
     assert any(" runtime_settle: " in statement for statement in growing), growing
