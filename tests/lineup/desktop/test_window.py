@@ -47,7 +47,7 @@ def host_api_globals(frame) -> list[str]:
 @pytest.mark.spec("R-2.1.1", "R-3.5", "R-3.10", "R-4.1.1", "R-4.1.2", "R-4.2.1", "R-4.2.4", "R-4.3.2", "R-2.3.5")
 def test_native_window_runs_the_focus_flow_and_closes_the_server_it_started(desktop):
     """Nothing configured: the host starts the embedded server and opens the workspace signed in;
-    "start a 3 second reading focus" brings Pomodoro to the front, it completes by itself and
+    "start a 6 second reading focus" brings Pomodoro to the front, it completes by itself and
     Interact shows the result; Surfaces see no host API; closing the window stops the server."""
     desktop.start()
     page = desktop.page
@@ -56,27 +56,27 @@ def test_native_window_runs_the_focus_flow_and_closes_the_server_it_started(desk
     expect(page.locator("#timeline-empty")).to_be_visible()
     conversation = embedded_conversation()
 
-    operation = start_focus(ws, desktop, conversation, "start a 3 second reading focus")
+    operation = start_focus(ws, desktop, conversation, "start a 6 second reading focus")
     ws.expect_chip_state(str(operation.instance_id), "foreground")
     ws.expect_chip_state(str(interact_instance(conversation).id), "background")
-    expect(page.locator("#dock-last")).to_contain_text("Focus started: 3 seconds of reading")
+    expect(page.locator("#dock-last")).to_contain_text("Focus started: 6 seconds of reading")
     # The same sandbox as in a browser: the Surface's origin is opaque and nothing is injected.
     surface = ws.surface(str(operation.instance_id))
     assert surface.evaluate("() => window.origin") == "null"
     assert host_api_globals(surface) == [] and host_api_globals(page) == []
     desktop.screenshot("08-desktop-pomodoro-focus")
 
-    done = desktop.wait(lambda: settled(operation), "the deadline to settle the focus", timeout=10)
+    done = desktop.wait(lambda: settled(operation), "the deadline to settle the focus", timeout=15)
     assert done.ended_at == done.ends_at
     ws.expect_interact_in_front()
     assert_ended_once(operation, state="completed", reason=None)
     block = ws.block(str(operation.app_session_id))
     expect(block.locator(".pill")).to_have_text("Completed")
     block.locator("summary").click()
-    expect(block.locator(".block-result")).to_have_text(re.compile(r"^Completed: 3 s of reading, ended "))
+    expect(block.locator(".block-result")).to_have_text(re.compile(r"^Completed: 6 s of reading, ended "))
     expect(page.locator("#timeline > .message.from-agent").last).to_contain_text("Focus complete")
-    expect(ws.interaction(kind="confirm")).to_contain_text("Start another 3-second round?")
-    assert agent_said(conversation, r"^Focus complete: 3 seconds of reading")
+    expect(ws.interaction(kind="confirm")).to_contain_text("Start another 6-second round?")
+    assert agent_said(conversation, r"^Focus complete: 6 seconds of reading")
     desktop.screenshot("08-desktop-interact-result")
 
     # The close button with nothing running: the window goes, and so does the server the host started.
