@@ -21,6 +21,7 @@ from types import MappingProxyType
 from django.dispatch import Signal
 
 agent_ended = Signal()
+agent_created = Signal()
 
 Sweeper = Callable[[datetime], int]
 
@@ -40,3 +41,8 @@ def send_agent_ended(*, agent: object, reason: str, now: datetime) -> int:
     """Tell every subscriber that ``agent`` ended; returns the records they ended in all."""
     responses = agent_ended.send(sender=type(agent), agent=agent, reason=reason, now=now)
     return sum(count for _, count in responses if isinstance(count, int))
+
+
+def send_agent_created(*, agent: object, now: datetime) -> None:
+    """Tell every subscriber that ``agent`` was just created (inside the creating transaction)."""
+    agent_created.send(sender=type(agent), agent=agent, now=now)

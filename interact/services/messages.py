@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -22,6 +22,7 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.models import Agent, AppSession, AppSessionState, Conversation
 from runtime.projections import project_on_commit
+from runtime.services.agents import lock_user_against_new_agents
 from runtime.services.outbox import next_attempt_after_send
 
 # Characters that draw nothing although they are not whitespace to ``str.strip``: zero-width space,
@@ -170,12 +171,53 @@ def post_human_message(
         return stored
     message.replayed = False  # type: ignore[attr-defined]
     # One delivery per Agent of the user, in the same transaction: each Agent gets every message.
+    # An Agent created meanwhile either is read here or finds this message unanswered (the lock).
+    lock_user_against_new_agents(conversation.owner_id)
     agents = Agent.objects.filter(user_id=conversation.owner_id).values_list("pk", flat=True)
     MessageDelivery.objects.bulk_create(
         MessageDelivery(message=message, agent_id=agent_id, next_attempt_at=now) for agent_id in agents
     )
     _announce(message, now)
     return message
+
+
+# What a newly created Agent is given of the person's earlier messages: those still unanswered
+# (no Agent has written in that conversation since), if recent — an Agent connected tomorrow should
+# not answer what the person asked last week, but a new user's first words, written while their
+# built-in Agent was being made, must reach it.
+UNANSWERED_WINDOW = timedelta(hours=1)
+UNANSWERED_LIMIT = 20  # per conversation, the newest
+
+
+def deliver_unanswered_messages(*, agent: Agent, now: datetime) -> int:
+    """Give the new ``agent`` a delivery of each unanswered recent message of its user; returns how many.
+
+    Called inside the transaction that creates the Agent (``runtime.extensions.agent_created``),
+    which holds the user's row: a message being written at the same moment is either seen here or
+    sees the Agent itself (``lock_user_against_new_agents``).
+    """
+    deliveries = []
+    for conversation_id in Conversation.objects.filter(owner_id=agent.user_id).values_list("pk", flat=True):
+        last_answer = (
+            Message.objects.filter(conversation_id=conversation_id, author_kind=AuthorKind.AGENT)
+            .order_by("-created_at")
+            .values_list("created_at", flat=True)
+            .first()
+        )
+        since = max(filter(None, [last_answer, now - UNANSWERED_WINDOW]))
+        unanswered = (
+            Message.objects.filter(
+                conversation_id=conversation_id,
+                author_kind=AuthorKind.HUMAN,
+                app_session__isnull=True,
+                created_at__gt=since,
+            )
+            .order_by("-created_at")
+            .values_list("pk", flat=True)[:UNANSWERED_LIMIT]
+        )
+        deliveries += [MessageDelivery(message_id=pk, agent=agent, next_attempt_at=now) for pk in unanswered]
+    MessageDelivery.objects.bulk_create(deliveries, ignore_conflicts=True)
+    return len(deliveries)
 
 
 @transaction.atomic

@@ -36,7 +36,7 @@ from django.db.models import Q
 from django.utils.crypto import salted_hmac
 
 from runtime.events import record_event
-from runtime.extensions import send_agent_ended
+from runtime.extensions import send_agent_created, send_agent_ended
 from runtime.models import Agent, AgentConnection, AgentToken, Conversation
 from runtime.projections import notify_agent_on_commit
 
@@ -64,6 +64,30 @@ def clean_agent_name(name: object) -> str:
     return name.strip()
 
 
+def lock_user_against_new_agents(user_id: int) -> None:
+    """Hold ``user_id``'s row so that no Agent of theirs is created until this transaction ends.
+
+    Agents are created under ``FOR UPDATE`` of the user's row (``_get_or_create_agent``); a writer
+    that then reads "the user's Agents" (a person's message, which makes one delivery per Agent)
+    takes ``FOR KEY SHARE`` first, which never waits for another message but orders it against an
+    Agent's creation: either the new Agent's backfill sees the message, or the message sees the
+    Agent. SQLite runs one writer at a time, so there is nothing to take there.
+    """
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(get_user_model()._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR KEY SHARE", [user_id])
+
+
+def _get_or_create_agent(*, user: AbstractBaseUser, name: str, now: datetime) -> Agent:
+    """The Agent ``name`` of ``user``, created (and announced) if it is new; locks the user's row."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    agent, created = Agent.objects.get_or_create(user=user, name=name)
+    if created:
+        send_agent_created(agent=agent, now=now)
+    return agent
+
+
 @transaction.atomic
 def create_agent_token(*, user: AbstractBaseUser, name: str, now: datetime) -> tuple[Agent, str]:
     """Create (or reuse) the Agent ``name`` of ``user`` and issue it a new token; return the token.
@@ -73,7 +97,7 @@ def create_agent_token(*, user: AbstractBaseUser, name: str, now: datetime) -> t
     operator's off switch (revoking its token) does not cover.
     """
     name = clean_agent_name(name)
-    agent, _ = Agent.objects.get_or_create(user=user, name=name)
+    agent = _get_or_create_agent(user=user, name=name, now=now)
     if agent.is_builtin:
         raise BuiltinAgentError(f"{name!r} is the built-in Agent of {user.get_username()}; the server runs it")
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -260,10 +284,9 @@ def builtin_agent_token(*, user: AbstractBaseUser, name: str, now: datetime) -> 
     SECRET_KEY, for the other built-in Agent, or by a version that issued one per start) is
     revoked as replaced, which closes its connections but does not turn anything off.
     """
-    # One caller per user at a time: two supervisors starting together derive the same token, and
-    # the second finds the first one's row.
-    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-    agent, _ = Agent.objects.get_or_create(user=user, name=name)
+    # One caller per user at a time (the user's row is locked): two supervisors starting together
+    # derive the same token, and the second finds the first one's row.
+    agent = _get_or_create_agent(user=user, name=name, now=now)
     if not agent.is_builtin or not agent.builtin_token_salt:
         agent.is_builtin = True
         agent.builtin_token_salt = agent.builtin_token_salt or _new_salt()

@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 from django.db import connection, connections, transaction
+from django.utils import timezone
 
-from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message
+from interact.models import MAX_MESSAGE_LENGTH, AuthorKind, Message, MessageDelivery
 from interact.selectors import workspace_snapshot
-from interact.services.messages import post_agent_message, post_human_message
+from interact.services.messages import UNANSWERED_WINDOW, post_agent_message, post_human_message
 from runtime.errors import Rejection, RejectionCode
 from runtime.models import Agent, AppInstance, AppSession, AppSessionState, Conversation, LifecycleEvent
-from runtime.services.agents import create_agent_token
+from runtime.services.agents import builtin_agent_token, create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import report_surface_reloaded, return_to_interact, set_visibility
 from runtime.services.recovery import settle_due
@@ -296,3 +297,85 @@ def test_a_message_racing_the_end_of_its_block_is_refused(user, agent_row):
     assert "message" not in poster, "a message was written into a block that was ending"
     assert poster["rejection"].code == RejectionCode.APP_SESSION_ENDED
     assert not Message.objects.filter(app_session_id=started.app_session_id).exists()
+
+
+# --- an Agent created after the person wrote (a new user's first words) -------------------------
+
+
+def deliveries_of(agent: Agent) -> set[str]:
+    return {str(pk) for pk in MessageDelivery.objects.filter(agent=agent).values_list("message_id", flat=True)}
+
+
+@pytest.mark.spec("R-2.2.6", "R-2.1.1")
+def test_an_agent_created_after_the_person_wrote_is_given_the_unanswered_message(conversation, user):
+    first = post_human_message(conversation=conversation, user_id=user.id, text="help", now=T0)
+
+    agent, _token = builtin_agent_token(user=user, name="reference", now=at(1))
+
+    assert deliveries_of(agent) == {str(first.id)}
+    # The later Agent of the same person is given it too: every Agent hears every unanswered word.
+    later, _token = create_agent_token(user=user, name="laptop", now=at(2))
+    assert deliveries_of(later) == {str(first.id)}
+
+
+@pytest.mark.spec("R-2.2.6")
+def test_a_new_agent_is_not_given_what_was_answered_or_long_ago(conversation, user, other_user):
+    speaker, _token = create_agent_token(user=user, name="first", now=T0)
+    answered = post_human_message(conversation=conversation, user_id=user.id, text="answered", now=T0)
+    post_agent_message(conversation=conversation, agent=speaker, text="here you are", now=at(1))
+    unanswered = post_human_message(conversation=conversation, user_id=user.id, text="and this?", now=at(2))
+    old_conversation = conversation_get_or_create_default(user=other_user)
+    post_human_message(conversation=old_conversation, user_id=other_user.id, text="last week", now=T0)
+
+    newcomer, _token = create_agent_token(user=user, name="second", now=at(3))
+    stranger, _token = create_agent_token(user=other_user, name="theirs", now=T0 + UNANSWERED_WINDOW * 2)
+
+    assert deliveries_of(newcomer) == {str(unanswered.id)}
+    assert str(answered.id) not in deliveries_of(newcomer)
+    assert deliveries_of(stranger) == set()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.spec("R-2.2.6")
+@pytest.mark.postgres(reason="the race needs two writers at once; SQLite runs one writer at a time")
+def test_a_message_racing_the_creation_of_the_agent_reaches_it(django_user_model):
+    """Many new people each write their first message at the moment their built-in Agent is made:
+    every message reaches that Agent, whichever transaction commits first."""
+    rounds = 24
+    users = [django_user_model.objects.create_user(username=f"new{i}", password="pw-new-123") for i in range(rounds)]
+    conversations = {user.pk: conversation_get_or_create_default(user=user) for user in users}
+    messages: dict[int, str] = {}
+    errors: list[BaseException] = []
+
+    def write(user) -> None:
+        message = post_human_message(
+            conversation=conversations[user.pk], user_id=user.pk, text="hello", now=timezone.now()
+        )
+        messages[user.pk] = str(message.id)
+
+    def create(user) -> None:
+        builtin_agent_token(user=user, name="reference", now=timezone.now())
+
+    def run(fn, user, barrier: threading.Barrier) -> None:
+        try:
+            barrier.wait(timeout=10)
+            fn(user)
+        except BaseException as error:  # reported below, with the round
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    for user in users:
+        barrier = threading.Barrier(2)
+        threads = [threading.Thread(target=run, args=(fn, user, barrier)) for fn in (write, create)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+    assert errors == []
+    lost = [
+        user.username
+        for user in users
+        if messages[user.pk] not in deliveries_of(Agent.objects.get(user=user, name="reference"))
+    ]
+    assert lost == []
