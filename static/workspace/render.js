@@ -385,6 +385,7 @@ export function renderTitle() {
   const op = ui.snapshot ? leadingOperation() : null;
   const front = ui.snapshot ? frontInstance() : null;
   const hinted = front && operationOf(front.instance_id);
+  let title = BASE_TITLE;
   if (hinted && !el.focusHint.hidden && (secondsLeft(hinted) === 0) !== view.hintTimeUp) {
     view.hintTimeUp = secondsLeft(hinted) === 0;
     replaceChildren(el.focusHint, focusHintText(hinted));
