@@ -102,7 +102,7 @@ def test_a_running_focus_is_projected_with_its_deadline(user, conversation, agen
 
 
 def start_quiz(agent: AgentDriver, seconds: int = 300, *, now=T0) -> Accepted:
-    questions = [{"prompt": "2 × 3", "answer": "6"}, {"prompt": "4 × 5", "answer": "20"}]
+    questions = [{"prompt": "2 x 3", "answer": "6"}, {"prompt": "4 x 5", "answer": "20"}]
     outcome = agent.call("quiz.start", {"duration_seconds": seconds, "questions": questions}, now=now)
     assert isinstance(outcome, Accepted), outcome
     return outcome
