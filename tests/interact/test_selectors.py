@@ -8,6 +8,7 @@ interactions, and each instance's snapshot (read-only once closed). Only the own
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
 from typing import Any
@@ -152,6 +153,71 @@ def test_each_running_operation_is_projected_under_its_own_instance(user, conver
     # The focus came to the front; the quiz waits in the background and runs on.
     assert snapshot["foreground"]["instance_id"] == str(focus.instance_id)
     assert instance(snapshot, quiz.instance_id)["lifecycle_state"] == "background"
+
+
+TIMER_MANIFEST = {
+    "manifest_version": 1,
+    "app_id": "timer",
+    "name": "Reading timer",
+    "version": "1.0.0",
+    "kind": "bundled",
+    "tools": [
+        {
+            "name": "timer.start",
+            "version": 1,
+            "call_model": "operation",
+            "description": "A reading timer of an app no catalog knows.",
+            "conversation_scopes": ["personal"],
+            "deadline_operation": {"exclusive": False, "ends_when_left": False, "running_label": "timing"},
+            "input_schema": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["duration_seconds"],
+                "properties": {"duration_seconds": {"type": "integer", "minimum": 1}},
+            },
+            "result_schema": {"type": "object"},
+        }
+    ],
+}
+
+
+@pytest.fixture
+def timer_app(tmp_path, monkeypatch):
+    """An app plugged in as any non-bundled one is: its manifest and handler, nothing in a catalog."""
+    from runtime import miniapps
+    from runtime.api import register_miniapp, standard_result, start_operation
+    from runtime.manifests import load_manifest, registry
+
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(TIMER_MANIFEST))
+    monkeypatch.setitem(registry(), "timer", load_manifest(path, runtime_tools=frozenset({"timer.start"})))
+    monkeypatch.delitem(miniapps._REGISTERED, "timer", raising=False)
+    register_miniapp(
+        "timer",
+        tools={
+            "timer.start": lambda request: start_operation(
+                request, duration_seconds=request.arguments["duration_seconds"]
+            )
+        },
+        result=standard_result,
+    )
+    yield
+    miniapps._REGISTERED.pop("timer", None)
+
+
+@pytest.mark.spec("R-4.1.3")
+def test_an_app_no_catalog_knows_is_named_by_its_manifest(user, conversation, caller, timer_app):
+    """Beside a focus, another app's operation carries its manifest's own name and running word,
+    which the page shows when its catalog has no translation for them."""
+    agent = AgentDriver(caller=caller, conversation=conversation)
+    timer = agent.call("timer.start", {"duration_seconds": 600}, now=at(0))
+    focus = start(agent, 60, now=at(1))
+    assert isinstance(timer, Accepted), timer
+    operations = snap(user, conversation, now=at(2))["operations"]
+    on_timer = operations[str(timer.instance_id)]
+    assert (on_timer["app_id"], on_timer["app_name"], on_timer["running_label"]) == ("timer", "Reading timer", "timing")
+    assert (on_timer["ends_when_left"], on_timer["ends_at"]) == (False, "2026-01-05T09:10:00.000Z")
+    assert operations[str(focus.instance_id)]["app_name"] == "Pomodoro"
 
 
 @pytest.mark.spec("R-4.1.3")
