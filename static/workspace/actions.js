@@ -173,7 +173,7 @@ function confirmLeaving({ leaving, action, values = {}, perform }) {
   }
   ui.pendingLeave = perform;
   const [title, text, confirmLabel] = LEAVE_WORDS[action][ending.length === 1 && isFocus(ending[0]) ? "focus" : "other"]();
-  const app = ending.map((op) => operationAppName(op)).join(", ");
+  const app = new Intl.ListFormat(locale, { type: "conjunction" }).format(ending.map((op) => operationAppName(op)));
   const what = listNodes(ending.map((op) => (isFocus(op) ? focusWords(op) : operationWords(op))));
   el.dialog.dataset.ending = ending.map((op) => op.operation_id).join(" ");
   // Every value shown in the dialog (an app's name, the person's activity) is isolated: its direction
