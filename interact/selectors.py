@@ -19,7 +19,7 @@ from interact.services.interactions import interaction_payload
 from interact.services.messages import message_payload
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
-from runtime.manifests import get_manifest
+from runtime.manifests import get_manifest, get_tool
 from runtime.models import AppInstance, AppSession, Conversation, InstanceSnapshot, Operation
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.operations import operation_projection, operation_result
@@ -82,6 +82,28 @@ def _kept_text(manifest: Any, state: Any) -> list[str]:
     return [state[key] for key in readable if isinstance(state.get(key), str) and state[key].strip()]
 
 
+def running_operation_view(operation: Operation) -> dict[str, Any]:
+    """A running operation as the page and its Surface see it: the Runtime's projection plus which
+    app runs it and how that app calls it (its manifest's name and ``running_label``, untranslated:
+    the page translates what its catalog knows and shows the manifest's own words otherwise)."""
+    manifest = get_manifest(operation.app_id)
+    descriptor = get_tool(operation.tool_call.tool)
+    policy = descriptor.operation if descriptor else None
+    return {
+        **operation_projection(operation),
+        "app_id": operation.app_id,
+        "app_name": manifest.name if manifest else operation.app_id,
+        "running_label": policy.running_label if policy else "running",
+    }
+
+
+def _legacy_operation(views: list[dict[str, Any]]) -> dict[str, Any] | None:
+    if not views:
+        return None
+    first = next((view for view in views if view["ends_when_left"]), views[0])
+    return {key: value for key, value in first.items() if key not in ("app_id", "app_name", "running_label")}
+
+
 def workspace_snapshot(*, user: Any, conversation_id: object | None, now: datetime) -> dict[str, Any]:
     """The whole workspace state of one of the user's conversations (their default one if None)."""
     conversation = (
@@ -99,11 +121,12 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
     )
     snapshots = {s.instance_id: s for s in InstanceSnapshot.objects.filter(instance__in=instances)}
     foreground = next((i for i in instances if i.lifecycle_state == LifecycleState.FOREGROUND), None)
-    focusing = (
+    running = list(
         Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING)
         .select_related("tool_call")
-        .first()
+        .order_by("started_at", "id")
     )
+    running_views = [running_operation_view(operation) for operation in running]
 
     sessions = list(
         AppSession.objects.filter(conversation=conversation)
@@ -179,7 +202,13 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
         "conversations": [{"id": str(c.id), "title": c.title} for c in user_conversations(user.id)],
         "foreground": {"instance_id": str(foreground.id), "app_id": foreground.app_id} if foreground else None,
         "instances": [_instance_view(i, snapshots) for i in instances],
-        "operation": operation_projection(focusing) if focusing else None,
+        # Each running operation, under the instance it runs in (an instance has at most one):
+        # several apps' operations run at once, and each Surface is handed its own (decision 0043).
+        "operations": {view["instance_id"]: view for view in running_views},
+        # The previous release's pages read one ``operation``: kept for one release so a page still
+        # open across a rolling upgrade keeps its guard. The one that leaving ends comes first, since
+        # those pages warn only for it. Remove once no page of that release can be open (0043).
+        "operation": _legacy_operation(running_views),
         "timeline": timeline,
         "pending_interactions": [interaction_payload(i) for i in pending],
     }

@@ -1,13 +1,13 @@
 // What the person does, as workspace frames: messages, answers, switching, opening and closing
-// apps. Leaving the app that runs a focus ends it (interrupted), so that is said out loud in a
-// dialog before anything is sent.
+// apps. Leaving an app whose running operation ends when left (a focus) ends it (interrupted), so
+// that is said out loud in a dialog, naming what ends, before anything is sent.
 
 import { RequestError } from "./connection.js";
 import { Outbox } from "./outbox.js";
 import { durationText, secondsBetween } from "./dom.js";
-import { appName, format, gettext } from "./i18n.js";
+import { appName, format, gettext, isFocus, locale, operationAppName } from "./i18n.js";
 import { el, render, scrollToNewest, showBlockOf, toast } from "./render.js";
-import { frontInstance, openInstances, runningFocus, ui } from "./state.js";
+import { frontInstance, openInstances, operationOf, ui } from "./state.js";
 
 /** Filled in by app.js: the connection and "fetch the snapshot again". */
 export const wiring = { conn: null, refresh: () => {} };
@@ -99,23 +99,88 @@ function isolatedFormat(template, values) {
   return nodes.filter((node) => node !== "");
 }
 
+/** An operation that is not a focus, in its app's words: "Reading timer (10 min)". */
+function operationWords(op) {
+  const planned = durationText(secondsBetween(op.started_at, op.ends_at));
+  const phrase = document.createElement("span");
+  phrase.replaceChildren(...isolatedFormat(gettext("%(app)s (%(planned)s)"), { app: operationAppName(op), planned }));
+  return phrase;
+}
+
+/** "a, b and c" in the page's language, as nodes (each part kept as it is). */
+function listNodes(parts) {
+  const marks = parts.map((_, index) => `\u0000${index}\u0000`);
+  const joined = new Intl.ListFormat(locale, { type: "conjunction" }).format(marks);
+  const nodes = [];
+  for (const piece of joined.split(/\u0000(\d+)\u0000/)) {
+    if (/^\d+$/.test(piece) && parts[Number(piece)] !== undefined) nodes.push(parts[Number(piece)]);
+    else if (piece) nodes.push(piece);
+  }
+  const span = document.createElement("span");
+  span.replaceChildren(...nodes);
+  return span;
+}
+
+// What the dialog says, per action: a focus in its own words (Pomodoro's "focus"), any other
+// operation (or several) by its app's name. {focus} is what ends; %(app)s names its app(s).
+const LEAVE_WORDS = {
+  back: {
+    focus: () => [
+      gettext("End the focus and go back to Interact?"),
+      gettext("Going back to Interact ends {focus} now. It is recorded as interrupted, and the Agent tells you how it went."),
+      gettext("End focus and go back"),
+    ],
+    other: () => [
+      gettext("End %(app)s and go back to Interact?"),
+      gettext("Going back to Interact ends {focus} now. It is recorded as interrupted, and the Agent tells you how it went."),
+      gettext("End and go back"),
+    ],
+  },
+  switch: {
+    focus: () => [gettext("End the focus and switch to %(name)s?"), gettext("Switching to %(name)s ends {focus} now. It is recorded as interrupted."), gettext("End focus and switch")],
+    other: () => [gettext("End %(app)s and switch to %(name)s?"), gettext("Switching to %(name)s ends {focus} now. It is recorded as interrupted."), gettext("End and switch")],
+  },
+  open: {
+    focus: () => [gettext("End the focus and open %(name)s?"), gettext("Opening %(name)s ends {focus} now. It is recorded as interrupted."), gettext("End focus and open %(name)s")],
+    other: () => [gettext("End %(app)s and open %(name)s?"), gettext("Opening %(name)s ends {focus} now. It is recorded as interrupted."), gettext("End and open %(name)s")],
+  },
+  close: {
+    focus: () => [gettext("End the focus and close %(name)s?"), gettext("Closing %(name)s ends {focus} now. It is recorded as interrupted."), gettext("End focus and close")],
+    other: () => [gettext("End %(app)s and close it?"), gettext("Closing %(name)s ends {focus} now. It is recorded as interrupted."), gettext("End and close")],
+  },
+};
+
 /**
- * Leaving the app that runs a focus ends it (interrupted): say so and let the person choose
- * before anything is sent. Without a running focus the action happens at once.
+ * The running operations that leaving ``instanceId`` ends: its own, when its manifest says leaving
+ * ends it (ends_when_left; the server's lifecycle rule). Every other app's operation runs on: it is
+ * not the one left, so it is neither ended nor asked about.
  */
-function confirmLeaving({ focusInstanceId, title, text, confirmLabel, values = {}, perform }) {
-  const op = runningFocus();
-  // An app whose manifest says its operation runs on in the background (ends_when_left: false) is left at once.
-  if (!op || op.instance_id !== focusInstanceId || op.ends_when_left === false) {
+function endedByLeaving(instanceId) {
+  const op = operationOf(instanceId);
+  return op && op.ends_when_left !== false ? [op] : [];
+}
+
+/**
+ * Leaving an app ends its running operation when its manifest says so: say which (each by its
+ * app's name, a focus in its own words) and let the person choose before anything is sent. With
+ * nothing to end the action happens at once.
+ */
+function confirmLeaving({ leaving, action, values = {}, perform }) {
+  const ending = endedByLeaving(leaving);
+  if (ending.length === 0) {
     perform();
     return;
   }
   ui.pendingLeave = perform;
+  const [title, text, confirmLabel] = LEAVE_WORDS[action][ending.length === 1 && isFocus(ending[0]) ? "focus" : "other"]();
+  const app = new Intl.ListFormat(locale, { type: "conjunction" }).format(ending.map((op) => operationAppName(op)));
+  const what = listNodes(ending.map((op) => (isFocus(op) ? focusWords(op) : operationWords(op))));
+  el.dialog.dataset.ending = ending.map((op) => op.operation_id).join(" ");
   // Every value shown in the dialog (an app's name, the person's activity) is isolated: its direction
   // can not reorder the dialog's own words.
-  el.dialogTitle.replaceChildren(...isolatedFormat(title, values));
-  el.dialogText.replaceChildren(...isolatedFormat(text, { ...values, focus: focusWords(op) }));
-  el.dialogConfirm.replaceChildren(...isolatedFormat(confirmLabel, values));
+  el.dialogTitle.replaceChildren(...isolatedFormat(title, { ...values, app }));
+  el.dialogText.replaceChildren(...isolatedFormat(text, { ...values, app, focus: what }));
+  el.dialogConfirm.replaceChildren(...isolatedFormat(confirmLabel, { ...values, app }));
   el.dialog.returnValue = "";
   el.dialog.showModal();
   el.dialogCancel.focus();
@@ -130,10 +195,8 @@ el.dialog.addEventListener("close", () => {
 export function returnToInteract() {
   const front = frontInstance();
   confirmLeaving({
-    focusInstanceId: front && front.instance_id,
-    title: gettext("End the focus and go back to Interact?"),
-    text: gettext("Going back to Interact ends {focus} now. It is recorded as interrupted, and the Agent tells you how it went."),
-    confirmLabel: gettext("End focus and go back"),
+    leaving: front && front.instance_id,
+    action: "back",
     perform: () => send("return_to_interact", {}, gettext("Could not go back to Interact")),
   });
 }
@@ -146,11 +209,9 @@ export function goTo(instance) {
   const front = frontInstance();
   const name = appName(instance.app_id, instance.name);
   confirmLeaving({
-    focusInstanceId: front && front.instance_id,
-    title: gettext("End the focus and switch to %(name)s?"),
-    text: gettext("Switching to %(name)s ends {focus} now. It is recorded as interrupted."),
+    leaving: front && front.instance_id,
+    action: "switch",
     values: { name },
-    confirmLabel: gettext("End focus and switch"),
     perform: () => send("app.switch", { instance_id: instance.instance_id }, format(gettext("Could not switch to %(name)s"), { name })),
   });
 }
@@ -165,11 +226,9 @@ export function openApp(app) {
   const front = frontInstance();
   const name = appName(app.app_id, app.name);
   confirmLeaving({
-    focusInstanceId: front && front.instance_id,
-    title: gettext("End the focus and open %(name)s?"),
-    text: gettext("Opening %(name)s ends {focus} now. It is recorded as interrupted."),
+    leaving: front && front.instance_id,
+    action: "open",
     values: { name },
-    confirmLabel: gettext("End focus and open %(name)s"),
     // A refused launch changed nothing on the server: Interact (or whatever was in front) stays.
     perform: () => send("app.open", { app_id: app.app_id }, format(gettext("%(name)s could not be opened, so Interact stays in front"), { name })),
   });
@@ -178,11 +237,9 @@ export function openApp(app) {
 export function closeApp(instance) {
   const name = appName(instance.app_id, instance.name);
   confirmLeaving({
-    focusInstanceId: instance.instance_id,
-    title: gettext("End the focus and close %(name)s?"),
-    text: gettext("Closing %(name)s ends {focus} now. It is recorded as interrupted."),
+    leaving: instance.instance_id,
+    action: "close",
     values: { name },
-    confirmLabel: gettext("End focus and close"),
     perform: () => send("app.close", { instance_id: instance.instance_id }, format(gettext("Could not close %(name)s"), { name })),
   });
 }

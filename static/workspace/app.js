@@ -16,7 +16,7 @@ import * as actions from "./actions.js";
 import { RequestError, WorkspaceConnection } from "./connection.js";
 import { format, gettext, language } from "./i18n.js";
 import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, setComposersEnabled, showConnection, tabSeen, toast } from "./render.js";
-import { applyEvent, frontInstance, instanceById, instances, openInstances, runningFocus, takeSnapshot, ui } from "./state.js";
+import { applyEvent, frontInstance, instanceById, instances, openInstances, operationOf, takeSnapshot, ui } from "./state.js";
 import { SurfaceHost } from "./surfaces.js";
 
 const boot = JSON.parse(document.getElementById("lineup-boot").textContent);
@@ -98,7 +98,8 @@ function applySnapshot(snapshot) {
 }
 
 function projectionFor(instance) {
-  const op = runningFocus();
+  // Each Surface is handed the running operation of its own instance, never another app's.
+  const op = operationOf(instance.instance_id);
   const held = ui.states.get(instance.instance_id) || { revision: 0, state: null };
   return {
     instance: {
@@ -109,7 +110,7 @@ function projectionFor(instance) {
       restored: instance.restored,
       read_only: instance.lifecycle_state === "closed",
     },
-    operation: op && op.instance_id === instance.instance_id ? op : null,
+    operation: op,
     snapshot: { revision: held.revision, state: held.state },
     clock: { offset_ms: ui.clockOffsetMs },
     visible: document.visibilityState === "visible",
@@ -185,9 +186,8 @@ const surfaces = new SurfaceHost(el.frames, {
   onFailed: (instanceId) => {
     ui.failed.add(instanceId);
     const instance = instanceById(instanceId);
-    const focus = runningFocus();
     const front = frontInstance();
-    if (instance && front && front.instance_id === instanceId && !(focus && focus.instance_id === instanceId)) actions.failedLaunch(instance);
+    if (instance && front && front.instance_id === instanceId && !operationOf(instanceId)) actions.failedLaunch(instance);
     render();
   },
   onRecovered: (instanceId) => {

@@ -52,11 +52,28 @@ const APP_NAMES = (boot && JSON.parse(boot.textContent).app_names) || {};
 
 const RUNNING_LABELS = (boot && JSON.parse(boot.textContent).running_labels) || {};
 
-/** What the app is called while its operation runs (its manifest's running_label), translated by the server. */
-export function runningLabel(appId) {
-  return RUNNING_LABELS[appId] || gettext("running");
+/**
+ * What the app is called while its operation runs (its manifest's running_label), translated by the
+ * server; an app the page's boot data does not know shows its manifest's own word (``fallback``).
+ */
+export function runningLabel(appId, fallback) {
+  return RUNNING_LABELS[appId] || (fallback ? gettext(fallback) : gettext("running"));
 }
 
 export function appName(appId, fallback) {
   return APP_NAMES[appId] || fallback || appId;
+}
+
+/** The name of the app that runs ``op`` (the snapshot says which app, and its manifest's name). */
+export function operationAppName(op, appId) {
+  return appName(op.app_id || appId, op.app_name);
+}
+
+/**
+ * Whether ``op`` is a focus, in its app's own words: its manifest calls it "focusing" while it runs
+ * (Pomodoro's). A focus is spoken of as "your 25 min reading focus"; any other operation by its
+ * app's name. A server of the previous release sent no label: there the one operation was a focus.
+ */
+export function isFocus(op) {
+  return !op.running_label || op.running_label === "focusing";
 }

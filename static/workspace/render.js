@@ -5,8 +5,8 @@
 // module draws and never sends.
 
 import { h, replaceChildren } from "./dom.js";
-import { appName, format, gettext, ngettext, runningLabel, tx } from "./i18n.js";
-import { frontInstance, instances, latestAgentMessage, openInstances, operationAppId, runningFocus, ui } from "./state.js";
+import { appName, format, gettext, isFocus, ngettext, operationAppName, runningLabel, tx } from "./i18n.js";
+import { frontInstance, instances, latestAgentMessage, leadingOperation, openInstances, operationOf, runningOperations, ui } from "./state.js";
 import { blockView, interactionView, messageView, outgoingView, reconcile } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
@@ -107,12 +107,12 @@ function renderAppBar() {
   if (!open.some((i) => i.is_system)) open.unshift(INTERACT_PLACEHOLDER);
   const allClosed = instances().filter((i) => i.lifecycle_state === "closed");
   const closed = allClosed.sort((a, b) => (b.closed_at || "").localeCompare(a.closed_at || "")).slice(0, CLOSED_IN_MENU);
-  const focus = runningFocus();
   const front = frontInstance();
   const chip = (instance) => {
     const isOpen = instance.lifecycle_state !== "closed";
     const isFront = front ? front.instance_id === instance.instance_id : instance === INTERACT_PLACEHOLDER;
-    const focusing = focus && focus.instance_id === instance.instance_id;
+    // Each app's chip says its own operation runs, in its manifest's word ("focusing", "running").
+    const running = isOpen ? operationOf(instance.instance_id) : null;
     const name = appName(instance.app_id, instance.name);
     const label = h(
       "span",
@@ -120,7 +120,7 @@ function renderAppBar() {
       h("span", { class: "chip-name" }, name),
       h("span", { class: ["state", `state-${instance.lifecycle_state}`] }, stateLabel(instance.lifecycle_state)),
       instance.restored ? h("span", { class: "state state-restored", title: gettext("Recovered after a restart or reconnect") }, gettext("restored")) : null,
-      focusing ? h("span", { class: "state state-focusing" }, runningLabel(instance.app_id)) : null,
+      running ? h("span", { class: "state state-focusing", dataset: { operationId: running.operation_id } }, runningLabel(instance.app_id, running.running_label)) : null,
     );
     let main;
     if (isOpen && !isFront) {
@@ -145,7 +145,8 @@ function renderAppBar() {
     key: (instance) => `c:${instance.instance_id}`,
     signature: (instance) => {
       const { instance_id, name, lifecycle_state, restored, is_system } = instance;
-      return JSON.stringify([instance_id, name, lifecycle_state, restored, is_system, front && front.instance_id, focus && focus.instance_id]);
+      const running = operationOf(instance_id);
+      return JSON.stringify([instance_id, name, lifecycle_state, restored, is_system, front && front.instance_id, running && running.operation_id]);
     },
     build: chip,
   };
@@ -198,13 +199,17 @@ function renderStage() {
   view.surfaces.show(front.instance_id);
   const name = appName(front.app_id, front.name);
   el.appTitle.textContent = name;
-  const focus = runningFocus();
-  // Only an operation that leaving ends (the app's manifest: ends_when_left) gets the warning.
-  const focusing = focus && focus.instance_id === front.instance_id && focus.ends_when_left !== false;
+  // Only the app's own operation, and only one that leaving ends (its manifest: ends_when_left), gets the warning.
+  const focus = operationOf(front.instance_id);
+  const focusing = Boolean(focus && focus.ends_when_left !== false);
   el.focusHint.hidden = !focusing;
   view.hintTimeUp = Boolean(focusing && secondsLeft(focus) === 0);
   replaceChildren(el.focusHint, focusing ? focusHintText(focus) : []);
-  el.back.title = focusing ? gettext("Going back to Interact ends the running focus") : gettext("Back to Interact");
+  el.back.title = !focusing
+    ? gettext("Back to Interact")
+    : isFocus(focus)
+      ? gettext("Going back to Interact ends the running focus")
+      : format(gettext("Going back to Interact ends %(name)s"), { name: operationAppName(focus, front.app_id) });
   // On a phone the button says only "Close" (its accessible name stays the full "Close Pomodoro").
   const closeName = format(gettext("Close %(name)s"), { name });
   el.close.setAttribute("aria-label", closeName);
@@ -212,9 +217,11 @@ function renderStage() {
   const failed = ui.failed.has(front.instance_id);
   el.appFailed.hidden = !failed;
   if (failed) {
-    el.appFailedText.textContent = focusing
-      ? format(gettext("%(name)s did not start. Your focus keeps running on the server; try loading it again."), { name })
-      : format(gettext("%(name)s did not start."), { name });
+    el.appFailedText.textContent = !focus
+      ? format(gettext("%(name)s did not start."), { name })
+      : isFocus(focus)
+        ? format(gettext("%(name)s did not start. Your focus keeps running on the server; try loading it again."), { name })
+        : format(gettext("%(name)s did not start. It keeps running on the server; try loading it again."), { name });
   }
 }
 
@@ -249,7 +256,9 @@ el.newMessages.addEventListener("click", () => {
 });
 
 function renderTimeline() {
-  const op = runningFocus();
+  // A block shows its own sub-session's running operation, whichever app it is.
+  const running = runningOperations();
+  const opOf = (block) => running.find((op) => op.app_session_id === block.app_session_id) || null;
   // The person's messages not stored yet (pending, or refused) come last, as written.
   const onPage = new Set(ui.snapshot.timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id));
   const waiting = outgoing
@@ -263,9 +272,9 @@ function renderTimeline() {
   view.seenKeys = new Set(keys);
   reconcile(el.timeline, items, {
     key: itemKey,
-    signature: (item) => JSON.stringify(item.type === "block" ? [item, op && op.app_session_id === item.app_session_id ? op : null] : item),
+    signature: (item) => JSON.stringify(item.type === "block" ? [item, opOf(item)] : item),
     build: (item) => {
-      if (item.type === "block") return blockView(item, { operation: op && op.app_session_id === item.app_session_id ? op : null, openBlocks: ui.openBlocks, actions: handlers, drafts: ui.drafts });
+      if (item.type === "block") return blockView(item, { operation: opOf(item), openBlocks: ui.openBlocks, actions: handlers, drafts: ui.drafts });
       if (item.type === "message") return messageView(item);
       if (item.type === "outgoing") return outgoingView(item, handlers);
       return interactionView(item, handlers, { drafts: ui.drafts });
@@ -301,7 +310,8 @@ export function overlayQuestions(pending, focus) {
 }
 
 function renderOverlay() {
-  const pending = el.appView.hidden ? [] : overlayQuestions(ui.snapshot.pending_interactions, runningFocus());
+  const front = frontInstance();
+  const pending = el.appView.hidden ? [] : overlayQuestions(ui.snapshot.pending_interactions, front && operationOf(front.instance_id));
   el.overlay.hidden = pending.length === 0;
   reconcile(el.overlayCard, pending.slice(0, 1), {
     key: (item) => `o:${item.id}`,
@@ -316,9 +326,13 @@ function renderOverlay() {
 function renderDock() {
   const latest = latestAgentMessage();
   el.dockLast.textContent = latest ? latest.text : gettext("The Agent is here if you need it.");
-  const running = runningFocus();
+  // "stop" names the app it would end: the one in front if its operation runs, else the only one
+  // running; with several running and none in front, "stop" alone would not say which.
+  const front = frontInstance();
+  const all = runningOperations();
+  const running = (front && operationOf(front.instance_id)) || (all.length === 1 ? all[0] : null);
   el.dockInput.placeholder = running
-    ? format(gettext("Message the Agent — say “stop” to end %(name)s"), { name: appName(operationAppId(running)) })
+    ? format(gettext("Message the Agent — say “stop” to end %(name)s"), { name: operationAppName(running) })
     : gettext("Message the Agent");
 }
 
@@ -355,21 +369,30 @@ function secondsLeft(op) {
 /** Over the focus screen: running, or — at 00:00, until the server's result arrives — being confirmed. */
 function focusHintText(focus) {
   if (secondsLeft(focus) === 0) return gettext("Time is up. LineUp is confirming the result…");
+  if (!isFocus(focus)) {
+    return tx(gettext("%(name)s is %(label)s. Leaving this screen ends it."), {
+      name: operationAppName(focus),
+      label: runningLabel(focus.app_id, focus.running_label),
+    });
+  }
   return focus.activity
     ? tx(gettext("Focus running: %(activity)s. Leaving this screen ends it."), { activity: focus.activity })
     : gettext("Focus running. Leaving this screen ends it.");
 }
 
 export function renderTitle() {
-  const op = ui.snapshot ? runningFocus() : null;
+  // The tab names the operation of the app in front, else the one that ends first.
+  const op = ui.snapshot ? leadingOperation() : null;
+  const front = ui.snapshot ? frontInstance() : null;
+  const hinted = front && operationOf(front.instance_id);
   let title = BASE_TITLE;
-  if (op && !el.focusHint.hidden && (secondsLeft(op) === 0) !== view.hintTimeUp) {
-    view.hintTimeUp = secondsLeft(op) === 0;
-    replaceChildren(el.focusHint, focusHintText(op));
+  if (hinted && !el.focusHint.hidden && (secondsLeft(hinted) === 0) !== view.hintTimeUp) {
+    view.hintTimeUp = secondsLeft(hinted) === 0;
+    replaceChildren(el.focusHint, focusHintText(hinted));
   }
   if (op) {
     const left = secondsLeft(op);
-    title = `${clockText(left)} · ${op.activity || op.title || appName(operationAppId(op))} · ${BASE_TITLE}`;
+    title = `${clockText(left)} · ${op.activity || op.title || operationAppName(op)} · ${BASE_TITLE}`;
   }
   if (view.unread > 0) title = `(${view.unread}) ${title}`;
   if (document.title !== title) document.title = title;
@@ -400,7 +423,7 @@ export function showConnection({ status, retryInMs }) {
     el.bannerText.textContent =
       ui.snapshot === null
         ? gettext("Can't reach LineUp yet. Trying again…")
-        : runningFocus()
+        : leadingOperation()
           ? `${lost} ${gettext("Your focus keeps its end time; its result is confirmed once LineUp is back.")}`
           : lost;
     el.bannerRetry.hidden = false;

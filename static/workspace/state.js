@@ -35,15 +35,42 @@ export function frontInstance() {
   return open.find((i) => i.lifecycle_state === "foreground") || open.find((i) => i.lifecycle_state === "suspended") || open.find((i) => i.is_system) || null;
 }
 
-/** The app whose operation ``op`` is (the operation names its instance; the instance its app). */
+/**
+ * Every running operation, oldest first. Several apps' operations run at once; each names its
+ * instance and app. A server of the previous release sends only the one ``operation``.
+ */
+export function runningOperations() {
+  const snapshot = ui.snapshot;
+  if (!snapshot) return [];
+  if (snapshot.operations) return Object.values(snapshot.operations).sort((a, b) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0));
+  const op = snapshot.operation;
+  return op && !op.ended_at ? [op] : [];
+}
+
+/** The running operation of one instance (an instance runs at most one), or null. */
+export function operationOf(instanceId) {
+  if (!instanceId) return null;
+  return runningOperations().find((op) => op.instance_id === instanceId) || null;
+}
+
+/** The app whose operation ``op`` is: it says so, or its instance does. */
 export function operationAppId(op) {
+  if (op.app_id) return op.app_id;
   const instance = instanceById(op.instance_id);
   return instance ? instance.app_id : null;
 }
 
-export function runningFocus() {
-  const op = ui.snapshot && ui.snapshot.operation;
-  return op && op.state === "focusing" ? op : null;
+/**
+ * The operation the page speaks of when it names one (tab title, dock, connection banner): the one
+ * of the app in front, else the one that ends first.
+ */
+export function leadingOperation() {
+  const running = runningOperations();
+  if (running.length === 0) return null;
+  const front = frontInstance();
+  const own = front && operationOf(front.instance_id);
+  if (own) return own;
+  return running.slice().sort((a, b) => (a.ends_at < b.ends_at ? -1 : a.ends_at > b.ends_at ? 1 : 0))[0];
 }
 
 export function latestAgentMessage() {

@@ -8,6 +8,7 @@ interactions, and each instance's snapshot (read-only once closed). Only the own
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
 from typing import Any
@@ -88,9 +89,151 @@ def test_a_running_focus_is_projected_with_its_deadline(user, conversation, agen
         "ends_at": "2026-01-05T09:25:00.250Z",
         "ends_when_left": True,
     }
+    assert snapshot["operations"] == {
+        str(started.instance_id): {
+            **snapshot["operation"],
+            "app_id": "pomodoro",
+            "app_name": "Pomodoro",
+            "running_label": "focusing",
+        }
+    }
     (block,) = blocks(snapshot)
     assert (block["app_session_id"], block["state"], block["read_only"]) == (str(started.app_session_id), "open", False)
     assert (block["activity"], block["result"], block["ended_at"]) == ("reading", None, None)
+
+
+def start_quiz(agent: AgentDriver, seconds: int = 300, *, now=T0) -> Accepted:
+    questions = [{"prompt": "2 x 3", "answer": "6"}, {"prompt": "4 x 5", "answer": "20"}]
+    outcome = agent.call("quiz.start", {"duration_seconds": seconds, "questions": questions}, now=now)
+    assert isinstance(outcome, Accepted), outcome
+    return outcome
+
+
+@pytest.mark.spec("R-4.1.3", "R-4.1.5")
+def test_each_running_operation_is_projected_under_its_own_instance(user, conversation, agent):
+    """A quiz and then a focus run at once: each is under its own instance, naming its app and
+    how that app calls it while it runs; the single ``operation`` the previous release's pages read
+    is the focus (the one leaving ends), exactly as before."""
+    quiz = start_quiz(agent, 300, now=at(0))
+    focus = start(agent, 1500, now=at(1))
+    snapshot = snap(user, conversation, now=at(2))
+
+    assert set(snapshot["operations"]) == {str(quiz.instance_id), str(focus.instance_id)}
+    on_quiz = snapshot["operations"][str(quiz.instance_id)]
+    on_focus = snapshot["operations"][str(focus.instance_id)]
+    assert on_quiz == {
+        "operation_id": str(quiz.operation_id),
+        "instance_id": str(quiz.instance_id),
+        "app_session_id": str(quiz.app_session_id),
+        "title": None,  # the quiz's own projection field (none was given)
+        "state": "focusing",
+        "started_at": "2026-01-05T09:00:00.000Z",
+        "ends_at": "2026-01-05T09:05:00.000Z",
+        "ends_when_left": False,
+        "app_id": "quiz",
+        "app_name": "Practice quiz",
+        "running_label": "running",
+    }
+    assert on_focus == {
+        "operation_id": str(focus.operation_id),
+        "instance_id": str(focus.instance_id),
+        "app_session_id": str(focus.app_session_id),
+        "activity": "reading",
+        "state": "focusing",
+        "started_at": "2026-01-05T09:00:01.000Z",
+        "ends_at": "2026-01-05T09:25:01.000Z",
+        "ends_when_left": True,
+        "app_id": "pomodoro",
+        "app_name": "Pomodoro",
+        "running_label": "focusing",
+    }
+    # The previous release's key, byte for byte what it was: the focus, though the quiz is older.
+    legacy = {k: v for k, v in on_focus.items() if k not in ("app_id", "app_name", "running_label")}
+    assert snapshot["operation"] == legacy
+    # The focus came to the front; the quiz waits in the background and runs on.
+    assert snapshot["foreground"]["instance_id"] == str(focus.instance_id)
+    assert instance(snapshot, quiz.instance_id)["lifecycle_state"] == "background"
+
+
+TIMER_MANIFEST = {
+    "manifest_version": 1,
+    "app_id": "timer",
+    "name": "Reading timer",
+    "version": "1.0.0",
+    "kind": "bundled",
+    "tools": [
+        {
+            "name": "timer.start",
+            "version": 1,
+            "call_model": "operation",
+            "description": "A reading timer of an app no catalog knows.",
+            "conversation_scopes": ["personal"],
+            "deadline_operation": {"exclusive": False, "ends_when_left": False, "running_label": "timing"},
+            "input_schema": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["duration_seconds"],
+                "properties": {"duration_seconds": {"type": "integer", "minimum": 1}},
+            },
+            "result_schema": {"type": "object"},
+        }
+    ],
+}
+
+
+@pytest.fixture
+def timer_app(tmp_path, monkeypatch):
+    """An app plugged in as any non-bundled one is: its manifest and handler, nothing in a catalog."""
+    from runtime import miniapps
+    from runtime.api import register_miniapp, standard_result, start_operation
+    from runtime.manifests import load_manifest, registry
+
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(TIMER_MANIFEST))
+    monkeypatch.setitem(registry(), "timer", load_manifest(path, runtime_tools=frozenset({"timer.start"})))
+    monkeypatch.delitem(miniapps._REGISTERED, "timer", raising=False)
+    register_miniapp(
+        "timer",
+        tools={
+            "timer.start": lambda request: start_operation(
+                request, duration_seconds=request.arguments["duration_seconds"]
+            )
+        },
+        result=standard_result,
+    )
+    yield
+    miniapps._REGISTERED.pop("timer", None)
+
+
+@pytest.mark.spec("R-4.1.3")
+def test_an_app_no_catalog_knows_is_named_by_its_manifest(user, conversation, caller, timer_app):
+    """Beside a focus, another app's operation carries its manifest's own name and running word,
+    which the page shows when its catalog has no translation for them."""
+    agent = AgentDriver(caller=caller, conversation=conversation)
+    timer = agent.call("timer.start", {"duration_seconds": 600}, now=at(0))
+    focus = start(agent, 60, now=at(1))
+    assert isinstance(timer, Accepted), timer
+    operations = snap(user, conversation, now=at(2))["operations"]
+    on_timer = operations[str(timer.instance_id)]
+    assert (on_timer["app_id"], on_timer["app_name"], on_timer["running_label"]) == ("timer", "Reading timer", "timing")
+    assert (on_timer["ends_when_left"], on_timer["ends_at"]) == (False, "2026-01-05T09:10:00.000Z")
+    assert operations[str(focus.instance_id)]["app_name"] == "Pomodoro"
+
+
+@pytest.mark.spec("R-4.1.3")
+def test_an_operation_leaves_the_snapshot_when_it_ends_and_the_other_stays(user, conversation, agent):
+    """When the focus ends, only the quiz is left under ``operations``; the old key falls back to it."""
+    quiz = start_quiz(agent, 300, now=at(0))
+    focus = start(agent, 60, now=at(1))
+    assert settle_due(now=at(61)).settled == [focus.operation_id]
+    snapshot = snap(user, conversation, now=at(62))
+    assert list(snapshot["operations"]) == [str(quiz.instance_id)]
+    assert snapshot["operation"]["operation_id"] == str(quiz.operation_id)
+    assert "app_id" not in snapshot["operation"]
+
+    assert settle_due(now=at(300)).settled == [quiz.operation_id]
+    ended = snap(user, conversation, now=at(301))
+    assert (ended["operations"], ended["operation"]) == ({}, None)
 
 
 @pytest.mark.spec("R-4.1.3", "R-4.2.2")
@@ -136,6 +279,7 @@ def test_after_completion_pomodoro_is_closed_with_a_read_only_snapshot_and_a_res
     assert snapshot["foreground"]["instance_id"] == interact_view(snapshot)["instance_id"]
     assert interact_view(snapshot)["lifecycle_state"] == "foreground"
     assert snapshot["operation"] is None
+    assert snapshot["operations"] == {}
     (block,) = blocks(snapshot)
     assert (block["state"], block["read_only"], block["ended_at"]) == ("ended", True, "2026-01-05T09:01:00.000Z")
     assert block["result"] == {
