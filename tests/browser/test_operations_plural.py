@@ -110,7 +110,7 @@ def test_two_operations_each_surface_shows_its_own_and_leaving_the_focus_asks_fi
     quiz_op = Operation.objects.get(pk=quiz["operation_id"])
     focus_op = Operation.objects.get(pk=focus["operation_id"])
     quiz_id, focus_id = str(quiz_op.instance_id), str(focus_op.instance_id)
-    assert quiz_op.state == focus_op.state == OperationState.FOCUSING
+    assert quiz_op.state == focus_op.state == OperationState.RUNNING
 
     # The focus is in front; each Surface counts down its own operation.
     ws.expect_app_in_front("pomodoro")
@@ -153,12 +153,12 @@ def test_two_operations_each_surface_shows_its_own_and_leaving_the_focus_asks_fi
 
     # Only the focus ended; the quiz runs on, and the page now speaks of it.
     focus_op = server.wait(
-        lambda: Operation.objects.exclude(state=OperationState.FOCUSING).filter(pk=focus_op.pk).first(),
+        lambda: Operation.objects.exclude(state=OperationState.RUNNING).filter(pk=focus_op.pk).first(),
         "the focus to end",
     )
     assert (focus_op.state, focus_op.interruption_reason) == (OperationState.INTERRUPTED, "returned_to_interact")
     quiz_op.refresh_from_db()
-    assert quiz_op.state == OperationState.FOCUSING
+    assert quiz_op.state == OperationState.RUNNING
     expect(chip_word(ws, quiz_id)).to_have_text(words["running"])
     expect(page).to_have_title(re.compile(rf"^(9|10):\d\d · {words['title']} · "))
 
@@ -177,5 +177,5 @@ def test_two_operations_each_surface_shows_its_own_and_leaving_the_focus_asks_fi
     expect(dialog).to_be_hidden()
     ws.expect_interact_in_front()
     quiz_op.refresh_from_db()
-    assert quiz_op.state == OperationState.FOCUSING
+    assert quiz_op.state == OperationState.RUNNING
     assert errors == []

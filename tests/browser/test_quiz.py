@@ -87,7 +87,7 @@ def answer_and_leave(browser, server, user, conversation, case: str, tmp_path) -
         lambda: AppInstance.objects.get(pk=instance_id).lifecycle_state == "background", "the quiz in the background"
     )
     operation.refresh_from_db()
-    assert operation.state == OperationState.FOCUSING
+    assert operation.state == OperationState.RUNNING
     return Quiz(case=case, page=page, conversation=conversation, operation=operation, errors=errors)
 
 
