@@ -126,7 +126,7 @@ def test_each_running_operation_is_projected_under_its_own_instance(user, conver
         "instance_id": str(quiz.instance_id),
         "app_session_id": str(quiz.app_session_id),
         "title": None,  # the quiz's own projection field (none was given)
-        "state": "focusing",
+        "state": "running",  # the quiz's own word (its running_label); Pomodoro's wire says focusing
         "started_at": "2026-01-05T09:00:00.000Z",
         "ends_at": "2026-01-05T09:05:00.000Z",
         "ends_when_left": False,
