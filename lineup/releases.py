@@ -32,8 +32,13 @@ RELEASES: tuple[Release, ...] = (
 # The release being prepared on main: what the migrations added since RELEASES[-1] ship in.
 NEXT_RELEASE = "v2026.12.3"
 
-# (app label, migration name) -> the release it may ship in. Empty: this release only expands.
-CONTRACTIONS: dict[tuple[str, str], str] = {}
+# (app label, migration name) -> the release it ships (or shipped) in. An upgrade to that release stops
+# the previous one's processes before ``migrate`` (docs/releases.md). A migration added since the latest
+# release may only name NEXT_RELEASE; the ones of past releases are kept here as their record.
+CONTRACTIONS: dict[tuple[str, str], str] = {
+    ("runtime", "0012_operation_app_id_exclusive_details"): "v2026.12.2",  # required columns, no db_default
+    ("runtime", "0014_operation_generic_columns_only"): "v2026.12.2",  # drops activity, duration_seconds
+}
 
 
 def latest_release() -> Release:

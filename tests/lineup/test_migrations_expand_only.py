@@ -67,12 +67,22 @@ def test_migrations_since_the_latest_release_only_expand() -> None:
     )
 
 
-def test_listed_contractions_ship_in_the_next_release_and_exist() -> None:
-    now = set(as_nodes(migrations_now()))
-    for node, release in CONTRACTIONS.items():
-        assert release == NEXT_RELEASE, f"{node} is allowed in {release}, but the release being made is {NEXT_RELEASE}"
-        assert node in now, f"{node} is listed in CONTRACTIONS but there is no such migration"
+def test_listed_contractions_name_the_release_that_first_had_them() -> None:
+    """A contraction new since the latest release names the next one; a past one names the release whose
+    tree first had it (so no entry can excuse a new migration by naming an old release)."""
     assert NEXT_RELEASE not in {r.tag for r in RELEASES}
+    new = set(new_since(latest_release().commit))
+    now = set(as_nodes(migrations_now()))
+    trees = {r.tag: set(as_nodes(migrations_at(r.commit))) for r in RELEASES}
+    for node, release in CONTRACTIONS.items():
+        assert node in now, f"{node} is listed in CONTRACTIONS but there is no such migration"
+        if node in new:
+            assert release == NEXT_RELEASE, f"{node} is new: it ships in {NEXT_RELEASE}, not {release}"
+            continue
+        assert release in trees, f"{node}: {release} is not a release in lineup.releases"
+        index = [r.tag for r in RELEASES].index(release)
+        assert node in trees[release], f"{node} is not in {release}"
+        assert index == 0 or node not in trees[RELEASES[index - 1].tag], f"{node} was already in an earlier release"
 
 
 def test_the_guard_catches_what_broke_the_upgrade_from_v2026_12_1() -> None:

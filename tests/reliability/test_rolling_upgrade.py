@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from lineup.releases import RELEASES, latest_release
+from lineup.releases import CONTRACTIONS, NEXT_RELEASE, RELEASES, latest_release
 from tests.support.live import CREATE_USER, Agent
 from tests.support.processes import (
     PYTHON,
@@ -74,6 +74,10 @@ def previous_release_code(tmp_path: Path) -> Path:
             f"{release.tag}'s commit {release.commit} is not in this clone (a shallow clone? git fetch --unshallow)",
             pytrace=False,
         )
+    pending = [node for node, tag in CONTRACTIONS.items() if tag == NEXT_RELEASE]
+    if release == latest_release() and pending:
+        # Decided and written down (docs/releases.md): this release stops the previous one before migrate.
+        pytest.skip(f"{NEXT_RELEASE} contracts ({pending}): an upgrade to it stops before migrate")
     target = tmp_path / "previous"
     target.mkdir()
     archive = tmp_path / "previous.tar"
