@@ -190,6 +190,10 @@ def _classify_operation(node: Node, operation, state, created: set[tuple[str, st
             source = inspect.getsource(operation.code)
         except (OSError, TypeError):
             source = ""
+        if _CONTRACTING_SQL.search(source):  # raw SQL run through schema_editor.execute
+            return [
+                Finding(node, CONTRACT, f"Python running SQL that drops, renames or tightens: {_first_line(source)}")
+            ]
         tables = tuple(
             _table(state, label, name)
             for label, name in re.findall(r"get_model\(\s*[\"'](\w+)[\"']\s*,\s*[\"'](\w+)[\"']", source)
