@@ -90,6 +90,19 @@ SWEEP_BATCHES = Counter(
 RATE_LIMIT_REFUSALS = Counter(
     "lineup_rate_limit_refusals_total", "Requests or frames refused by a rate limit, by door.", ["door"]
 )
+# Every label value the dashboard and the alerts read exists from a process's start, at 0: a panel or a
+# rule over a series that was never incremented shows "No data" on a healthy system, and an
+# ``increase(...) == 0`` rule over it can not fire.
+for _door in ("agent_socket", "workspace_socket", "mcp"):
+    RATE_LIMIT_REFUSALS.labels(_door)
+for _path in ("sweep", "recovery"):
+    SWEEPS.labels(_path)
+    SWEEP_BATCHES.labels(_path)
+for _attempt in ("first", "redelivery"):
+    OUTBOX_SENDS.labels(_attempt)
+for _trigger in ("eta", "sweep", "recovery"):
+    SETTLEMENT_LAG.labels(_trigger)
+
 WORKSPACE_PAGES = Gauge(
     "lineup_workspace_pages",
     "Workspace pages connected on /ws/workspace/ (summed over live processes).",

@@ -242,3 +242,14 @@ def test_check_deploy_is_clean_when_served_over_https(tmp_path):
     over_http = _manage("check", "--deploy", env={**_clean_env(tmp_path), **PRODUCTION})
     for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
         assert warning in over_http.stderr, over_http.stderr
+
+
+def test_a_command_without_database_url_on_an_empty_database_says_so(tmp_path):
+    """An operator's ``manage.py recover_runtime`` without the environment file: the embedded default's
+    SQLite has no tables, and the error says that DATABASE_URL is unset and how to load it (issue 41);
+    no traceback."""
+    done = _manage("recover_runtime", env=_clean_env(tmp_path))
+    assert done.returncode == 1
+    assert "no such table" in done.stderr and "DATABASE_URL is not set" in done.stderr, done.stderr
+    assert str(tmp_path / "db.sqlite3") in done.stderr and ". /etc/lineup/lineup.env" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -29,6 +29,7 @@ class OutboxEntryAdmin(ReadOnlyAdmin):
     list_display = (
         "id",
         "conversation_link",
+        "agent_link",
         "operation_link",
         "tool_call_link",
         "created_at",
@@ -36,13 +37,24 @@ class OutboxEntryAdmin(ReadOnlyAdmin):
         "last_attempt_at",
         "acked_at",
     )
-    list_select_related = ("conversation", "operation", "tool_call")
+    list_select_related = ("conversation", "agent", "operation", "tool_call")
     list_filter = (AckedFilter, ConversationFilter)
-    search_fields = ("id__exact", "operation__id__exact", "tool_call__source_tool_call_id", "conversation__id__exact")
+    search_fields = (
+        "id__exact",
+        "operation__id__exact",
+        "tool_call__source_tool_call_id",
+        "conversation__id__exact",
+        "agent__name",
+    )
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
     exclude = ("payload",)
     readonly_fields = ("payload_json",)
+
+    # The runbook's first question about an unacknowledged result (LineUpResultUnacknowledged): whose Agent?
+    @admin.display(description=_("Agent"), ordering="agent__name")
+    def agent_link(self, obj: OutboxEntry) -> SafeString | str:
+        return object_link(obj.agent)
 
     @admin.display(description=_("operation"), ordering="operation__started_at")
     def operation_link(self, obj: OutboxEntry) -> SafeString | str:

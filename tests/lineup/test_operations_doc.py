@@ -114,8 +114,12 @@ def test_the_documented_processes_start_and_settle_a_focus(request, tmp_path, li
         wait_for(
             lambda: "beat-schedule" in " ".join(p.name for p in state.iterdir()), timeout=10, what="the schedule file"
         )
-        for process in (worker, beat):  # (the worker's start-up banner lists the task names: not a log line)
+        for process in (worker, beat):
             assert not [e for e in _json_lines(process.log_text()) if "sweep_due" in json.dumps(e)], process.log_text()
+            # --quiet: no plain-text start-up banner before the JSON lines (a log shipper parses every line).
+            # (Only Celery's warning about running as root may precede them: the units run as lineup.)
+            assert "[queues]" not in process.log_text() and "LocalTime ->" not in process.log_text()
+        assert beat.log_text().splitlines()[0].startswith("{"), beat.log_text()
         assert _status(port, "/accounts/login/") == 200
 
         def logged() -> bool:  # the access line is written once the response is sent
@@ -124,6 +128,26 @@ def test_the_documented_processes_start_and_settle_a_focus(request, tmp_path, li
 
         wait_for(logged, timeout=10, what="the http.access line", describe=processes.describe)
         assert not re.search(r'"GET /accounts/login/ HTTP', daphne.log_text())  # no plain NCSA line
+
+        # The request id: nginx's (X-Request-Id, docs/operations/nginx.conf) on the access line and sent back;
+        # a new one when the header is missing or not a plain token.
+        for sent, expected in (
+            ("0f3c9a7be2d14c55a1b2c3d4e5f60718", "0f3c9a7be2d14c55a1b2c3d4e5f60718"),
+            ("<script> x", None),
+        ):
+            asked = urllib.request.Request(
+                f"http://127.0.0.1:{port}/accounts/login/?rid", headers={"X-Request-Id": sent}
+            )
+            with urllib.request.urlopen(asked, timeout=5) as response:
+                answered = response.headers["X-Request-Id"]
+            assert answered == expected if expected else re.fullmatch(r"[0-9a-f]{32}", answered), answered
+
+            def access_line(rid: str = answered) -> dict | None:
+                lines = [e for e in _json_lines(daphne.log_text()) if e.get("event") == "http.access"]
+                return next((e for e in lines if e.get("request_id") == rid), None)
+
+            line = wait_for(access_line, timeout=10, what="the access line with its request id")
+            assert line["path"] == "/accounts/login/" and line["status"] == 200
 
 
 @pytest.fixture

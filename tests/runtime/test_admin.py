@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from interact.models import LanguagePreference
 from runtime.models import (
+    Agent,
     AppInstance,
     AppSession,
     Conversation,
@@ -151,6 +152,13 @@ def test_the_operation_page_links_to_its_instance_session_tool_call_and_outbox_e
         (Conversation, operation.conversation_id),
     ):
         assert f'href="{admin_url(model, "change", pk)}"' in page, model.__name__
+
+    agent = Agent.objects.create(name="night-shift-agent", user=operation.conversation.owner)
+    OutboxEntry.objects.filter(pk=operation.outbox_entry.pk).update(agent=agent)  # as a socket Agent's call sets it
+    outbox_list = admin_client.get(admin_url(OutboxEntry, "changelist")).content.decode()
+    assert f'href="{admin_url(Agent, "change", agent.pk)}">{escape(str(agent))}<' in outbox_list
+    searched = admin_client.get(admin_url(OutboxEntry, "changelist"), {"q": agent.name}).content.decode()
+    assert str(operation.outbox_entry.pk) in searched  # "whose Agent?" answered by the Agent's name too
 
     outbox_page = admin_client.get(admin_url(OutboxEntry, "change", operation.outbox_entry.pk)).content.decode()
     assert "<pre" in outbox_page and escape('"state": "completed"') in outbox_page  # indented JSON, read-only

@@ -181,20 +181,20 @@ class ProcessSupervisor:
         env: dict[str, str],
         ready: str | re.Pattern[str] | None = None,
         timeout: float = 30.0,
+        cwd: Path = ROOT,
     ) -> ManagedProcess:
-        """Start ``argv`` (logging to ``<log_dir>/<name>.log``); wait for ``ready`` if given."""
-        process = ManagedProcess(name=name, argv=argv, log_path=self.log_dir / f"{name}.log", env=env)
+        """Start ``argv`` (logging to ``<log_dir>/<name>.log``) in ``cwd`` (another release's code
+        runs from its own tree); wait for ``ready`` if given."""
+        process = ManagedProcess(name=name, argv=argv, log_path=self.log_dir / f"{name}.log", env=env, cwd=cwd)
         self.processes.append(process)
         process.start()
         if ready is not None:
             process.wait_for_log(ready, timeout=timeout)
         return process
 
-    def run(self, name: str, argv: list[str], *, env: dict[str, str], timeout: float = 60.0) -> str:
+    def run(self, name: str, argv: list[str], *, env: dict[str, str], timeout: float = 60.0, cwd: Path = ROOT) -> str:
         """Run a command to completion; return its stdout; fail (with its output) on a non-zero exit."""
-        completed = subprocess.run(
-            argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
-        )
+        completed = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
         (self.log_dir / f"{name}.log").write_text(
             f"$ {' '.join(argv)}\n--- stdout ---\n{completed.stdout}\n--- stderr ---\n{completed.stderr}"
         )
@@ -393,11 +393,12 @@ def start_daphne(
     env: dict[str, str],
     asgi: str = "lineup.asgi:application",
     timeout: float = 60,
+    cwd: Path = ROOT,
 ) -> tuple[int, ManagedProcess]:
-    """Start Daphne serving ``asgi`` on a free loopback port; return once it listens."""
+    """Start Daphne serving ``asgi`` (from the code in ``cwd``) on a free loopback port; return once it listens."""
     port = free_port()
     argv = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), asgi]
-    process = processes.start(name, argv, env=env)
+    process = processes.start(name, argv, env=env, cwd=cwd)
 
     def listening() -> bool:
         if not process.alive:
