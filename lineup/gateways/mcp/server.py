@@ -353,7 +353,9 @@ def _extension_task(view: OperationView, now: datetime) -> dict[str, Any]:
     return task
 
 
-async def _get_extension_task(ctx: ServerRequestContext[Any, Any], params: types.GetTaskRequestParams) -> dict[str, Any]:
+async def _get_extension_task(
+    ctx: ServerRequestContext[Any, Any], params: types.GetTaskRequestParams
+) -> dict[str, Any]:
     """``tasks/get`` (SEP-2663): the task, with its ``tools/call`` result inlined once it has one.
 
     The first answer that carries the result acks the operation's outbox entry (decision 0044):

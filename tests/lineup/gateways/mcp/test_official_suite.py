@@ -144,7 +144,7 @@ class _Forward(BaseHTTPRequestHandler):
 
     do_POST = do_GET = do_DELETE = _forward
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002  # the base class's name
+    def log_message(self, format: str, *args: object) -> None:  # the base class's name
         pass
 
 

@@ -10,8 +10,8 @@ class ConformanceConfig(AppConfig):
     verbose_name = "MCP conformance fixtures"
 
     def ready(self) -> None:
-        from tests.lineup.gateways.mcp.conformance_app import tools
         from runtime.api import register_miniapp
+        from tests.lineup.gateways.mcp.conformance_app import tools
 
         register_miniapp(
             tools.APP_ID, tools={tools.SLOW_COMPUTE: tools.slow_compute, tools.GREET: tools.greet}, result=tools.result
