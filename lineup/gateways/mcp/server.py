@@ -26,6 +26,7 @@ worker thread, shape the answer.
 from __future__ import annotations
 
 import json
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -44,7 +45,7 @@ from lineup.gateways.mcp import apps, bridge, holding
 from lineup.gateways.mcp.admission import NOT_ADMITTED
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
 from lineup.gateways.mcp.schemas import result_or_rejection
-from runtime import tracing
+from runtime import metrics, tracing
 from runtime.after_commit import answer_first
 from runtime.clock import isoformat
 from runtime.db_threads import run_db
@@ -121,6 +122,7 @@ def build_server() -> LineUpServer:
     server.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, task_result)
     server.add_request_handler("tasks/cancel", types.GetTaskRequestParams, cancel_task)
     server.add_request_handler("tasks/update", types.GetTaskRequestParams, update_task)
+    server.middleware.append(measured)
     server.middleware.append(task_augmented_calls)
     apps.advertise(server)
     return server
@@ -165,8 +167,44 @@ def _tool(descriptor: ToolDescriptor, revision: str) -> types.Tool:
 async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
     if params.name == apps.STATUS_TOOL:
         return await apps.call_status_tool(request_binding(ctx), params.arguments)
-    answer = await _route(request_binding(ctx), params, task=False)
+    answer = await _route(ctx, request_binding(ctx), params, task=False)
     return _call_result(answer)
+
+
+# The methods named in the duration metric's label; any other a client sends is "other" (bounded).
+MEASURED_METHODS = frozenset(
+    {
+        "server/discover", "initialize", "ping", "tools/list", "tools/call", "resources/list",
+        "resources/templates/list", "resources/read", "tasks/get", "tasks/result", "tasks/cancel", "tasks/update",
+    }
+)  # fmt: skip
+
+
+async def measured(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    """Every request's duration, as the OpenTelemetry MCP convention's ``mcp.server.operation.duration``
+    (``error.type``: the JSON-RPC error code, ``tool_error`` for a tool's ``isError`` result)."""
+    started = time.perf_counter()
+    error_type = ""
+    try:
+        result = await call_next(ctx)
+        if _is_tool_error(result):
+            error_type = "tool_error"
+        return result
+    except MCPError as error:
+        error_type = str(error.error.code)
+        raise
+    except Exception as error:
+        error_type = type(error).__qualname__
+        raise
+    finally:
+        method = ctx.method if ctx.method in MEASURED_METHODS else "other"
+        metrics.observe_mcp_operation(method, time.perf_counter() - started, error_type)
+
+
+def _is_tool_error(result: object) -> bool:
+    if isinstance(result, types.CallToolResult):
+        return result.is_error is True
+    return isinstance(result, dict) and result.get("isError") is True
 
 
 async def task_augmented_calls(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
@@ -197,7 +235,7 @@ async def task_augmented_calls(ctx: ServerRequestContext[Any, Any], call_next: C
     if short:
         # taskSupport is absent ("forbidden") on short tools.
         raise MCPError(code=types.METHOD_NOT_FOUND, message=f"{params.name} does not support task-augmented calls")
-    answer = await _route(binding, params, task=True)
+    answer = await _route(ctx, binding, params, task=True)
     result = _wire_call_result(_call_result(answer), ctx.protocol_version)
     if answer.operation is None:
         return result  # rejected (or an unknown tool): no task was created, there is nothing to poll
@@ -221,8 +259,23 @@ def trace_parent(meta: Any) -> dict[str, str]:
     return {k: meta[k] for k in ("traceparent", "tracestate") if isinstance(meta.get(k), str)}
 
 
-async def _route(binding: Binding, params: types.CallToolRequestParams, *, task: bool) -> CallAnswer:
-    attributes = {"lineup.tool": params.name, "lineup.conversation_id": binding.conversation_id}
+def semconv(ctx: ServerRequestContext[Any, Any], **more: str) -> dict[str, str]:
+    """The OpenTelemetry MCP convention's attributes of this request, beside LineUp's own ``lineup.*``
+    (added, not renamed: dashboards read both)."""
+    attributes = {"mcp.method.name": ctx.method, "mcp.protocol.version": ctx.protocol_version, **more}
+    if ctx.request_id is not None:
+        attributes["jsonrpc.request.id"] = str(ctx.request_id)
+    return attributes
+
+
+async def _route(
+    ctx: ServerRequestContext[Any, Any], binding: Binding, params: types.CallToolRequestParams, *, task: bool
+) -> CallAnswer:
+    attributes = {
+        "lineup.tool": params.name,
+        "lineup.conversation_id": binding.conversation_id,
+        **semconv(ctx, **{"gen_ai.tool.name": params.name, "gen_ai.operation.name": "execute_tool"}),
+    }
     with tracing.span("tool.call", parent=trace_parent(params.meta), attributes=attributes) as span:
         # Hints and the eta publish leave in a background task, not before this request's response.
         async with answer_first():
@@ -235,6 +288,8 @@ async def _route(binding: Binding, params: types.CallToolRequestParams, *, task:
                 now=timezone.now(),
             )
         tracing.annotate(span, operation_id=answer.operation.operation_id if answer.operation else None)
+        if span is not None and isinstance(answer.outcome, Rejected):
+            span.set_attribute("error.type", "tool_error")  # the convention's name for an isError result
     outcome = answer.outcome
     logger.info(
         "mcp.tool_call",
@@ -370,7 +425,9 @@ async def _get_extension_task(
         task["error"] = {"code": types.INTERNAL_ERROR, "message": "the operation ended without a result"}
     elif view.final:
         with tracing.span(
-            "tool.result", parent=trace_parent(params.meta), attributes={"lineup.operation_id": view.operation_id}
+            "tool.result",
+            parent=trace_parent(params.meta),
+            attributes={"lineup.operation_id": view.operation_id, **semconv(ctx)},
         ):
             acked = await run_db(bridge.deliver_result, binding, view, now=timezone.now())
         logger.info(
@@ -393,7 +450,9 @@ async def cancel_task(ctx: ServerRequestContext[Any, Any], params: types.GetTask
     require_client_extension(ctx, TASKS_EXTENSION)
     binding = request_binding(ctx)
     with tracing.span(
-        "task.cancel", parent=trace_parent(params.meta), attributes={"lineup.operation_id": params.task_id}
+        "task.cancel",
+        parent=trace_parent(params.meta),
+        attributes={"lineup.operation_id": params.task_id, **semconv(ctx)},
     ):
         async with answer_first():
             view = await run_db(bridge.cancel, binding, params.task_id, now=timezone.now())
@@ -433,7 +492,9 @@ async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTask
                 code=types.INVALID_PARAMS, message="no such task for this Agent in this conversation"
             ) from None
         with tracing.span(
-            "tool.result", parent=trace_parent(params.meta), attributes={"lineup.operation_id": view.operation_id}
+            "tool.result",
+            parent=trace_parent(params.meta),
+            attributes={"lineup.operation_id": view.operation_id, **semconv(ctx)},
         ):
             acked = await run_db(bridge.deliver_result, binding, view, now=timezone.now(), recheck=True)
     except bridge.TokenWithdrawn as withdrawn:
