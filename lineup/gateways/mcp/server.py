@@ -1,4 +1,4 @@
-"""The MCP server: the conversation's Inventory as MCP tools, ``pomodoro.start`` as an MCP task.
+"""The MCP server: the conversation's Inventory as MCP tools, every long tool as an MCP task.
 
 Built on the official SDK's low-level ``Server`` (tools are per conversation and carry their own JSON
 Schemas, which the decorator-based ``MCPServer`` would derive from Python signatures instead). Every
@@ -17,6 +17,11 @@ worker thread, shape the answer.
   tasks as types only, so the task-augmented call is answered by a server middleware (below the SDK's
   ``tools/call`` result sieve, which only knows ``CallToolResult``) and the ``tasks/*`` methods are
   registered as custom request handlers.
+* Protocol 2026-07-28 with the tasks extension (SEP-2663, decision 0044): for a request that declares
+  ``io.modelcontextprotocol/tasks``, every long tool's call is a flat ``CreateTaskResult`` (the server
+  decides); ``tasks/get`` inlines the result once terminal (and acks the outbox entry), ``tasks/cancel``
+  interrupts through the Runtime's settlement, ``tasks/update`` acks; without the extension,
+  ``tasks/*`` answer -32021.
 * Without tasks, ``pomodoro.start`` answers its receipt at once; the result is read from the resource
   ``lineup://operations/<operation_id>`` (or by calling again with the same idempotency key).
 * MCP Apps (``lineup.gateways.mcp.apps``): the UI extension, ``_meta.ui`` on Surface apps' tools, the
