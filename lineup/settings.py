@@ -55,6 +55,7 @@ Variables:
     LINEUP_MCP_IN_FLIGHT_PER_USER   /mcp/ requests handled at once per person, any tokens, per process (8)
     LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN  /mcp/ requests started per second per token (5, burst 20; more wait)
     LINEUP_MCP_HELD_PER_PROCESS  /mcp/ requests held open (tasks/result) at once per process, all people (512)
+    LINEUP_MCP_CONFORMANCE_FIXTURES  1: install the MCP conformance suite's fixture MiniApp (tests only)
     LINEUP_HTTP_MAX_BODY_BYTES  largest request body (4194304); refused from Content-Length
     LINEUP_HTTP_HEADER_TIMEOUT_SECONDS  a request's headers must be complete this soon (10)
     LINEUP_HTTP_IDLE_TIMEOUT_SECONDS  an idle HTTP connection is closed after this long (60)
@@ -120,6 +121,10 @@ ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("LINEUP_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()
 ]
 
+# Tests only: the official MCP conformance suite's fixture tools as a MiniApp (never in production).
+MCP_CONFORMANCE_FIXTURES = os.environ.get("LINEUP_MCP_CONFORMANCE_FIXTURES") == "1"
+CONFORMANCE_FIXTURES_APP = "tests.lineup.gateways.mcp.conformance_app"
+
 INSTALLED_APPS = [
     "daphne",
     "axes",
@@ -133,6 +138,8 @@ INSTALLED_APPS = [
     # The bundled MiniApps come first: their AppConfig.ready() registers their tool handlers before
     # the Runtime's validates the manifests (docs/miniapps.md). They import only runtime.api.
     *BUNDLED_MINIAPPS,
+    # The MCP conformance suite's fixture MiniApp: tests only (tests/lineup/gateways/mcp/test_official_suite.py).
+    *([CONFORMANCE_FIXTURES_APP] if MCP_CONFORMANCE_FIXTURES else []),
     # Bottom to top (docs/decisions/0010-layers.md): each app imports only those listed before it.
     "runtime",
     "interact",
@@ -339,7 +346,7 @@ LINEUP_MANIFEST_GLOBS = [
     g.strip()
     for g in os.environ.get("LINEUP_MANIFEST_GLOBS", "interact/manifest.json,miniapps/*/manifest.json").split(",")
     if g.strip()
-]
+] + ([CONFORMANCE_FIXTURES_APP.replace(".", "/") + "/manifest.json"] if MCP_CONFORMANCE_FIXTURES else [])
 
 # --- Metrics and probes (lineup.probes, runtime.metrics) --------------------------------------
 LINEUP_METRICS_DIR = os.environ.get("LINEUP_METRICS_DIR", "").strip()

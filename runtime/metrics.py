@@ -74,8 +74,18 @@ SETTLEMENT_LAG = Histogram(
 SETTLEMENT_FAILURES = Counter(
     "lineup_settlement_failures_total", "Settlements that raised and were rolled back (settlement.failed)."
 )
+# Named apart from the gauge lineup_operations_flagged: a counter's family name drops "_total", and
+# two families of one name make an exposition that scrapers reject.
 FLAGGINGS = Counter(
-    "lineup_operations_flagged_total", "Operations newly flagged for an operator after repeated failures."
+    "lineup_settlement_flaggings_total", "Operations newly flagged for an operator after repeated failures."
+)
+# OpenTelemetry's MCP convention: mcp.server.operation.duration, in seconds, with its advised buckets.
+MCP_DURATION_BUCKETS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300)
+MCP_OPERATION_SECONDS = Histogram(
+    "mcp_server_operation_duration_seconds",
+    "Time to answer one /mcp/ request, by MCP method and error type (OpenTelemetry MCP convention).",
+    ["mcp_method_name", "error_type"],
+    buckets=MCP_DURATION_BUCKETS,
 )
 OUTBOX_SENDS = Counter(
     "lineup_outbox_sends_total",
@@ -196,6 +206,12 @@ def count_sweep(path: str) -> None:
 
 def count_sweep_batch(path: str) -> None:
     SWEEP_BATCHES.labels(path).inc()
+
+
+def observe_mcp_operation(method: str, seconds: float, error_type: str = "") -> None:
+    """One answered ``/mcp/`` request: ``method`` a known MCP method (or ``other``), ``error_type`` the
+    JSON-RPC error code or ``tool_error`` (empty when it succeeded)."""
+    MCP_OPERATION_SECONDS.labels(method, error_type).observe(seconds)
 
 
 def count_rate_limit_refusal(door: str) -> None:

@@ -757,6 +757,26 @@ def interrupt_for_operator(
 
 
 @decision
+def cancel_operation(*, operation_id: uuid.UUID | str, caller: str, now: datetime) -> SettleOutcome:
+    """The caller that started an operation ends it by its id (MCP ``tasks/cancel``, SEP-2663).
+
+    The same settlement as the app's interrupt tool (trigger ``agent_interrupt``, under the
+    workspace lock): the start call gets its one result (``interrupted``, reason
+    ``agent_interrupt``), a late one settles ``completed`` and a final one is left alone, so a
+    repeated cancel is a no-op. ``Operation.DoesNotExist`` when there is no such operation of
+    ``caller``'s (another caller's operation is not theirs to end).
+    """
+    workspace = lock_workspace_of_operation(operation_id, now=now)
+    if workspace is None:
+        raise Operation.DoesNotExist(f"no operation {operation_id}")
+    [operation] = _lock_operations(Q(pk=operation_id))
+    if operation.tool_call.caller != caller:
+        raise Operation.DoesNotExist(f"no operation {operation_id} of {caller}")
+    [outcome] = settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now)
+    return outcome
+
+
+@decision
 def settle_due_batch(*, operation_ids: list[uuid.UUID], now: datetime) -> list[SettleOutcome]:
     """Settle a batch of due operations (trigger ``deadline``) in one transaction.
 

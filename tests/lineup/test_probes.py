@@ -128,3 +128,15 @@ def test_the_idle_sweep_leaves_no_line_at_info(logger, level, message, kept):
 
     record = logging.LogRecord(logger, level, __file__, 1, message, None, None)
     assert QuietPeriodicSweep().filter(record) is kept
+
+
+def test_every_metric_family_has_a_name_of_its_own(client):
+    """A counter's family name drops ``_total``: ``lineup_operations_flagged_total`` (a counter) and
+    ``lineup_operations_flagged`` (a gauge) were one family name twice, which scrapers refuse."""
+    response = client.get("/metrics", REMOTE_ADDR="127.0.0.1")
+    types = [line.split()[2:4] for line in response.content.decode().splitlines() if line.startswith("# TYPE ")]
+    # OpenMetrics names a counter's family without "_total" (the text format 0.0.4 keeps it on the line).
+    families = [name.removesuffix("_total") if kind == "counter" else name for name, kind in types]
+    assert len(families) == len(set(families)), sorted(f for f in families if families.count(f) > 1)
+    assert "lineup_settlement_flaggings" in families and "lineup_operations_flagged" in families
+    assert "mcp_server_operation_duration_seconds" in families

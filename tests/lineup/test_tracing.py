@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import uuid
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
@@ -153,9 +154,12 @@ def test_an_mcp_tool_call_continues_the_traceparent_in_its_meta(exporter, token,
     from channels.db import database_sync_to_async
     from django.db import connections
 
+    # The request's facts the SDK's context carries (method, revision, JSON-RPC id).
+    ctx = SimpleNamespace(method="tools/call", protocol_version="2026-07-28", request_id=7)
+
     async def call() -> server.CallAnswer:
         try:
-            return await server._route(binding, params, task=True)
+            return await server._route(ctx, binding, params, task=True)
         finally:  # the worker thread's own connection, or the test database can not be dropped
             await database_sync_to_async(connections.close_all)()
 
@@ -169,3 +173,12 @@ def test_an_mcp_tool_call_continues_the_traceparent_in_its_meta(exporter, token,
     assert format(call.parent.span_id, "016x") == parent_id
     assert decision.parent.span_id == call.context.span_id
     assert call.attributes["lineup.operation_id"] == answer.operation.operation_id
+    # OpenTelemetry's MCP convention, beside LineUp's own attributes.
+    assert {k: call.attributes[k] for k in call.attributes if not k.startswith("lineup.")} == {
+        "mcp.method.name": "tools/call",
+        "mcp.protocol.version": "2026-07-28",
+        "jsonrpc.request.id": "7",
+        "gen_ai.tool.name": "pomodoro.start",
+        "gen_ai.operation.name": "execute_tool",
+    }
+    assert call.attributes["lineup.tool"] == "pomodoro.start"

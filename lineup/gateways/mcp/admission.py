@@ -100,6 +100,27 @@ def parse_message(body: bytes, *, limit: int) -> dict[str, Any]:
     return value
 
 
+# SEP-2663 (routing headers): tasks/get, tasks/update and tasks/cancel carry Mcp-Name: <taskId>. The
+# SDK checks Mcp-Name only for the core methods that name something (tools/call, resources/read...).
+TASK_NAMED_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
+HEADER_MISMATCH = -32020
+
+
+def check_task_name_header(message: dict[str, Any], headers: dict[str, str]) -> None:
+    """On 2026-07-28, a ``tasks/*`` request's ``Mcp-Name`` header is its ``params.taskId`` (400, -32020)."""
+    if message.get("method") not in TASK_NAMED_METHODS or "mcp-protocol-version" not in headers:
+        return
+    if headers["mcp-protocol-version"].strip() < "2026-07-28":  # dated revisions compare as text
+        return
+    params = message.get("params")
+    task_id = params.get("taskId") if isinstance(params, dict) else None
+    if headers.get("mcp-name", "").strip() != task_id:
+        request_id = message.get("id") if is_request_id(message.get("id")) else None
+        raise Refusal(
+            400, "the Mcp-Name header must be the request's params.taskId", code=HEADER_MISMATCH, request_id=request_id
+        )
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -22,7 +22,7 @@ from runtime.clock import isoformat
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import DeliveryChannel, Operation, OutboxEntry
 from runtime.services.agents import authenticate_agent, token_digest, token_refusal
-from runtime.services.operations import wire_state
+from runtime.services.operations import cancel_operation, wire_state
 from runtime.services.outbox import ack_outbox_entry
 from runtime.tool_calls import Accepted, ToolOutcome
 from runtime.tool_router import Caller, access_conversation, route_tool_call
@@ -226,6 +226,20 @@ def operation(binding: Binding, operation_id: str) -> OperationView | None:
         .first()
     )
     return _view(row) if row is not None else None
+
+
+def cancel(binding: Binding, operation_id: str, *, now: datetime) -> OperationView | None:
+    """End this Agent's operation ``operation_id`` now (``tasks/cancel``), through the Runtime's one
+    interrupt settlement; the operation as it stands after, or None when it is not this Agent's.
+    A final operation is left as it is: its one result stays the truth."""
+    view = operation(binding, operation_id)
+    if view is None or view.final:
+        return view
+    try:
+        cancel_operation(operation_id=view.operation_id, caller=binding.caller.label, now=now)
+    except Operation.DoesNotExist:  # deleted meanwhile (its conversation was)
+        return None
+    return operation(binding, operation_id)
 
 
 def recent_operations(binding: Binding) -> list[OperationView]:

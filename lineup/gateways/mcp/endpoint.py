@@ -38,6 +38,7 @@ from lineup.gateways.mcp.admission import (
     Refusal,
     check_content_headers,
     check_method,
+    check_task_name_header,
     is_request_id,
     parse_message,
     read_body,
@@ -233,6 +234,7 @@ class McpEndpoint:
         if body is None:
             return None
         message = parse_message(body, limit=MAX_FRAME_BYTES)
+        check_task_name_header(message, headers)
         method = message.get("method")
         return binding, body, method if isinstance(method, str) else ""
 

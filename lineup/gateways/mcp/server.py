@@ -1,4 +1,4 @@
-"""The MCP server: the conversation's Inventory as MCP tools, ``pomodoro.start`` as an MCP task.
+"""The MCP server: the conversation's Inventory as MCP tools, every long tool as an MCP task.
 
 Built on the official SDK's low-level ``Server`` (tools are per conversation and carry their own JSON
 Schemas, which the decorator-based ``MCPServer`` would derive from Python signatures instead). Every
@@ -17,6 +17,11 @@ worker thread, shape the answer.
   tasks as types only, so the task-augmented call is answered by a server middleware (below the SDK's
   ``tools/call`` result sieve, which only knows ``CallToolResult``) and the ``tasks/*`` methods are
   registered as custom request handlers.
+* Protocol 2026-07-28 with the tasks extension (SEP-2663, decision 0044): for a request that declares
+  ``io.modelcontextprotocol/tasks``, every long tool's call is a flat ``CreateTaskResult`` (the server
+  decides); ``tasks/get`` inlines the result once terminal (and acks the outbox entry), ``tasks/cancel``
+  interrupts through the Runtime's settlement, ``tasks/update`` acks; without the extension,
+  ``tasks/*`` answer -32021.
 * Without tasks, ``pomodoro.start`` answers its receipt at once; the result is read from the resource
   ``lineup://operations/<operation_id>`` (or by calling again with the same idempotency key).
 * MCP Apps (``lineup.gateways.mcp.apps``): the UI extension, ``_meta.ui`` on Surface apps' tools, the
@@ -26,6 +31,7 @@ worker thread, shape the answer.
 from __future__ import annotations
 
 import json
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -34,6 +40,7 @@ import structlog
 from django.utils import timezone
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.mcpserver.server import require_client_extension
 from mcp.shared.exceptions import MCPError
 from mcp.types import methods
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
@@ -43,13 +50,14 @@ from lineup.gateways.mcp import apps, bridge, holding
 from lineup.gateways.mcp.admission import NOT_ADMITTED
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
 from lineup.gateways.mcp.schemas import result_or_rejection
-from runtime import tracing
+from runtime import metrics, tracing
 from runtime.after_commit import answer_first
 from runtime.clock import isoformat
 from runtime.db_threads import run_db
 from runtime.manifests import ToolDescriptor
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.tool_router import enforced_input_schema
+from runtime.transitions import InterruptionReason, OperationState
 
 logger = structlog.get_logger("lineup.mcp")
 
@@ -57,6 +65,11 @@ BINDING_SCOPE_KEY = "lineup.mcp.binding"
 # Core MCP tasks exist only in this revision; 2026-07-28 moved them into an extension.
 TASKS_PROTOCOL_VERSION = "2025-11-25"
 RELATED_TASK_META = "io.modelcontextprotocol/related-task"
+# 2026-07-28: tasks are the extension SEP-2663, offered to the clients that declare it (decision 0044).
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+# How long after its deadline a task is promised to stay readable (its ttlMs counts from its start).
+# The rows are kept longer (the Runtime's retention); the promise is what a client may rely on.
+TASK_RESULT_TTL = timedelta(hours=24)
 DESCRIPTOR_META = "lineup/descriptor"
 SOURCE_META = "lineup/source_tool_call_id"
 REPLAYED_META = "lineup/replayed"
@@ -70,6 +83,8 @@ POLL_INTERVAL_MIN = timedelta(milliseconds=250)
 # A held tasks/result whose token was revoked (or whose user was deactivated) while it waited: the
 # code of the endpoint's refusals before admission (the same token would now get a 401 there).
 TOKEN_WITHDRAWN = NOT_ADMITTED
+
+AGENT_INTERRUPT = InterruptionReason.AGENT_INTERRUPT.value
 
 INSTRUCTIONS = (
     "These tools act on one LineUp conversation, the one named in this endpoint's URL. "
@@ -85,7 +100,9 @@ class LineUpServer(Server[Any]):
 
     def get_capabilities(self, *args: Any, **kwargs: Any) -> types.ServerCapabilities:
         capabilities = super().get_capabilities(*args, **kwargs)
-        if kwargs.get("protocol_version") not in MODERN_PROTOCOL_VERSIONS:
+        if kwargs.get("protocol_version") in MODERN_PROTOCOL_VERSIONS:
+            capabilities.extensions = {**(capabilities.extensions or {}), TASKS_EXTENSION: {}}
+        else:
             capabilities.tasks = types.ServerTasksCapability(
                 requests=types.ServerTasksRequestsCapability(
                     tools=types.TasksToolsCapability(call=types.TasksCallCapability())
@@ -108,6 +125,9 @@ def build_server() -> LineUpServer:
     )
     server.add_request_handler("tasks/get", types.GetTaskRequestParams, get_task)
     server.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, task_result)
+    server.add_request_handler("tasks/cancel", types.GetTaskRequestParams, cancel_task)
+    server.add_request_handler("tasks/update", types.GetTaskRequestParams, update_task)
+    server.middleware.append(measured)
     server.middleware.append(task_augmented_calls)
     apps.advertise(server)
     return server
@@ -152,14 +172,60 @@ def _tool(descriptor: ToolDescriptor, revision: str) -> types.Tool:
 async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
     if params.name == apps.STATUS_TOOL:
         return await apps.call_status_tool(request_binding(ctx), params.arguments)
-    answer = await _route(request_binding(ctx), params, task=False)
+    answer = await _route(ctx, request_binding(ctx), params, task=False)
     return _call_result(answer)
 
 
+# The methods named in the duration metric's label; any other a client sends is "other" (bounded).
+MEASURED_METHODS = frozenset(
+    {
+        "server/discover", "initialize", "ping", "tools/list", "tools/call", "resources/list",
+        "resources/templates/list", "resources/read", "tasks/get", "tasks/result", "tasks/cancel", "tasks/update",
+    }
+)  # fmt: skip
+
+
+async def measured(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    """Every request's duration, as the OpenTelemetry MCP convention's ``mcp.server.operation.duration``
+    (``error.type``: the JSON-RPC error code, ``tool_error`` for a tool's ``isError`` result)."""
+    started = time.perf_counter()
+    error_type = ""
+    try:
+        result = await call_next(ctx)
+        if _is_tool_error(result):
+            error_type = "tool_error"
+        return result
+    except MCPError as error:
+        error_type = str(error.error.code)
+        raise
+    except Exception as error:
+        error_type = type(error).__qualname__
+        raise
+    finally:
+        method = ctx.method if ctx.method in MEASURED_METHODS else "other"
+        metrics.observe_mcp_operation(method, time.perf_counter() - started, error_type)
+
+
+def _is_tool_error(result: object) -> bool:
+    if isinstance(result, types.CallToolResult):
+        return result.is_error is True
+    return isinstance(result, dict) and result.get("isError") is True
+
+
 async def task_augmented_calls(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
-    """Answer a task-augmented ``tools/call`` with a ``CreateTaskResult``; pass everything else on."""
+    """Answer a ``tools/call`` of a long tool as a task when the client speaks tasks; pass everything
+    else on.
+
+    2025-11-25: the client asks with ``params.task`` (core tasks). 2026-07-28: the server decides
+    (SEP-2663): every long tool's call is a task for a client that declared the extension, in its
+    request's ``clientCapabilities``; for one that did not, the call answers its receipt at once.
+    """
     raw = ctx.params or {}
-    if ctx.method != "tools/call" or ctx.protocol_version != TASKS_PROTOCOL_VERSION or raw.get("task") is None:
+    if ctx.method != "tools/call":
+        return await call_next(ctx)
+    legacy = ctx.protocol_version == TASKS_PROTOCOL_VERSION and raw.get("task") is not None
+    extension = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and declares_tasks(ctx)
+    if not (legacy or extension):
         return await call_next(ctx)
     try:
         methods.validate_client_request("tools/call", ctx.protocol_version, raw)
@@ -168,16 +234,28 @@ async def task_augmented_calls(ctx: ServerRequestContext[Any, Any], call_next: C
         raise MCPError(code=types.INVALID_PARAMS, message="Invalid request parameters") from None
     binding = request_binding(ctx)
     descriptor = bridge.inventory(binding).get(params.name)
-    if (descriptor is not None and descriptor.call_model != "operation") or params.name == apps.STATUS_TOOL:
+    short = (descriptor is not None and descriptor.call_model != "operation") or params.name == apps.STATUS_TOOL
+    if short and extension:
+        return await call_next(ctx)  # the server decides: a short tool answers its result
+    if short:
         # taskSupport is absent ("forbidden") on short tools.
         raise MCPError(code=types.METHOD_NOT_FOUND, message=f"{params.name} does not support task-augmented calls")
-    answer = await _route(binding, params, task=True)
+    answer = await _route(ctx, binding, params, task=True)
     result = _wire_call_result(_call_result(answer), ctx.protocol_version)
     if answer.operation is None:
-        return result  # rejected: no task was created, there is nothing to poll
+        return result  # rejected (or an unknown tool): no task was created, there is nothing to poll
+    if extension:
+        # The operation row is committed (the router's decision returned): tasks/get finds it at once.
+        return {"resultType": "task", **_extension_task(answer.operation, timezone.now())}
     # A CreateTaskResult; its content/structuredContent (the receipt) also keep it a valid
     # CallToolResult for clients (like the mcp 2.3 SDK's) that parse every tools/call answer as one.
     return {**result, "task": _task(answer.operation, timezone.now())}
+
+
+def declares_tasks(ctx: ServerRequestContext[Any, Any]) -> bool:
+    """The request's client declared the tasks extension (2026-07-28: in this request's envelope)."""
+    capabilities = ctx.session.client_capabilities
+    return bool(capabilities and capabilities.extensions and TASKS_EXTENSION in capabilities.extensions)
 
 
 def trace_parent(meta: Any) -> dict[str, str]:
@@ -186,8 +264,23 @@ def trace_parent(meta: Any) -> dict[str, str]:
     return {k: meta[k] for k in ("traceparent", "tracestate") if isinstance(meta.get(k), str)}
 
 
-async def _route(binding: Binding, params: types.CallToolRequestParams, *, task: bool) -> CallAnswer:
-    attributes = {"lineup.tool": params.name, "lineup.conversation_id": binding.conversation_id}
+def semconv(ctx: ServerRequestContext[Any, Any], **more: str) -> dict[str, str]:
+    """The OpenTelemetry MCP convention's attributes of this request, beside LineUp's own ``lineup.*``
+    (added, not renamed: dashboards read both)."""
+    attributes = {"mcp.method.name": ctx.method, "mcp.protocol.version": ctx.protocol_version, **more}
+    if ctx.request_id is not None:
+        attributes["jsonrpc.request.id"] = str(ctx.request_id)
+    return attributes
+
+
+async def _route(
+    ctx: ServerRequestContext[Any, Any], binding: Binding, params: types.CallToolRequestParams, *, task: bool
+) -> CallAnswer:
+    attributes = {
+        "lineup.tool": params.name,
+        "lineup.conversation_id": binding.conversation_id,
+        **semconv(ctx, **{"gen_ai.tool.name": params.name, "gen_ai.operation.name": "execute_tool"}),
+    }
     with tracing.span("tool.call", parent=trace_parent(params.meta), attributes=attributes) as span:
         # Hints and the eta publish leave in a background task, not before this request's response.
         async with answer_first():
@@ -200,6 +293,8 @@ async def _route(binding: Binding, params: types.CallToolRequestParams, *, task:
                 now=timezone.now(),
             )
         tracing.annotate(span, operation_id=answer.operation.operation_id if answer.operation else None)
+        if span is not None and isinstance(answer.outcome, Rejected):
+            span.set_attribute("error.type", "tool_error")  # the convention's name for an isError result
     outcome = answer.outcome
     logger.info(
         "mcp.tool_call",
@@ -282,8 +377,104 @@ async def _task_operation(binding: Binding, task_id: str) -> OperationView:
 
 
 async def get_task(ctx: ServerRequestContext[Any, Any], params: types.GetTaskRequestParams) -> dict[str, Any]:
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return await _get_extension_task(ctx, params)
     view = await _task_operation(request_binding(ctx), params.task_id)
     return _task(view, timezone.now())
+
+
+# --- tasks, 2026-07-28: the extension io.modelcontextprotocol/tasks (SEP-2663) ----------------------
+
+
+def _extension_task(view: OperationView, now: datetime) -> dict[str, Any]:
+    """The SEP-2663 ``Task`` of an operation (without its result).
+
+    ``cancelled`` when the Agent ended it (``tasks/cancel``, or the app's interrupt tool: both are the
+    requester's interrupt); ``completed`` for every other end — a focus the person ended, or the
+    operator, is a result of the tool. ``failed`` is for an operation whose result can not be read.
+    """
+    task: dict[str, Any] = {
+        "taskId": view.operation_id,
+        "createdAt": isoformat(view.started_at),
+        "lastUpdatedAt": isoformat(view.settled_at or view.started_at),
+        "ttlMs": _millis(view.ends_at - view.started_at + TASK_RESULT_TTL),
+    }
+    if view.final:
+        reason = (view.result or {}).get("interruption_reason")
+        task["status"] = "cancelled" if reason == AGENT_INTERRUPT else "completed"
+        task["statusMessage"] = f"{view.state} ({reason})" if reason else view.state
+    elif view.state != OperationState.FOCUSING:
+        task["status"] = "failed"
+    else:
+        remaining = view.ends_at - now
+        task["status"] = "working"
+        task["statusMessage"] = f"{view.state} until {isoformat(view.ends_at)}"
+        task["pollIntervalMs"] = _millis(max(POLL_INTERVAL_MIN, min(POLL_INTERVAL_MAX, remaining)))
+    return task
+
+
+async def _get_extension_task(
+    ctx: ServerRequestContext[Any, Any], params: types.GetTaskRequestParams
+) -> dict[str, Any]:
+    """``tasks/get`` (SEP-2663): the task, with its ``tools/call`` result inlined once it has one.
+
+    The first answer that carries the result acks the operation's outbox entry (decision 0044):
+    SEP-2663 has no acknowledgement, and this is the moment the result reached the Agent. Later
+    ``tasks/get`` answer the same result again from the tool call row.
+    """
+    require_client_extension(ctx, TASKS_EXTENSION)
+    binding = request_binding(ctx)
+    view = await _task_operation(binding, params.task_id)
+    task = _extension_task(view, timezone.now())
+    if task["status"] == "failed":
+        task["error"] = {"code": types.INTERNAL_ERROR, "message": "the operation ended without a result"}
+    elif view.final:
+        with tracing.span(
+            "tool.result",
+            parent=trace_parent(params.meta),
+            attributes={"lineup.operation_id": view.operation_id, **semconv(ctx)},
+        ):
+            acked = await run_db(bridge.deliver_result, binding, view, now=timezone.now())
+        logger.info(
+            "mcp.task_result",
+            agent_id=binding.agent_id,
+            conversation_id=binding.conversation_id,
+            operation_id=view.operation_id,
+            state=view.state,
+            outbox_acked=acked,
+        )
+        task["result"] = _wire_call_result(_json_result(view.result or {}, {}), ctx.protocol_version)
+    return task
+
+
+async def cancel_task(ctx: ServerRequestContext[Any, Any], params: types.GetTaskRequestParams) -> dict[str, Any]:
+    """``tasks/cancel`` (SEP-2663): interrupt the operation; an empty ack, the same for a task that
+    had already ended (its one result stays the truth), -32602 for a task that is not this Agent's."""
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        raise MCPError(code=types.METHOD_NOT_FOUND, message="Method not found", data="tasks/cancel")
+    require_client_extension(ctx, TASKS_EXTENSION)
+    binding = request_binding(ctx)
+    with tracing.span(
+        "task.cancel",
+        parent=trace_parent(params.meta),
+        attributes={"lineup.operation_id": params.task_id, **semconv(ctx)},
+    ):
+        async with answer_first():
+            view = await run_db(bridge.cancel, binding, params.task_id, now=timezone.now())
+    if view is None:
+        raise MCPError(code=types.INVALID_PARAMS, message="no such task for this Agent in this conversation")
+    logger.info("mcp.task_cancel", agent_id=binding.agent_id, operation_id=view.operation_id, state=view.state)
+    return {}
+
+
+async def update_task(ctx: ServerRequestContext[Any, Any], params: types.GetTaskRequestParams) -> dict[str, Any]:
+    """``tasks/update`` (SEP-2663): LineUp's tasks never wait for the client's input, so there is
+    nothing to deliver; an empty ack for a task of this Agent's, -32602 otherwise."""
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        raise MCPError(code=types.METHOD_NOT_FOUND, message="Method not found", data="tasks/update")
+    require_client_extension(ctx, TASKS_EXTENSION)
+    await _task_operation(request_binding(ctx), params.task_id)
+    return {}
 
 
 async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTaskPayloadRequestParams) -> dict[str, Any]:
@@ -294,6 +485,8 @@ async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTask
     request ends refused (within ``holding.STEP_SECONDS``) instead of returning the result to a
     withdrawn token.
     """
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:  # SEP-2663: the result is inlined in tasks/get
+        raise MCPError(code=types.METHOD_NOT_FOUND, message="Method not found", data="tasks/result")
     binding = request_binding(ctx)
     try:
         view = await _task_operation(binding, params.task_id)
@@ -304,7 +497,9 @@ async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTask
                 code=types.INVALID_PARAMS, message="no such task for this Agent in this conversation"
             ) from None
         with tracing.span(
-            "tool.result", parent=trace_parent(params.meta), attributes={"lineup.operation_id": view.operation_id}
+            "tool.result",
+            parent=trace_parent(params.meta),
+            attributes={"lineup.operation_id": view.operation_id, **semconv(ctx)},
         ):
             acked = await run_db(bridge.deliver_result, binding, view, now=timezone.now(), recheck=True)
     except bridge.TokenWithdrawn as withdrawn:
