@@ -130,6 +130,8 @@ class InstanceStateContract:
     max_bytes: int
     retention: str
     validator: Any = field(compare=False, repr=False)
+    # Top-level properties of the state an Agent may read (``agent_readable``); none by default.
+    agent_readable: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,14 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
             max_bytes=spec["max_bytes"],
             retention=spec["retention"],
             validator=_compile(spec["state_schema"], path=path, where="instance_state/state_schema"),
+            agent_readable=tuple(spec.get("agent_readable", ())),
         )
+        declared = spec["state_schema"].get("properties", {})
+        for index, name in enumerate(state_contract.agent_readable):
+            if name not in declared:
+                raise ManifestError(
+                    f"{path}: instance_state/agent_readable/{index}: {name!r} is not a property of the state_schema"
+                )
     elif "instance_state" in raw:
         raise ManifestError(f"{path}: instance_state: declared without feature {INSTANCE_STATE_FEATURE}")
 

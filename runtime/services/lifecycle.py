@@ -68,6 +68,12 @@ def _leave(workspace: Workspace, leaving: AppInstance, *, trigger: Trigger, targ
         bring_to_foreground(workspace, target, now=now)
 
 
+def leave_for(workspace: Workspace, leaving: AppInstance, *, target: AppInstance, now: datetime) -> None:
+    """Switch from ``leaving`` (in front) to ``target`` for a decision holding the lock: the rule a
+    person's switch follows (an operation that ends when left ends ``interrupted(switched_app)``)."""
+    _leave(workspace, leaving, trigger=Trigger.SWITCH_APP, target=target, now=now)
+
+
 @records_rejection("lifecycle.rejected")
 @decision
 def return_to_interact(*, conversation_id: uuid.UUID | str, now: datetime) -> AppInstance:
