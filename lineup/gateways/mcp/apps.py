@@ -34,14 +34,13 @@ from mcp.shared.exceptions import MCPError
 
 from interact.surface_document import MCP_APPS_SDK, surface_document
 from lineup.gateways.mcp import bridge
-from lineup.gateways.mcp.bridge import Binding
+from lineup.gateways.mcp.bridge import Binding, app_fields
 from lineup.gateways.mcp.schemas import result_or_rejection
 from runtime.clock import isoformat
 from runtime.db_threads import run_db
 from runtime.errors import RejectionCode
 from runtime.manifests import ToolDescriptor, get_manifest
 from runtime.models import Operation
-from runtime.services.operations import operation_projection
 
 UI_SCHEME = "ui://"
 URI_PREFIX = "ui://lineup/"
@@ -58,12 +57,14 @@ RESOURCE_UI_META: dict[str, Any] = {
 
 STATUS_OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "additionalProperties": False,
+    # Beyond the Runtime's fields, the app's own fields of its projection (Pomodoro: activity; the
+    # quiz: title), whatever the app: the status of any MiniApp's operation, in its own fields.
+    "additionalProperties": True,
     "required": ["operation_id", "state", "started_at", "ends_at", "server_time"],
     "properties": {
         "operation_id": {"type": "string"},
-        "state": {"enum": ["focusing", "completed", "interrupted"]},
-        "activity": {"type": "string"},
+        "app_id": {"type": "string"},
+        "state": {"enum": ["focusing", "running", "completed", "interrupted"]},
         "started_at": {"type": "string"},
         "ends_at": {"type": "string"},
         "ended_at": {"type": "string"},
@@ -195,11 +196,8 @@ def operation_status(binding: Binding, operation_id: object) -> dict[str, Any] |
         "ends_at": isoformat(row.ends_at),
         "server_time": isoformat(timezone.now()),
     }
-    # The app's own words about it (Pomodoro: the activity), from its projection, not from constants here.
-    shown = set(STATUS_OUTPUT_SCHEMA["properties"]) - set(status)
-    for key, value in operation_projection(row).items():
-        if key in shown and key not in ("ended_at", "interruption_reason") and isinstance(value, str) and value:
-            status[key] = value
+    # The app's own words about it (Pomodoro: the activity), from its projection, whatever the app.
+    status = {**app_fields(row), **status, "app_id": row.app_id}
     if row.ended_at is not None:
         status["ended_at"] = isoformat(row.ended_at)
     if row.interruption_reason:

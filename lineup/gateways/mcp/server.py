@@ -39,7 +39,7 @@ from mcp.types import methods
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from lineup.gateways.mcp import apps, bridge, holding
+from lineup.gateways.mcp import apps, bridge, holding, reads
 from lineup.gateways.mcp.admission import NOT_ADMITTED
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
 from lineup.gateways.mcp.schemas import result_or_rejection
@@ -128,6 +128,7 @@ async def list_tools(
 ) -> types.ListToolsResult:
     inventory = bridge.inventory(request_binding(ctx))
     tools = [_tool(descriptor, inventory.revision) for descriptor in inventory.tools]
+    tools.append(reads.state_tool())  # what runs in the conversation, for the model
     tools.append(apps.status_tool())  # app-only: MCP Apps hosts keep it from the model
     return types.ListToolsResult(tools=tools, _meta={bridge.INVENTORY_REVISION_META: inventory.revision})
 
@@ -152,6 +153,8 @@ def _tool(descriptor: ToolDescriptor, revision: str) -> types.Tool:
 async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
     if params.name == apps.STATUS_TOOL:
         return await apps.call_status_tool(request_binding(ctx), params.arguments)
+    if params.name == reads.STATE_TOOL:
+        return await reads.call_state_tool(request_binding(ctx), params.arguments)
     answer = await _route(request_binding(ctx), params, task=False)
     return _call_result(answer)
 
