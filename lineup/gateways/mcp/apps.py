@@ -14,9 +14,9 @@ What this adds to the endpoint (docs/agents.md, "MiniApps in MCP Apps hosts"; de
   tool call and changes no state, so a host that renders the app never, twice or after a reload
   changes nothing the Runtime guarantees.
 
-A MiniApp without published tools (Scratch notes) has no ``ui://`` resource: no tool call would
-ever open it in a host, and its Surface keeps its text in an instance snapshot, which exists only
-in the workspace.
+A MiniApp without an operation tool (Scratch notes: ``notes.append`` and ``notes.read`` are short)
+has no ``ui://`` resource: its Surface keeps its text in an instance snapshot, which exists only in
+the workspace, and a host's Surface can learn nothing but an operation's status.
 """
 
 from __future__ import annotations
@@ -101,7 +101,10 @@ def resource_uri(app_id: str) -> str:
 def ui_meta(descriptor: ToolDescriptor) -> dict[str, Any]:
     """The ``_meta`` keys that link a published tool to its app's Surface, or none."""
     manifest = get_manifest(descriptor.app_id)
-    if manifest is None or not manifest.surface_entry:
+    # A host's Surface learns only the state of an operation (the status tool): an app with no
+    # operation tool (Scratch notes, whose Surface needs the instance state only the workspace
+    # keeps) has nothing to show there.
+    if manifest is None or not manifest.surface_entry or not any(t.call_model == "operation" for t in manifest.tools):
         return {}
     uri = resource_uri(descriptor.app_id)
     return {"ui": {"resourceUri": uri}, LEGACY_RESOURCE_URI_META: uri}
