@@ -211,7 +211,11 @@ function renderStage() {
   replaceChildren(el.close, h("span", { class: "label-long" }, closeName), h("span", { class: "label-short", aria: { hidden: "true" } }, gettext("Close")));
   const failed = ui.failed.has(front.instance_id);
   el.appFailed.hidden = !failed;
-  if (failed) {
+  if (failed && ui.thrown.has(front.instance_id)) {
+    el.appFailedText.textContent = focusing
+      ? format(gettext("%(name)s failed: its page hit an error. Your focus keeps running on the server; try loading it again."), { name })
+      : format(gettext("%(name)s failed: its page hit an error. Try loading it again."), { name });
+  } else if (failed) {
     el.appFailedText.textContent = focusing
       ? format(gettext("%(name)s did not start. Your focus keeps running on the server; try loading it again."), { name })
       : format(gettext("%(name)s did not start."), { name });
