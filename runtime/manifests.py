@@ -146,6 +146,13 @@ class Manifest:
     capabilities: tuple[str, ...]
     instance_state: InstanceStateContract | None
     tools: tuple[ToolDescriptor, ...]
+    # The app's own words in other languages (``translations``: language code -> {name, running_label}),
+    # for an app whose words are not in the project's catalog.
+    translations: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
+
+    def words(self, language: str | None) -> dict[str, str]:
+        """The app's words in ``language`` (a Django language code), or none."""
+        return self.translations.get((language or "").lower(), {})
 
     @property
     def is_system(self) -> bool:
@@ -268,6 +275,7 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
         capabilities=tuple(raw.get("capabilities", [])),
         instance_state=state_contract,
         tools=tuple(tools),
+        translations=raw.get("translations", {}),
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import mcp.types as types
 
 from lineup.gateways.mcp.bridge import Binding
+from lineup.gateways.mcp.schemas import result_or_rejection
 from runtime.db_threads import run_db
 from runtime.selectors import what_runs
 
@@ -67,7 +68,7 @@ def state_tool() -> types.Tool:
             "a quiz: their app, times and the app's own fields). Changes nothing."
         ),
         input_schema={"type": "object", "additionalProperties": False},
-        output_schema=STATE_OUTPUT_SCHEMA,
+        output_schema=result_or_rejection(STATE_OUTPUT_SCHEMA),
         annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True),
     )
 
