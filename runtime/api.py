@@ -187,7 +187,8 @@ def save_instance_state(
     foreground: bool = False,
     answer: Answer | None = None,
 ) -> Receipt:
-    """Write ``change(view)`` as the state of the app's instance ``instance_id`` (or its latest open one).
+    """Write ``change(view)`` as the state of the app's instance ``instance_id`` (or its open one the
+    person focused last, else the one opened last).
 
     ``change`` gets the instance as it is under the workspace lock (None when ``open_if_none``
     opens a new one) and returns the whole new state, or raises ``Refusal``. The write is the
@@ -209,8 +210,8 @@ def save_instance_state(
 def read_instance_state(
     request: ToolRequest, *, instance_id: uuid.UUID | str | None = None, answer: Answer | None = None
 ) -> Receipt:
-    """Answer with the state of the app's instance ``instance_id`` or its most recently opened one
-    (a closed one's state is kept read-only). ``answer(view or None)`` shapes the receipt (the
+    """Answer with the state of the app's instance ``instance_id``, or its open one the person focused
+    last, or else the one closed last (its state kept read-only). ``answer(view or None)`` shapes the receipt (the
     default: ``{"status": "read", "instance_id", "app_session_id", "revision", "state"}`` or
     ``{"status": "no_instance"}``)."""
     return _instances.read_instance_state(
@@ -223,7 +224,7 @@ def read_instance_state(
 
 
 def close_instance(request: ToolRequest, *, instance_id: uuid.UUID | str | None = None) -> Receipt:
-    """Close the app's instance ``instance_id`` (or its latest open one) that runs no operation:
+    """Close the app's instance ``instance_id`` (or its open one the person focused last) that runs no operation:
     ``closed``, ``already_closed`` or ``no_open_instance``. Its state stays, read-only."""
     return _instances.close_instance(
         call=_call(request), instance_id=instance_id, now=request.now, conversation_id=request.conversation_id

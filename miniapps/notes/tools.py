@@ -5,7 +5,7 @@ operation and no deadline (``runtime.api.save_instance_state``). ``notes.append`
 as a new line to the conversation's open Notes instance, opening one behind what is in front if
 there is none; the manifest's quota holds (2 000 characters, 4 096 bytes of state) and a text
 that does not fit is refused ``notes_full``, nothing written. ``notes.read`` answers with the text
-of the most recently opened one (a closed one's text is kept, read-only).
+of the open notes the person used last, or else of the notes closed last (kept, read-only).
 """
 
 from __future__ import annotations

@@ -126,8 +126,9 @@ def _view(instance: AppInstance, snapshot: InstanceSnapshot | None, contract: In
 
 
 def _target(call: Call, instance_id: uuid.UUID | str | None, *, open_only: bool) -> AppInstance | None:
-    """The app's instance the call is about: ``instance_id`` (this conversation's and this app's),
-    or else the app's most recently opened instance here (only an open one if ``open_only``)."""
+    """The app's instance the call is about: ``instance_id`` (this conversation's and this app's), or
+    else its open instance the person focused last (one the Agent opened behind, never focused,
+    comes after), or else, unless ``open_only``, the one closed last (its state kept read-only)."""
     instances = AppInstance.objects.select_for_update().filter(conversation_id=call.conversation_id, app_id=call.app_id)
     if instance_id is not None:
         try:
@@ -140,9 +141,11 @@ def _target(call: Call, instance_id: uuid.UUID | str | None, *, open_only: bool)
                 RejectionCode.UNKNOWN_INSTANCE, f"no {call.app_id} instance {instance_id} in this conversation"
             )
         return instance
-    if open_only:
-        instances = instances.exclude(lifecycle_state=LifecycleState.CLOSED)
-    return instances.order_by("-opened_at", "-id").first()
+    open_now = instances.exclude(lifecycle_state=LifecycleState.CLOSED)
+    found = open_now.order_by("-focus_seq", "-opened_at", "-id").first()
+    if found is not None or open_only:
+        return found
+    return instances.order_by("-closed_at", "-opened_at", "-id").first()
 
 
 def _snapshot(instance: AppInstance) -> InstanceSnapshot | None:
@@ -275,7 +278,8 @@ def save_instance_state(
     now: datetime,
     conversation_id: uuid.UUID,
 ) -> Receipt:
-    """Write ``change(view)`` as the state of the app's instance (``instance_id``, or its latest open one).
+    """Write ``change(view)`` as the state of the app's instance (``instance_id``, or its open one the
+    person focused last, ``_target``).
 
     ``change`` reads the state as it is under the lock, so two calls never lose each other's
     write; it may raise a ``Rejection`` with the app's own stable code (nothing is written). With
@@ -311,8 +315,8 @@ def read_instance_state(
     now: datetime,
     conversation_id: uuid.UUID,
 ) -> Receipt:
-    """Answer with the state of the app's instance: ``instance_id``, or its most recently opened
-    one (open or, kept read-only, closed). Receipt ``{"status": "read", …, "state"}`` or
+    """Answer with the state of the app's instance: ``instance_id``, or its open one the person
+    focused last, or else the one closed last (kept read-only). Receipt ``{"status": "read", …, "state"}`` or
     ``{"status": "no_instance"}`` unless ``answer(view or None)`` shapes the app's own.
 
     A read is stored like any call, so its retry is answered with what it read then.
@@ -341,7 +345,7 @@ def close_instance(
     now: datetime,
     conversation_id: uuid.UUID,
 ) -> Receipt:
-    """Close the app's instance (``instance_id``, or its latest open one) that runs no operation.
+    """Close the app's instance (``instance_id``, or its open one the person focused last) that runs no operation.
 
     Receipts: ``closed``, ``already_closed``, ``no_open_instance``. An instance whose operation
     still runs is refused ``not_allowed``: the operation's own stop tool ends it (one result).
