@@ -13,7 +13,8 @@ parts (docs/miniapps.md, "Instances without a deadline"):
   front (the app's choice) and closes like any instance (``close_instances``);
 * nothing here is due later, so a restart has nothing to recover: the rows are the state.
 
-The app shapes its receipt from an ``InstanceView``; the Runtime stores it with the call.
+The app shapes its receipt from an ``InstanceView``; the Runtime stores it with the call. A
+refusal is the Tool Router's one ``tool.rejected`` event, as for any tool call.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import decision, record_event, records_rejection
+from runtime.events import decision, record_event
 from runtime.manifests import InstanceStateContract, get_manifest
 from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation, ToolCall, ToolCallStatus
 from runtime.projections import project_on_commit
@@ -238,7 +239,6 @@ def _write(
     )
 
 
-@records_rejection("instance.rejected")
 @decision
 def open_instance(
     *,
@@ -265,7 +265,6 @@ def open_instance(
     return _answer(call, instance, receipt)
 
 
-@records_rejection("instance.rejected")
 @decision
 def save_instance_state(
     *,
@@ -305,7 +304,6 @@ def save_instance_state(
     return _answer(call, instance, receipt)
 
 
-@records_rejection("instance.rejected")
 @decision
 def read_instance_state(
     *,
@@ -336,7 +334,6 @@ def read_instance_state(
     return _answer(call, instance, receipt)
 
 
-@records_rejection("instance.rejected")
 @decision
 def close_instance(
     *,

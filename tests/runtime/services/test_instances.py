@@ -119,8 +119,7 @@ def test_a_bad_initial_state_is_refused_with_nothing_written(conversation, state
         api.open_instance(request(conversation, "bad-1", now=at(1)), initial_state=state)
     assert refused.value.code == code
     assert counts(conversation) == before
-    rejected = LifecycleEvent.objects.get(conversation_id=conversation.id, kind="instance.rejected")
-    assert rejected.data["code"] == code
+    assert not LifecycleEvent.objects.filter(conversation_id=conversation.id, kind="snapshot.saved").exists()
     # Nothing stored: the same call id with a good state is a first call, not a retry.
     assert api.open_instance(request(conversation, "bad-1", now=at(2)), initial_state={"text": "ok"}).replayed is False
 
@@ -179,8 +178,13 @@ def test_an_append_writes_to_the_notes_the_person_opened(conversation, agent):
 def test_a_full_note_is_refused_notes_full_with_nothing_written(conversation, agent):
     receipt = appended(agent.call("notes.append", {"text": "a" * 1990}, now=T0))
     before = counts(conversation), InstanceSnapshot.objects.get(instance_id=receipt["instance_id"]).revision
+    events = LifecycleEvent.objects.count()
     outcome = agent.call("notes.append", {"text": "b" * 20}, now=at(1))
     assert isinstance(outcome, Rejected) and outcome.code == "notes_full", outcome
+    # One event: the Router's, naming the app's code.
+    rejected = LifecycleEvent.objects.latest("id")
+    assert (rejected.kind, rejected.data["code"]) == ("tool.rejected", "notes_full")
+    assert LifecycleEvent.objects.count() == events + 1
     assert "1990 of 2000 characters" in outcome.detail
     snapshot = InstanceSnapshot.objects.get(instance_id=receipt["instance_id"])
     assert (counts(conversation), snapshot.revision) == before
