@@ -64,6 +64,8 @@ WORKSPACE_FRAMES = compile_schemas(
         "interaction.dismiss": frame_schema({"interaction_id": ID_SCHEMA}, _REQUEST),
         "visibility": frame_schema({**_CONVERSATION, "visible": {"type": "boolean"}}, _REQUEST),
         "surface.reloaded": frame_schema(_INSTANCE, _REQUEST),
+        # A Surface script threw (the SDK's report, relayed by the page): logged, never an exit.
+        "surface.failed": frame_schema({**_INSTANCE, "message": {"type": "string", "maxLength": 300}}, _REQUEST),
         "app.switch": frame_schema(_INSTANCE, _REQUEST),
         "app.open": frame_schema({**_CONVERSATION, "app_id": {"type": "string", "maxLength": 64}}, _REQUEST),
         "app.close": frame_schema(_INSTANCE, _REQUEST),

@@ -28,7 +28,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 from django.views import i18n as i18n_views
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -37,7 +37,7 @@ from interact.agent_setup import agent_socket_hello, mcp_configurations
 from interact.services.preferences import language_preference_set
 from interact.surface_document import surface_document
 from runtime.clock import isoformat
-from runtime.manifests import get_manifest, registry
+from runtime.manifests import Manifest, get_manifest, registry
 from runtime.models import AgentToken
 from runtime.selectors import agents_of_user, conversations_of_user
 from runtime.services.agents import (
@@ -103,15 +103,21 @@ BUNDLED_APP_NAMES = (
 BUNDLED_RUNNING_LABELS = (gettext_noop("running"), gettext_noop("focusing"))
 
 
+def _in_language(manifest: Manifest, key: str, english: str) -> str:
+    """One of the app's words in the active language: its manifest's own ``translations`` (an app
+    that is not bundled brings them), else the project's catalog, else the manifest's English."""
+    return manifest.words(get_language()).get(key) or gettext(english)
+
+
 def app_names() -> dict[str, str]:
     """Every registered app's name in the active language, for the page to label chips and blocks."""
-    return {m.app_id: gettext(m.name) for m in registry().values()}
+    return {m.app_id: _in_language(m, "name", m.name) for m in registry().values()}
 
 
 def running_labels() -> dict[str, str]:
     """What each app with a deadline operation is called while one runs, in the active language."""
     return {
-        m.app_id: gettext(tool.operation.running_label)
+        m.app_id: _in_language(m, "running_label", tool.operation.running_label)
         for m in registry().values()
         for tool in m.tools
         if tool.operation is not None
@@ -121,7 +127,7 @@ def running_labels() -> dict[str, str]:
 def launchable_apps() -> list[dict[str, str]]:
     """The MiniApps a person may open by hand (the others are started by the Agent)."""
     return [
-        {"app_id": m.app_id, "name": gettext(m.name)}
+        {"app_id": m.app_id, "name": _in_language(m, "name", m.name)}
         for m in sorted(registry().values(), key=lambda m: m.name)
         if m.user_launchable and not m.is_system and m.surface_entry
     ]

@@ -101,6 +101,12 @@ def _surface_reloaded(user: Any, body: dict[str, Any], now: datetime) -> None:
     )
 
 
+def _surface_failed(user: Any, body: dict[str, Any], now: datetime) -> None:
+    lifecycle.report_surface_failed(
+        conversation_id=_conversation_id(user, body), instance_id=body["instance_id"], message=body["message"], now=now
+    )
+
+
 def _switch(user: Any, body: dict[str, Any], now: datetime) -> None:
     lifecycle.switch_app(conversation_id=_conversation_id(user, body), instance_id=body["instance_id"], now=now)
 
@@ -150,6 +156,7 @@ HANDLERS: dict[str, Callable[[Any, dict[str, Any], datetime], dict[str, Any] | N
     "interaction.dismiss": _dismiss,
     "visibility": _visibility,
     "surface.reloaded": _surface_reloaded,
+    "surface.failed": _surface_failed,
     "app.switch": _switch,
     "app.open": _open,
     "app.close": _close,

@@ -132,6 +132,8 @@ class InstanceStateContract:
     max_bytes: int
     retention: str
     validator: Any = field(compare=False, repr=False)
+    # Top-level properties of the state an Agent may read (``agent_readable``); none by default.
+    agent_readable: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,13 @@ class Manifest:
     capabilities: tuple[str, ...]
     instance_state: InstanceStateContract | None
     tools: tuple[ToolDescriptor, ...]
+    # The app's own words in other languages (``translations``: language code -> {name, running_label}),
+    # for an app whose words are not in the project's catalog.
+    translations: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
+
+    def words(self, language: str | None) -> dict[str, str]:
+        """The app's words in ``language`` (a Django language code), or none."""
+        return self.translations.get((language or "").lower(), {})
 
     @property
     def is_system(self) -> bool:
@@ -201,7 +210,14 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
             max_bytes=spec["max_bytes"],
             retention=spec["retention"],
             validator=_compile(spec["state_schema"], path=path, where="instance_state/state_schema"),
+            agent_readable=tuple(spec.get("agent_readable", ())),
         )
+        declared = spec["state_schema"].get("properties", {})
+        for index, name in enumerate(state_contract.agent_readable):
+            if name not in declared:
+                raise ManifestError(
+                    f"{path}: instance_state/agent_readable/{index}: {name!r} is not a property of the state_schema"
+                )
     elif "instance_state" in raw:
         raise ManifestError(f"{path}: instance_state: declared without feature {INSTANCE_STATE_FEATURE}")
 
@@ -261,6 +277,7 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
         capabilities=tuple(raw.get("capabilities", [])),
         instance_state=state_contract,
         tools=tuple(tools),
+        translations=raw.get("translations", {}),
     )
 
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import Count, Max, Min, Prefetch, Q
 
+from runtime.clock import isoformat
+from runtime.manifests import get_manifest
 from runtime.models import Agent, AgentToken, AppInstance, Conversation, Operation, OutboxEntry, ToolCall
+from runtime.services.operations import operation_projection
+from runtime.services.snapshots import encoded_size
 from runtime.transitions import RUNNING_STATES, LifecycleState
 
 
@@ -170,3 +175,71 @@ def operations_dashboard(*, now: datetime) -> dict[str, int]:
         due=Count("pk", filter=running & Q(ends_at__lte=now)),
         flagged=Count("pk", filter=running & Q(settle_flagged_at__isnull=False)),
     )
+
+
+# What an Agent may learn of its conversation (``what_runs``), bounded whatever the conversation holds.
+WHAT_RUNS_MAX_INSTANCES = 16
+WHAT_RUNS_MAX_OPERATIONS = 16
+# Bytes of readable state in one answer (past it, states are left out): with 16 instances' and 16
+# operations' ids and times, an answer stays within the 64 KiB a socket client is told frames are.
+WHAT_RUNS_STATE_BUDGET = 40 * 1024
+
+
+def what_runs(*, conversation_id: uuid.UUID | str) -> dict[str, Any]:
+    """The open app instances and running operations of a conversation, as an Agent may read them.
+
+    Each instance carries only the top-level state fields its manifest lists in
+    ``instance_state.agent_readable`` (none unless declared); each operation its projection (the
+    Runtime's ids and times and the app's own fields, which the Surface is shown too): never the
+    operation's details, which may be private (a quiz's answer key). At most 16 of each (the most
+    recently focused first), and at most 40 KiB of state: what is left out is said
+    (``truncated``, ``state_omitted``), never silently dropped.
+    """
+    open_now = (
+        AppInstance.objects.filter(conversation_id=conversation_id, is_system=False)
+        .exclude(lifecycle_state=LifecycleState.CLOSED)
+        .select_related("snapshot", "app_session")
+        .order_by("-focus_seq", "-opened_at")
+    )
+    rows = list(open_now[: WHAT_RUNS_MAX_INSTANCES + 1])
+    running = list(
+        Operation.objects.filter(conversation_id=conversation_id, state__in=RUNNING_STATES)
+        .select_related("tool_call")
+        .order_by("-started_at")[: WHAT_RUNS_MAX_OPERATIONS + 1]
+    )
+    budget = WHAT_RUNS_STATE_BUDGET
+    instances = []
+    for row in rows[:WHAT_RUNS_MAX_INSTANCES]:
+        manifest = get_manifest(row.app_id)
+        item: dict[str, Any] = {
+            "instance_id": str(row.id),
+            "app_id": row.app_id,
+            "app_name": manifest.name if manifest else row.app_id,
+            "lifecycle_state": row.lifecycle_state,
+            "opened_at": isoformat(row.opened_at),
+        }
+        # Read with the instance (select_related); an app without one has None here, never a query.
+        session = getattr(row, "app_session", None)
+        if session is not None:
+            item["app_session_id"] = str(session.id)
+        readable = manifest.instance_state.agent_readable if manifest and manifest.instance_state else ()
+        snapshot = getattr(row, "snapshot", None)  # none for an app without app.instance-state.v1
+        if readable and snapshot is not None:
+            state = {k: v for k, v in (snapshot.state or {}).items() if k in readable}
+            size = encoded_size(state)
+            item["revision"] = snapshot.revision
+            if size <= budget:
+                item["state"], budget = state, budget - size
+            else:
+                item["state_omitted"] = True
+        instances.append(item)
+    operations = [
+        {**operation_projection(op), "app_id": op.app_id, "tool": op.tool_call.tool}
+        for op in running[:WHAT_RUNS_MAX_OPERATIONS]
+    ]
+    return {
+        "conversation_id": str(conversation_id),
+        "instances": instances,
+        "operations": operations,
+        "truncated": len(rows) > WHAT_RUNS_MAX_INSTANCES or len(running) > WHAT_RUNS_MAX_OPERATIONS,
+    }

@@ -136,7 +136,8 @@ class LifecycleState(models.TextChoices):
 # from-state -> states it may move to. ``closed`` is terminal; ``restored``
 # is not a state but a mark set by recovery on an instance that survived a restart.
 LIFECYCLE_TRANSITIONS: dict[LifecycleState, frozenset[LifecycleState]] = {
-    LifecycleState.LAUNCHING: frozenset({LifecycleState.FOREGROUND, LifecycleState.CLOSED}),
+    # An app may open an instance behind what is in front (an Agent's note), never shown first.
+    LifecycleState.LAUNCHING: frozenset({LifecycleState.FOREGROUND, LifecycleState.BACKGROUND, LifecycleState.CLOSED}),
     LifecycleState.FOREGROUND: frozenset({LifecycleState.BACKGROUND, LifecycleState.SUSPENDED, LifecycleState.CLOSED}),
     LifecycleState.BACKGROUND: frozenset({LifecycleState.FOREGROUND, LifecycleState.SUSPENDED, LifecycleState.CLOSED}),
     LifecycleState.SUSPENDED: frozenset({LifecycleState.FOREGROUND, LifecycleState.BACKGROUND, LifecycleState.CLOSED}),

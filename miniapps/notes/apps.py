@@ -7,7 +7,8 @@ class NotesConfig(AppConfig):
     verbose_name = "Scratch notes"
 
     def ready(self) -> None:
+        from miniapps.notes import tools
         from runtime.api import register_miniapp
 
-        # No tools: the person opens it and writes; the Runtime keeps the text as instance state.
-        register_miniapp("notes", tools={})
+        # The person opens it and writes; the Agent appends and reads: one state, kept by the Runtime.
+        register_miniapp(tools.APP_ID, tools={tools.APPEND_TOOL: tools.append, tools.READ_TOOL: tools.read})

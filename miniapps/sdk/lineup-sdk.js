@@ -13,6 +13,9 @@
  * A rejected call rejects its promise with an Error whose `code` is the Runtime's stable code
  * (stale_revision, state_too_large, state_schema_violation, instance_closed, ...).
  *
+ * An uncaught error or unhandled rejection in the Surface is told to the host ("failed"), which
+ * shows that the app failed and has the server log it.
+ *
  * A classic script (not an ES module): a sandboxed document has an opaque origin, and module
  * scripts would be cross-origin CORS fetches from it. It defines one frozen global, `LineUp`.
  */
@@ -96,6 +99,25 @@
     clearInterval(readyTimer);
     readyTimer = null;
     connect(event.ports[0]);
+  });
+
+  // A Surface script that throws is not silent: the host shows "this app failed" and the server
+  // logs it (docs/miniapps.md, "When a Surface script throws"). A few per document, then quiet.
+  var MAX_FAILURE_REPORTS = 3;
+  var MAX_FAILURE_CHARS = 300;
+  var failureReports = 0;
+  function reportFailure(message) {
+    if (failureReports >= MAX_FAILURE_REPORTS) return;
+    failureReports += 1;
+    var text = String(message || "error").slice(0, MAX_FAILURE_CHARS);
+    window.parent.postMessage({ lineup: PROTOCOL, type: "failed", load: loadId, message: text }, "*");
+  }
+  window.addEventListener("error", function (event) {
+    reportFailure(event.message || (event.error && event.error.message));
+  });
+  window.addEventListener("unhandledrejection", function (event) {
+    var reason = event.reason;
+    reportFailure((reason && reason.message) || String(reason));
   });
 
   function sayReady() {

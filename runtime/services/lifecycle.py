@@ -66,6 +66,12 @@ def _leave(workspace: Workspace, leaving: AppInstance, *, trigger: Trigger, targ
         bring_to_foreground(workspace, target, now=now)
 
 
+def leave_for(workspace: Workspace, leaving: AppInstance, *, target: AppInstance, now: datetime) -> None:
+    """Switch from ``leaving`` (in front) to ``target`` for a decision holding the lock: the rule a
+    person's switch follows (an operation that ends when left ends ``interrupted(switched_app)``)."""
+    _leave(workspace, leaving, trigger=Trigger.SWITCH_APP, target=target, now=now)
+
+
 @records_rejection("lifecycle.rejected")
 @decision
 def return_to_interact(*, conversation_id: uuid.UUID | str, now: datetime) -> AppInstance:
@@ -223,4 +229,25 @@ def report_surface_reloaded(*, conversation_id: uuid.UUID | str, instance_id: uu
     instance = _open_instance(workspace, instance_id)
     record_event(
         "surface.reloaded", at=now, conversation_id=conversation_id, instance_id=instance.id, app_id=instance.app_id
+    )
+
+
+@records_rejection("lifecycle.rejected")
+@decision
+def report_surface_failed(
+    *, conversation_id: uuid.UUID | str, instance_id: uuid.UUID | str, message: str, now: datetime
+) -> None:
+    """A Surface's script threw (its SDK told the page): one warning event and log line naming the
+    app, never an exit; the page shows that the app failed. The instance may be closed by now."""
+    instance = AppInstance.objects.filter(pk=instance_id, conversation_id=conversation_id).first()
+    if instance is None:
+        raise Rejection(RejectionCode.UNKNOWN_INSTANCE, "no such app instance in this conversation")
+    record_event(
+        "surface.failed",
+        at=now,
+        conversation_id=conversation_id,
+        instance_id=instance.id,
+        app_id=instance.app_id,
+        message=message[:300],
+        level="warning",
     )

@@ -56,15 +56,24 @@ def save_snapshot(
     instance = AppInstance.objects.filter(pk=uuid_or_none(instance_id), conversation_id=conversation_id).first()
     if instance is None:
         raise Rejection(RejectionCode.UNKNOWN_INSTANCE, "no such app instance in this conversation")
-    _check_write(instance, state, expected_revision)
+    return write_snapshot_locked(instance, state, expected_revision=expected_revision, now=now)
 
+
+def write_snapshot_locked(instance: AppInstance, state: Any, *, expected_revision: int, now: datetime) -> SnapshotSaved:
+    """The one write of an instance's snapshot, for a decision holding its workspace's lock.
+
+    A Surface's save (``save_snapshot``) and an app's tool (``runtime.services.instances``) both
+    come here: the contract (schema, byte quota, closed instances read-only), the revision
+    compare-and-set and the ``snapshot.saved`` event are the same whoever writes.
+    """
+    _check_write(instance, state, expected_revision)
     size = encoded_size(state)
     updated = InstanceSnapshot.objects.filter(instance=instance, revision=expected_revision).update(
         revision=expected_revision + 1, state=state, size_bytes=size, updated_at=now
     )
     if updated != 1:  # unreachable under the workspace lock; the CAS keeps it true anyway
         raise Rejection(RejectionCode.STALE_REVISION, "the snapshot changed since it was read")
-    ids = {"conversation_id": conversation_id, "instance_id": instance.id}
+    ids = {"conversation_id": instance.conversation_id, "instance_id": instance.id}
     record_event("snapshot.saved", at=now, revision=expected_revision + 1, size_bytes=size, **ids)
     return SnapshotSaved(instance_id=instance.id, revision=expected_revision + 1, size_bytes=size)
 

@@ -183,8 +183,15 @@ const surfaces = new SurfaceHost(el.frames, {
     // Not an exit: recorded, and the Surface redraws from its snapshot.
     if (conn.isOpen) conn.request("surface.reloaded", { conversation_id: ui.conversationId, instance_id: instanceId }).catch(() => {});
   },
-  onFailed: (instanceId) => {
+  onFailed: (instanceId, { thrown } = {}) => {
     ui.failed.add(instanceId);
+    if (thrown !== undefined) {
+      // It started, then a script threw: it stays where it is, says so, and the server logs it.
+      ui.thrown.set(instanceId, thrown);
+      if (conn.isOpen) conn.request("surface.failed", { conversation_id: ui.conversationId, instance_id: instanceId, message: thrown }).catch(() => {});
+      render();
+      return;
+    }
     const instance = instanceById(instanceId);
     const front = frontInstance();
     if (instance && front && front.instance_id === instanceId && !operationOf(instanceId)) actions.failedLaunch(instance);
@@ -192,6 +199,7 @@ const surfaces = new SurfaceHost(el.frames, {
   },
   onRecovered: (instanceId) => {
     ui.failed.delete(instanceId);
+    ui.thrown.delete(instanceId);
     render();
   },
 });

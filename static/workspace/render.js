@@ -216,7 +216,11 @@ function renderStage() {
   replaceChildren(el.close, h("span", { class: "label-long" }, closeName), h("span", { class: "label-short", aria: { hidden: "true" } }, gettext("Close")));
   const failed = ui.failed.has(front.instance_id);
   el.appFailed.hidden = !failed;
-  if (failed) {
+  if (failed && ui.thrown.has(front.instance_id)) {
+    el.appFailedText.textContent = focus && isFocus(focus)
+      ? format(gettext("%(name)s failed: its page hit an error. Your focus keeps running on the server; try loading it again."), { name })
+      : format(gettext("%(name)s failed: its page hit an error. Try loading it again."), { name });
+  } else if (failed) {
     el.appFailedText.textContent = !focus
       ? format(gettext("%(name)s did not start."), { name })
       : isFocus(focus)

@@ -11,7 +11,8 @@ export const ui = {
   openBlocks: new Map(), // app_session_id -> the person's own open/closed choice
   drafts: new Map(), // interaction id -> text typed into an input interaction
   states: new Map(), // instance_id -> {revision, state}: the host's copy, for getState
-  failed: new Set(), // instance ids whose Surface did not start
+  failed: new Set(), // instance ids whose Surface did not start, or whose script threw
+  thrown: new Map(), // instance id -> the message of the error its Surface's script threw
   clockOffsetMs: 0,
   sentVisibility: null,
   pendingLeave: null,

@@ -18,6 +18,8 @@ const MAX_MESSAGE_BYTES = 16 * 1024; // generous over the 4 KiB state quota the 
 const MAX_DEPTH = 16;
 const RATE_PER_SECOND = 20;
 const READY_TIMEOUT_MS = 10000; // a load that never finishes
+const MAX_FAILURE_REPORTS = 6; // per frame, over its reloads: the server is told no more than this
+const MAX_FAILURE_CHARS = 300; // the SDK's own bound on a failure's message
 const READY_AFTER_LOAD_MS = 1500; // the SDK says "ready" while the document loads; after it, a page without it failed
 const CAPABILITY_NAME = /^[a-z][a-z0-9._-]{0,127}$/i;
 const LOAD_ID = /^[0-9a-f]{16}$/;
@@ -82,6 +84,7 @@ class SurfaceFrame {
     this.tokensAt = performance.now();
     this.rejected = 0;
     this.failed = false;
+    this.failureReports = 0; // "failed" reports taken from this frame (the SDK sends at most 3 a load)
 
     this.iframe = document.createElement("iframe");
     // Scripts only: no same-origin (so no cookies, storage or host DOM), no forms, popups,
@@ -113,8 +116,23 @@ class SurfaceFrame {
     }, ms);
   }
 
+  /** The Surface's SDK says one of its scripts threw: show that the app failed, and tell the server. */
+  onScriptFailed(data) {
+    if (typeof data.message !== "string" || data.message.length > MAX_FAILURE_CHARS || this.failureReports >= MAX_FAILURE_REPORTS) {
+      this.refuse("an unexpected failure report");
+      return;
+    }
+    this.failureReports += 1;
+    this.failed = true;
+    this.host.callbacks.onFailed(this.instanceId, { thrown: data.message });
+  }
+
   /** The frame's window said "ready": hand it a fresh port (a new load means a reload). */
   onReady(data) {
+    if (isPlainObject(data) && data.lineup === PROTOCOL && data.type === "failed" && LOAD_ID.test(data.load || "")) {
+      this.onScriptFailed(data);
+      return;
+    }
     if (!isPlainObject(data) || data.lineup !== PROTOCOL || data.type !== "ready" || !LOAD_ID.test(data.load || "")) {
       this.refuse("an unexpected window message (only the SDK's ready handshake is accepted)");
       return;
@@ -211,7 +229,7 @@ class SurfaceFrame {
 export class SurfaceHost {
   /**
    * callbacks: onRequest(instanceId, message) -> Promise<result>, onReloaded(instanceId),
-   * onFailed(instanceId), onRecovered(instanceId)
+   * onFailed(instanceId, {thrown}?) (thrown: a script's error message), onRecovered(instanceId)
    */
   constructor(container, callbacks) {
     this.container = container;

@@ -112,7 +112,8 @@ def test_a_token_made_on_the_page_drives_an_mcp_client_until_it_is_revoked_there
         assert ran.returncode == 0, ran.stderr
         # The conversation's tools, and the app-only status tool of MCP Apps views (docs/agents.md).
         assert ran.stdout.strip() == (
-            "['lineup.operation_status', 'pomodoro.interrupt', 'pomodoro.start', 'quiz.start', 'quiz.stop']"
+            "['lineup.conversation_state', 'lineup.operation_status', 'notes.append', 'notes.read', "
+            "'pomodoro.interrupt', 'pomodoro.start', 'quiz.start', 'quiz.stop']"
         )
 
         # The page now says when the Agent was last seen (an MCP request holds no connection).

@@ -73,6 +73,7 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
     "message": ("post_human_message", "daphne"),
     "snapshot": ("save_snapshot", "daphne"),
     "answer": ("answer_interaction", "daphne"),
+    "append": ("save_instance_state", "daphne"),
 }
 STEP_TIMEOUT = 45.0  # one phase of a case on a busy 2-core machine
 FRAME_ERRORS = frozenset({"invalid_frame", "malformed_frame", "unknown_frame_type", "frame_too_large"})
@@ -404,6 +405,26 @@ def _scenario_snapshot(case: Case, rng: random.Random) -> None:
     case.call(conversation_id, "stop", "pomodoro.interrupt", {})
 
 
+def _scenario_append(case: Case, rng: random.Random) -> None:
+    """The Agent adds a line to the person's notes (an instance without a deadline, opened by this
+    call), sending it again with the same call id until answered; then a second line. All or nothing
+    and once: one Notes instance whose text is the two lines, each exactly once, at revision 2."""
+    conversation_id = case.conversations[0]
+    line = f"crash {rng.randrange(1000)}"
+    case.arm()
+    first = case.call(conversation_id, "append", "notes.append", {"text": line})
+    second = case.call(conversation_id, "append-2", "notes.append", {"text": "after"})
+    if (first["type"], second["type"]) != ("tool.receipt", "tool.receipt"):
+        pytest.fail(f"notes.append answered {first} then {second}\n{case.context()}")
+    notes = list(
+        InstanceSnapshot.objects.filter(
+            instance__conversation_id=conversation_id, instance__app_id="notes"
+        ).values_list("revision", "state")
+    )
+    if notes != [(2, {"text": f"{line}\nafter"})]:
+        case.page_problems.append(f"half_written or twice: notes {notes}")
+
+
 def _scenario_answer(case: Case, rng: random.Random) -> None:
     """The Agent asks the person to confirm; the person answers (a retry after a committed answer is
     refused ``interaction_resolved``); the resolution reaches the Agent, which acks it. Resolved once,
@@ -447,6 +468,7 @@ def _scenario_answer(case: Case, rng: random.Random) -> None:
 
 SCENARIOS: dict[str, Callable[[Case, random.Random], None]] = {
     "answer": _scenario_answer,
+    "append": _scenario_append,
     "snapshot": _scenario_snapshot,
     "close": _scenario_lifecycle("app.close"),
     "switch": _scenario_lifecycle("return_to_interact"),

@@ -99,6 +99,8 @@ def test_the_published_pomodoro_descriptors_are_the_frozen_schemas():
 
     assert set(published) == {"revision", "tools"}
     assert [t["name"] for t in published["tools"]] == [
+        "notes.append",
+        "notes.read",
         "pomodoro.interrupt",
         "pomodoro.start",
         "quiz.start",
@@ -251,7 +253,13 @@ def test_a_tool_is_published_only_to_the_scopes_it_lists(tmp_path):
     manifests = manifests_with(tmp_path, _move_interrupt_to_team)
     personal = build_inventory(manifests, "personal")
     team = build_inventory(manifests, "team")
-    assert [t.name for t in personal.tools] == ["pomodoro.start", "quiz.start", "quiz.stop"]
+    assert [t.name for t in personal.tools] == [
+        "notes.append",
+        "notes.read",
+        "pomodoro.start",
+        "quiz.start",
+        "quiz.stop",
+    ]
     assert personal.get("pomodoro.interrupt") is None
     assert [t.name for t in team.tools] == ["pomodoro.interrupt"]
     assert team.revision != personal.revision

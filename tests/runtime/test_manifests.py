@@ -387,3 +387,55 @@ def test_a_running_operation_is_called_what_its_manifest_says():
 
     labels = {m.app_id: t.operation.running_label for m in registry().values() for t in m.tools if t.operation}
     assert labels == {"pomodoro": "focusing", "quiz": "running"}
+
+
+# --- what an Agent may read, and an app's own words (issue 35) ---------------------------------
+
+
+def test_agent_readable_names_properties_of_the_state_schema(tmp_path):
+    notes = load_manifest(BUNDLED["notes"], runtime_tools=TOOLS)
+    assert notes.instance_state.agent_readable == ("text",)
+    assert load_manifest(BUNDLED["pomodoro"], runtime_tools=TOOLS).instance_state.agent_readable == ()
+    data = bundled("notes")
+    data["instance_state"]["agent_readable"] = ["text", "secret"]
+    with pytest.raises(ManifestError) as error:
+        load_manifest(write_manifest(tmp_path / "notes", data), runtime_tools=TOOLS)
+    assert "instance_state/agent_readable/1: 'secret' is not a property of the state_schema" in str(error.value)
+
+
+def test_an_apps_own_translations_are_read_and_checked(tmp_path):
+    data = bundled("notes")
+    data["translations"] = {"zh-hans": {"name": "便签本"}}
+    manifest = load_manifest(write_manifest(tmp_path / "ok", data), runtime_tools=TOOLS)
+    assert manifest.words("zh-hans") == {"name": "便签本"} and manifest.words("en") == {}
+    data["translations"] = {"zh-hans": {"title": "x"}}
+    with pytest.raises(ManifestError) as error:
+        load_manifest(write_manifest(tmp_path / "bad", data), runtime_tools=TOOLS)
+    assert "translations/zh-hans" in str(error.value)
+
+
+def test_the_page_shows_an_apps_own_words_in_its_language(tmp_path, settings):
+    """An app that is not bundled (its words are in no catalog) is named in the page's language from
+    its manifest's translations; a language it does not list gets its own English."""
+    from django.utils import translation
+
+    from interact import views
+    from runtime import manifests
+
+    copy_bundled(
+        tmp_path,
+        change={"notes": lambda data: data.update(translations={"zh-hans": {"name": "我的便签"}})},
+    )
+    settings.LINEUP_MANIFEST_GLOBS = [
+        str(tmp_path / "interact/manifest.json"),
+        str(tmp_path / "miniapps/*/manifest.json"),
+    ]
+    manifests.registry.cache_clear()
+    try:
+        with translation.override("zh-hans"):
+            assert views.app_names()["notes"] == "我的便签"
+            assert views.app_names()["pomodoro"] == "番茄钟"  # a bundled app's, from the catalog
+        with translation.override("en"):
+            assert views.app_names()["notes"] == "Scratch notes"
+    finally:
+        manifests.registry.cache_clear()

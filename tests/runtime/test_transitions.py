@@ -75,7 +75,7 @@ def test_host_interruption_is_reserved_and_never_produced():
 # test): row = current state, column = requested state, "yes" = allowed, "--" = refused.
 EXPECTED_LIFECYCLE = """
              launching  foreground  background  suspended  closed
-launching    yes        yes         --          --         yes
+launching    yes        yes         yes         --         yes
 foreground   --         yes         yes         yes        yes
 background   --         yes         yes         yes        yes
 suspended    --         yes         yes         yes        yes

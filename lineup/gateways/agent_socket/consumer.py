@@ -255,6 +255,13 @@ class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
         )
         await self._send("inventory", conversation_id=body["conversation_id"], **inventory.published())
 
+    async def on_conversation_state_get(self, body: dict[str, Any]) -> None:
+        # Read-only: what runs in the conversation, as its apps' manifests let an Agent read it.
+        state = await self._checked(
+            delivery.what_runs_for, self.caller, body["conversation_id"], named_conversation=body["conversation_id"]
+        )
+        await self._send("conversation.state", **state)
+
     async def on_tool_call(self, body: dict[str, Any]) -> None:
         attributes = {"lineup.tool": body["tool"], "lineup.conversation_id": body["conversation_id"]}
         with tracing.span("tool.call", attributes=attributes) as span:

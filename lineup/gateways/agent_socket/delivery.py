@@ -19,7 +19,7 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.events import uuid_or_none
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import Agent, Conversation, DeliveryChannel
-from runtime.selectors import due_outbox_page
+from runtime.selectors import due_outbox_page, what_runs
 from runtime.services.agents import token_refusal, token_refusal_and_conversation
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.outbox import ack_outbox_entry, mark_first_sent, mark_sent
@@ -95,6 +95,11 @@ def agent_conversation_ids(agent: Agent) -> list[str]:
 
 def inventory_for(caller: Caller, conversation_id: str) -> Inventory:
     return inventory_for_scope(access_conversation(caller, conversation_id).scope)
+
+
+def what_runs_for(caller: Caller, conversation_id: str) -> dict[str, Any]:
+    """What runs in a conversation this Agent may act on (``runtime.selectors.what_runs``)."""
+    return what_runs(conversation_id=access_conversation(caller, conversation_id).id)
 
 
 def send_agent_message(caller: Caller, agent: Agent, body: dict[str, Any], *, now: datetime) -> Message:

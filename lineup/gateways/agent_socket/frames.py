@@ -11,6 +11,7 @@ PROTOCOL = "lineup.agent.v1"
 CLIENT_FRAMES: dict[str, dict[str, Any]] = {
     "hello": frame_schema({"token": {"type": "string", "maxLength": 256}, "protocol": {"type": "string"}}),
     "inventory.get": frame_schema({"conversation_id": ID_SCHEMA}),
+    "conversation.state.get": frame_schema({"conversation_id": ID_SCHEMA}),
     "tool.call": frame_schema(
         {
             "conversation_id": ID_SCHEMA,

@@ -14,9 +14,9 @@ What this adds to the endpoint (docs/agents.md, "MiniApps in MCP Apps hosts"; de
   tool call and changes no state, so a host that renders the app never, twice or after a reload
   changes nothing the Runtime guarantees.
 
-A MiniApp without published tools (Scratch notes) has no ``ui://`` resource: no tool call would
-ever open it in a host, and its Surface keeps its text in an instance snapshot, which exists only
-in the workspace.
+A MiniApp without an operation tool (Scratch notes: ``notes.append`` and ``notes.read`` are short)
+has no ``ui://`` resource: its Surface keeps its text in an instance snapshot, which exists only in
+the workspace, and a host's Surface can learn nothing but an operation's status.
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ from mcp.shared.exceptions import MCPError
 
 from interact.surface_document import MCP_APPS_SDK, surface_document
 from lineup.gateways.mcp import bridge
-from lineup.gateways.mcp.bridge import Binding
+from lineup.gateways.mcp.bridge import Binding, app_fields
 from lineup.gateways.mcp.schemas import result_or_rejection
 from runtime.clock import isoformat
 from runtime.db_threads import run_db
 from runtime.errors import RejectionCode
 from runtime.manifests import ToolDescriptor, get_manifest, running_label_of
 from runtime.models import Operation
-from runtime.services.operations import operation_projection, wire_state
+from runtime.services.operations import wire_state
 
 UI_SCHEME = "ui://"
 URI_PREFIX = "ui://lineup/"
@@ -58,13 +58,15 @@ RESOURCE_UI_META: dict[str, Any] = {
 
 STATUS_OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "additionalProperties": False,
+    # Beyond the Runtime's fields, the app's own fields of its projection (Pomodoro: activity; the
+    # quiz: title), whatever the app: the status of any MiniApp's operation, in its own fields.
+    "additionalProperties": True,
     "required": ["operation_id", "state", "started_at", "ends_at", "server_time"],
     "properties": {
         "operation_id": {"type": "string"},
+        "app_id": {"type": "string"},
         # The app's own word while it runs (its manifest's running_label), then completed or interrupted.
         "state": {"type": "string"},
-        "activity": {"type": "string"},
         "started_at": {"type": "string"},
         "ends_at": {"type": "string"},
         "ended_at": {"type": "string"},
@@ -101,7 +103,10 @@ def resource_uri(app_id: str) -> str:
 def ui_meta(descriptor: ToolDescriptor) -> dict[str, Any]:
     """The ``_meta`` keys that link a published tool to its app's Surface, or none."""
     manifest = get_manifest(descriptor.app_id)
-    if manifest is None or not manifest.surface_entry:
+    # A host's Surface learns only the state of an operation (the status tool): an app with no
+    # operation tool (Scratch notes, whose Surface needs the instance state only the workspace
+    # keeps) has nothing to show there.
+    if manifest is None or not manifest.surface_entry or not any(t.call_model == "operation" for t in manifest.tools):
         return {}
     uri = resource_uri(descriptor.app_id)
     return {"ui": {"resourceUri": uri}, LEGACY_RESOURCE_URI_META: uri}
@@ -198,11 +203,8 @@ def operation_status(binding: Binding, operation_id: object) -> dict[str, Any] |
         "ends_at": isoformat(row.ends_at),
         "server_time": isoformat(timezone.now()),
     }
-    # The app's own words about it (Pomodoro: the activity), from its projection, not from constants here.
-    shown = set(STATUS_OUTPUT_SCHEMA["properties"]) - set(status)
-    for key, value in operation_projection(row).items():
-        if key in shown and key not in ("ended_at", "interruption_reason") and isinstance(value, str) and value:
-            status[key] = value
+    # The app's own words about it (Pomodoro: the activity), from its projection, whatever the app.
+    status = {**app_fields(row), **status, "app_id": row.app_id}
     if row.ended_at is not None:
         status["ended_at"] = isoformat(row.ended_at)
     if row.interruption_reason:

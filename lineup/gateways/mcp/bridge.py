@@ -14,7 +14,7 @@ request id is only unique within one client connection (decision 0008).
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +22,7 @@ from runtime.clock import isoformat
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import DeliveryChannel, Operation, OutboxEntry
 from runtime.services.agents import authenticate_agent, token_digest, token_refusal
-from runtime.services.operations import cancel_operation, wire_state
+from runtime.services.operations import cancel_operation, operation_projection, wire_state
 from runtime.services.outbox import ack_outbox_entry
 from runtime.tool_calls import Accepted, ToolOutcome
 from runtime.tool_router import Caller, access_conversation, route_tool_call
@@ -33,6 +33,31 @@ INVENTORY_REVISION_META = "lineup/inventory_revision"
 SOURCE_PREFIX = "mcp:"  # keeps MCP keys apart from a WebSocket Agent's in the same conversation
 OPERATION_URI_PREFIX = "lineup://operations/"
 RECENT_OPERATIONS = 20
+
+
+# The Runtime's own keys of an operation's projection; every other key is the app's.
+RUNTIME_PROJECTION_KEYS = frozenset(
+    {
+        "operation_id",
+        "instance_id",
+        "app_session_id",
+        "state",
+        "started_at",
+        "ends_at",
+        "ended_at",
+        "interruption_reason",
+        "ends_when_left",
+    }
+)
+
+
+def app_fields(operation: Operation) -> dict[str, Any]:
+    """The app's own fields of its operation's projection (none of the Runtime's; no None values)."""
+    return {
+        key: value
+        for key, value in operation_projection(operation).items()
+        if key not in RUNTIME_PROJECTION_KEYS and value is not None
+    }
 
 
 class Unauthenticated(Exception):
@@ -66,6 +91,8 @@ class OperationView:
     ends_at: datetime
     settled_at: datetime | None
     result: dict[str, Any] | None  # the final result of pomodoro.start, once settled
+    app_id: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)  # the app's own projection fields (app_fields)
 
     @property
     def final(self) -> bool:
@@ -78,6 +105,8 @@ class OperationView:
     def receipt(self) -> dict[str, Any]:
         """What a ``pomodoro.start`` call answers at once (and a retry of it, with the result once final)."""
         receipt: dict[str, Any] = {
+            **self.fields,  # the app's own (Pomodoro: activity), under the Runtime's keys
+            "app_id": self.app_id,
             "operation_id": self.operation_id,
             "instance_id": self.instance_id,
             "app_session_id": self.app_session_id,
@@ -285,4 +314,6 @@ def _view(row: Operation) -> OperationView:
         ends_at=row.ends_at,
         settled_at=row.settled_at,
         result=row.tool_call.result,
+        app_id=row.app_id,
+        fields=app_fields(row),
     )

@@ -46,7 +46,7 @@ from mcp.types import methods
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from lineup.gateways.mcp import apps, bridge, holding
+from lineup.gateways.mcp import apps, bridge, holding, reads
 from lineup.gateways.mcp.admission import NOT_ADMITTED
 from lineup.gateways.mcp.bridge import Binding, CallAnswer, OperationView
 from lineup.gateways.mcp.schemas import result_or_rejection
@@ -57,7 +57,7 @@ from runtime.db_threads import run_db
 from runtime.manifests import ToolDescriptor
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.tool_router import enforced_input_schema
-from runtime.transitions import InterruptionReason, OperationState
+from runtime.transitions import FINAL_OPERATION_STATES, InterruptionReason
 
 logger = structlog.get_logger("lineup.mcp")
 
@@ -148,6 +148,7 @@ async def list_tools(
 ) -> types.ListToolsResult:
     inventory = bridge.inventory(request_binding(ctx))
     tools = [_tool(descriptor, inventory.revision) for descriptor in inventory.tools]
+    tools.append(reads.state_tool())  # what runs in the conversation, for the model
     tools.append(apps.status_tool())  # app-only: MCP Apps hosts keep it from the model
     return types.ListToolsResult(tools=tools, _meta={bridge.INVENTORY_REVISION_META: inventory.revision})
 
@@ -172,6 +173,8 @@ def _tool(descriptor: ToolDescriptor, revision: str) -> types.Tool:
 async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
     if params.name == apps.STATUS_TOOL:
         return await apps.call_status_tool(request_binding(ctx), params.arguments)
+    if params.name == reads.STATE_TOOL:
+        return await reads.call_state_tool(request_binding(ctx), params.arguments)
     answer = await _route(ctx, request_binding(ctx), params, task=False)
     return _call_result(answer)
 
@@ -403,7 +406,7 @@ def _extension_task(view: OperationView, now: datetime) -> dict[str, Any]:
         reason = (view.result or {}).get("interruption_reason")
         task["status"] = "cancelled" if reason == AGENT_INTERRUPT else "completed"
         task["statusMessage"] = f"{view.state} ({reason})" if reason else view.state
-    elif view.state != OperationState.FOCUSING:
+    elif view.state in FINAL_OPERATION_STATES:  # ended, but with no result to give: the task failed
         task["status"] = "failed"
     else:
         remaining = view.ends_at - now

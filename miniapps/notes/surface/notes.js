@@ -125,9 +125,15 @@
       })
       .catch(function (error) {
         if (error.code === "stale_revision") {
-          // Someone else saved first: take their revision, keep what is typed here, try again.
+          // Someone else saved first (the Agent's notes.append, another tab): take their revision
+          // and keep what is typed here, with what they added after the text this one had saved.
           return LineUp.getState().then(function (held) {
             revision = held.revision;
+            var theirs = (held.state && held.state.text) || "";
+            if (theirs !== savedText && theirs.indexOf(savedText) === 0) {
+              text.value = fitting(text.value + theirs.slice(savedText.length));
+            }
+            savedText = theirs;
             timer = setTimeout(save, 0);
           });
         }
@@ -170,7 +176,18 @@
 
   LineUp.onProjection(function (projection) {
     speak(projection.language);
-    if (projection.snapshot && projection.snapshot.revision > revision) revision = projection.snapshot.revision;
+    var snapshot = projection.snapshot;
+    if (snapshot && snapshot.revision > revision) {
+      var theirs = (snapshot.state && snapshot.state.text) || "";
+      if (!inFlight && text.value === savedText) {
+        // Nothing typed here is waiting: show what was saved elsewhere (the Agent's notes.append).
+        text.value = theirs;
+        savedText = theirs;
+        revision = snapshot.revision;
+        limitInput();
+      }
+      // Otherwise the next save meets stale_revision and merges what they added (above).
+    }
     if (projection.instance && projection.instance.read_only) {
       readOnly = true;
       text.disabled = true;

@@ -108,6 +108,8 @@ def test_the_command_selects_the_llm_agent_which_starts_a_focus_and_reports_its_
     offered = {tool["function"]["name"]: tool for tool in first.body["tools"]}
     # The Inventory's tools, and the Agent's own status function ("how long is left?").
     assert set(offered) == {
+        "notes__append",
+        "notes__read",
         "pomodoro__start",
         "pomodoro__interrupt",
         "quiz__start",

@@ -26,7 +26,14 @@ def test_the_published_inventory_becomes_openai_functions_with_mapped_names():
     published = inventory_for_scope("personal").published()["tools"]
     tools = tool_set(published)
     by_name = {t["function"]["name"]: t["function"] for t in tools.openai_tools}
-    assert set(by_name) == {"pomodoro__start", "pomodoro__interrupt", "quiz__start", "quiz__stop"}
+    assert set(by_name) == {
+        "notes__append",
+        "notes__read",
+        "pomodoro__start",
+        "pomodoro__interrupt",
+        "quiz__start",
+        "quiz__stop",
+    }
     assert all(FUNCTION_NAME.match(name) for name in by_name)
     assert tools.tool_for("pomodoro__start") == "pomodoro.start"
     assert tools.tool_for("pomodoro.start") is None  # only offered names map back

@@ -89,7 +89,14 @@ def test_every_answer_conforms_to_the_schema_and_each_result_to_its_tools_output
     tools = {tool["name"]: tool for tool in listed["tools"]}
     assert tools["pomodoro.start"]["inputSchema"]["properties"]["duration_seconds"]["maximum"] == MAX_FOCUS_SECONDS
     output = {name: Draft202012Validator(t["outputSchema"]) for name, t in tools.items() if "outputSchema" in t}
-    assert set(output) == {"pomodoro.interrupt", "quiz.stop", "lineup.operation_status"}
+    assert set(output) == {
+        "notes.append",
+        "notes.read",
+        "pomodoro.interrupt",
+        "quiz.stop",
+        "lineup.conversation_state",
+        "lineup.operation_status",
+    }
     for validator in output.values():
         Draft202012Validator.check_schema(validator.schema)
 

@@ -48,22 +48,24 @@ def test_tools_list_is_the_conversations_published_inventory(live, mcp, conversa
     assert listed.meta == {INVENTORY_REVISION: inventory.revision}
     names = [t.name for t in listed.tools]
     assert (
-        names[:-1]
+        names[:-2]
         == [d.name for d in inventory.tools]
         == [
+            "notes.append",
+            "notes.read",
             "pomodoro.interrupt",
             "pomodoro.start",
             "quiz.start",
             "quiz.stop",
         ]
     )
-    assert names[-1] == "lineup.operation_status"
-    for tool, descriptor in zip(listed.tools[:-1], inventory.tools, strict=True):
+    assert names[-2:] == ["lineup.conversation_state", "lineup.operation_status"]
+    for tool, descriptor in zip(listed.tools[:-2], inventory.tools, strict=True):
         assert tool.input_schema == enforced_input_schema(descriptor.name, descriptor.input_schema)
         assert tool.description == descriptor.description
         meta = {key: value for key, value in tool.meta.items() if not key.startswith("ui")}
         assert meta == {"lineup/descriptor": descriptor.published(), INVENTORY_REVISION: inventory.revision}
-    interrupt, start, quiz_start, quiz_stop, _ = listed.tools
+    _, _, interrupt, start, quiz_start, quiz_stop, _, _ = listed.tools
     assert start.execution is not None and start.execution.task_support == "optional"
     assert start.output_schema is None  # its call answers a receipt; the result comes with the task
     assert interrupt.execution is None
@@ -99,6 +101,8 @@ def test_a_valid_start_answers_its_receipt_at_once(live, mcp, conversation):
     receipt = result.structured_content
     operation = Operation.objects.get()
     assert receipt == {
+        "app_id": "pomodoro",
+        "activity": "write",  # the app's own field of its projection
         "operation_id": str(operation.id),
         "instance_id": str(operation.instance_id),
         "app_session_id": str(operation.app_session_id),
@@ -259,5 +263,14 @@ def test_the_sdks_default_client_on_protocol_2026_is_served_without_tasks(live, 
 
     version, tasks, names, started = asyncio.run(session())
     assert (version, tasks) == ("2026-07-28", None)
-    assert names == ["pomodoro.interrupt", "pomodoro.start", "quiz.start", "quiz.stop", "lineup.operation_status"]
+    assert names == [
+        "notes.append",
+        "notes.read",
+        "pomodoro.interrupt",
+        "pomodoro.start",
+        "quiz.start",
+        "quiz.stop",
+        "lineup.conversation_state",
+        "lineup.operation_status",
+    ]
     assert started.structured_content["operation_id"] == str(Operation.objects.get(source_tool_call_id="mcp:modern").id)
