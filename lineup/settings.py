@@ -55,6 +55,9 @@ Variables:
     LINEUP_MCP_IN_FLIGHT_PER_USER   /mcp/ requests handled at once per person, any tokens, per process (8)
     LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN  /mcp/ requests started per second per token (5, burst 20; more wait)
     LINEUP_MCP_HELD_PER_PROCESS  /mcp/ requests held open (tasks/result) at once per process, all people (512)
+    LINEUP_STRANGER_LOOKUPS_PER_SECOND / _PER_ADDRESS  tokens this process has not seen yet, looked up in
+                            the database per second for everyone / per client address (50 / 5, bursts of
+                            five seconds' worth; more are refused 429, late); lineup.doors.strangers
     LINEUP_HTTP_MAX_BODY_BYTES  largest request body (4194304); refused from Content-Length
     LINEUP_HTTP_HEADER_TIMEOUT_SECONDS  a request's headers must be complete this soon (10)
     LINEUP_HTTP_IDLE_TIMEOUT_SECONDS  an idle HTTP connection is closed after this long (60)
@@ -318,6 +321,10 @@ LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN = float(os.environ.get("LINEUP_MCP_REQU
 # Each held tasks/result keeps a connection (a file descriptor) and a coroutine: half of the usual
 # 1024 open files, leaving the rest to sockets, pages and the database.
 LINEUP_MCP_HELD_PER_PROCESS = int(os.environ.get("LINEUP_MCP_HELD_PER_PROCESS", "512"))
+LINEUP_STRANGER_LOOKUPS_PER_SECOND = float(os.environ.get("LINEUP_STRANGER_LOOKUPS_PER_SECOND", "50"))
+LINEUP_STRANGER_LOOKUPS_PER_SECOND_PER_ADDRESS = float(
+    os.environ.get("LINEUP_STRANGER_LOOKUPS_PER_SECOND_PER_ADDRESS", "5")
+)
 LINEUP_HTTP_MAX_BODY_BYTES = int(os.environ.get("LINEUP_HTTP_MAX_BODY_BYTES", str(4 * 1024 * 1024)))
 LINEUP_HTTP_HEADER_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_HTTP_HEADER_TIMEOUT_SECONDS", "10"))
 LINEUP_HTTP_IDLE_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_HTTP_IDLE_TIMEOUT_SECONDS", "60"))
