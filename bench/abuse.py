@@ -39,7 +39,6 @@ import contextlib
 import json
 import multiprocessing
 import os
-import re
 import secrets
 import socket
 import subprocess
@@ -50,12 +49,12 @@ from typing import Any
 from bench import common
 from bench.client import AgentConnection, tool_call_frame
 from bench.common import LOOPBACK, Figure, Report, create_agents, percentile
+from bench.nginx import NGINX, nginx_config
 from tests.support.processes import free_port
 
 RSS_BOUND_MB = 64
 STRANGERS_P99_BOUND = 3.0
 STRANGERS_CPU_BOUND = 0.25  # of one core
-NGINX = "/usr/sbin/nginx"
 P99_RATIO_BOUND = 5.0
 MCP_TASKS_VERSION = "2025-11-25"
 
@@ -465,35 +464,6 @@ class McpVictim:
 
     def between(self, start: float, end: float) -> list[float]:
         return [seconds for t, seconds in self.samples if start <= t <= end]
-
-
-def nginx_config(directory: str, listen_port: int, daphne_port: int) -> str:
-    """docs/operations/nginx.conf's proxying (its TLS server's locations, but /static/) in an nginx
-    of its own on loopback, plain HTTP, with the bench's Daphne as the one upstream."""
-    from pathlib import Path
-
-    documented = (Path(__file__).resolve().parents[1] / "docs" / "operations" / "nginx.conf").read_text()
-    tls_server = documented[documented.index("listen 443") :]
-    body = tls_server[tls_server.index("client_max_body_size") : tls_server.rindex("}")]
-    body = re.sub(r"\n\s*# Collected by `manage.py collectstatic`.*?\n    }\n", "\n", body, flags=re.S)
-    mapping = documented[documented.index("map $http_upgrade") : documented.index("server {")]
-    return f"""daemon off;
-worker_processes 1;
-pid {directory}/nginx.pid;
-error_log {directory}/nginx-error.log warn;
-events {{ worker_connections 4096; }}
-http {{
-    access_log off;
-    client_body_temp_path {directory}/body;
-    proxy_temp_path {directory}/proxy;
-    upstream lineup_daphne {{ server {LOOPBACK}:{daphne_port}; keepalive 32; }}
-    {mapping}
-    server {{
-        listen {LOOPBACK}:{listen_port};
-        {body}
-    }}
-}}
-"""
 
 
 async def stranger_attacks(

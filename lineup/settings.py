@@ -77,6 +77,9 @@ Variables:
                             each process's /metrics shows its own figures only
     LINEUP_METRICS_TOKEN    a bearer token with which any client may read /metrics (loopback needs none)
     LINEUP_METRICS_NETWORKS comma separated networks (CIDR) that may read /metrics without the token
+    LINEUP_METRICS_LOOPBACK 1/0: loopback clients (no forwarding header) may read /metrics and /readyz's
+                            details without the token (default 1; 0 when a proxy on this host
+                            forwards without X-Forwarded-For)
 """
 
 from __future__ import annotations
@@ -355,6 +358,7 @@ if LINEUP_METRICS_DIR:
     Path(LINEUP_METRICS_DIR).mkdir(parents=True, exist_ok=True)
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = LINEUP_METRICS_DIR
 LINEUP_METRICS_TOKEN = os.environ.get("LINEUP_METRICS_TOKEN", "")
+LINEUP_METRICS_LOOPBACK = os.environ.get("LINEUP_METRICS_LOOPBACK", "1").strip().lower() not in ("0", "false", "no")
 LINEUP_METRICS_NETWORKS = [n.strip() for n in os.environ.get("LINEUP_METRICS_NETWORKS", "").split(",") if n.strip()]
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
