@@ -17,7 +17,8 @@ Variables:
     LINEUP_DATA_DIR         where the embedded SQLite file and login live (default ./var)
     LINEUP_SCHEDULER        embedded | celery | none (default: celery with REDIS_URL, else embedded)
     LINEUP_SECRET_KEY       required outside the embedded default, which makes one per install and
-                            keeps it in $LINEUP_DATA_DIR/secret_key
+                            keeps it in $LINEUP_DATA_DIR/secret_key; at least 50 characters and not the
+                            documentation's example, unless LINEUP_DEBUG=1 (lineup.secret_key)
     LINEUP_SECRET_KEY_FALLBACKS  comma separated former keys, still accepted for signatures (sessions)
                             while a new LINEUP_SECRET_KEY takes over (docs/operations.md, key rotation)
     LINEUP_DEBUG            1/0 (default 0; ``run_embedded --debug`` sets it): Django's debug pages
@@ -91,7 +92,7 @@ import dj_database_url
 import structlog
 
 from lineup.data_dir import secure_data_dir
-from lineup.secret_key import install_secret_key
+from lineup.secret_key import install_secret_key, refuse_weak_key
 from miniapps.bundled import BUNDLED_MINIAPPS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -118,6 +119,8 @@ if not SECRET_KEY:
         raise RuntimeError("LINEUP_SECRET_KEY must be set outside the embedded default")
     # One per install, next to its database and login; never a key published with the code.
     SECRET_KEY = install_secret_key(DATA_DIR)
+elif not DEBUG:
+    refuse_weak_key(SECRET_KEY)  # the example key of lineup.env.example, or one too short to be secret
 
 # Key rotation without signing everyone out: sessions signed with a former key stay valid.
 SECRET_KEY_FALLBACKS = [k.strip() for k in os.environ.get("LINEUP_SECRET_KEY_FALLBACKS", "").split(",") if k.strip()]
