@@ -58,7 +58,7 @@ class _Request:
     GET: dict = {}
 
 
-@pytest.mark.spec("R-3.11")
+@pytest.mark.spec("R-2.2.3")
 def test_a_planted_answer_key_is_on_no_admin_page_and_in_no_log_line(
     transactional_db, agent, conversation, client, django_user_model, caplog, capfd
 ):
