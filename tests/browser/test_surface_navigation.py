@@ -5,7 +5,9 @@ stands for the attacker's host and counts every TCP connection made to it."""
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
+import subprocess
 import threading
 import time
 
@@ -14,6 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser.workspace_page import WorkspacePage
+from tests.support.processes import PYTHON, ROOT
 
 NAVIGATIONS = 30
 SPACING_MS = 5  # between navigations: each in a task of its own, as a patient leak would
@@ -124,3 +127,24 @@ def test_a_frame_that_loads_a_page_the_host_did_not_ask_for_is_closed_for_good(w
     while time.monotonic() < deadline:
         assert ws.page.locator(selector).count() == 0
         ws.page.wait_for_timeout(200)
+
+
+@pytest.mark.spec("R-2.3.5")
+def test_the_desktop_host_refuses_a_surfaces_navigation_before_it_connects(server, listeners):
+    """The desktop host (Qt WebEngine) decides every navigation itself (``HostPage.acceptNavigationRequest``:
+    the server's origin only): a Surface navigating its frame to the listeners, one navigation per
+    task, is refused, and no listener sees a connection."""
+    pytest.importorskip("PySide6.QtWebEngineCore", reason="the desktop extra is not installed")
+    probe = subprocess.run(
+        [PYTHON, "-m", "tests.browser.qt_navigation_probe", server.url, *(str(one.port) for one in listeners)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=True,
+    )
+    outcome = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert outcome == {"framed": True, "navigated": NAVIGATIONS}, probe.stderr[-3000:]
+    accepted = {one.port: one.accepted for one in listeners if one.accepted}
+    print(f"desktop navigation residual: {sum(len(a) for a in accepted.values())} connections of {NAVIGATIONS}")
+    assert accepted == {}, accepted
