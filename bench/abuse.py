@@ -562,6 +562,8 @@ def strangers_main(args: argparse.Namespace) -> Report:
         if (r["victim_p99_ratio"] or 0) > STRANGERS_P99_BOUND or r["daphne_cpu_of_a_core"] > STRANGERS_CPU_BOUND
     ]
     worst = max(r["victim_p99_ms"] or 0 for r in attacks.values())
+    functional = int("401" not in attacks["random_tokens_mcp"]["answers"])
+    functional += int("unauthorized" not in attacks["random_tokens_ws"]["answers"])
     return Report(
         bench="abuse-strangers",
         params={**size, "through": "nginx (docs/operations/nginx.conf)" if via_nginx else "Daphne directly"},
@@ -570,7 +572,8 @@ def strangers_main(args: argparse.Namespace) -> Report:
         ratio=worst / quiet["victim_p99_ms"] if quiet["victim_p99_ms"] else 0.0,
         ratio_meaning=f"worst / quiet; bounds {STRANGERS_P99_BOUND:g}x and Daphne <= {STRANGERS_CPU_BOUND:.0%} of a core",
         details={**results, "over_bounds": over},
-        errors=len(over) + results["victim_failures"],
+        # At --small (CI) only what the doors answered counts; timing on a CI machine is no figure.
+        errors=functional + results["victim_failures"] + (0 if args.small else len(over)),
         log_dir=log_dir,
     )
 
