@@ -17,6 +17,13 @@ runs each attack in turn, stopping each by itself after ``--seconds``:
 * ``huge_body``          ``POST``s declaring 300 MB;
 * ``slow_headers``       half-sent request headers.
 
+``--strangers`` runs the strangers' attacks instead (issue 38): ``--clients`` (50) anonymous clients,
+each sending a fresh random token per attempt, first at ``/mcp/`` then as ``/ws/agent/`` hellos,
+while another user's Agent calls ``tools/list`` at ``/mcp/`` (its p50/p99 measured quiet first), and
+the Daphne's CPU is read from ``/proc``. With ``--nginx`` (when ``/usr/sbin/nginx`` exists) every
+client goes through an nginx built from docs/operations/nginx.conf's locations, on loopback, and
+Daphne trusts one proxy hop. Bounds (the issue's): victim p99 <= 3x quiet, Daphne <= 25 % of a core.
+
 For each: the server's RSS growth (VmRSS of the Daphne process, from just before to the highest
 seen during and right after), the victim's tool-call p99 during it, and what the doors answered.
 Bounds (the issue's): RSS growth < 64 MB, victim p99 < 5x quiet, 0 work after disconnect. A
@@ -31,7 +38,10 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
+import secrets
 import socket
+import subprocess
 import threading
 import time
 from typing import Any
@@ -39,8 +49,12 @@ from typing import Any
 from bench import common
 from bench.client import AgentConnection, tool_call_frame
 from bench.common import LOOPBACK, Figure, Report, create_agents, percentile
+from bench.nginx import NGINX, nginx_config
+from tests.support.processes import free_port
 
 RSS_BOUND_MB = 64
+STRANGERS_P99_BOUND = 3.0
+STRANGERS_CPU_BOUND = 0.25  # of one core
 P99_RATIO_BOUND = 5.0
 MCP_TASKS_VERSION = "2025-11-25"
 
@@ -355,6 +369,215 @@ async def slow_headers(port: int, size: dict[str, Any], **_: Any) -> dict[str, A
     }
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the process so far (``/proc/<pid>/stat``)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _random_token() -> str:
+    return "lu_" + secrets.token_urlsafe(32)
+
+
+def _stranger_attacker(kind: str, url: str, seconds: float, clients: int, out: Any) -> None:
+    """``clients`` anonymous clients, each trying a fresh random token again and again (``kind``:
+    ``mcp`` posts, ``ws`` hellos); in a process of its own, like ``_mcp_attacker``."""
+    import httpx2
+    from websockets.asyncio.client import connect
+
+    counts: dict[str, int] = {}
+
+    def count(key: str) -> None:
+        counts[key] = counts.get(key, 0) + 1
+
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+
+    async def attack() -> None:
+        deadline = time.monotonic() + seconds
+        async with httpx2.AsyncClient(timeout=30, limits=httpx2.Limits(max_connections=clients)) as client:
+
+            async def one_mcp() -> None:
+                while time.monotonic() < deadline:
+                    headers = {
+                        "Authorization": f"Bearer {_random_token()}",
+                        "Accept": "application/json, text/event-stream",
+                    }
+                    try:
+                        response = await client.post(url, json=body, headers=headers)
+                    except httpx2.HTTPError as error:
+                        count(type(error).__name__)
+                        continue
+                    count(str(response.status_code))
+
+            async def one_ws() -> None:
+                while time.monotonic() < deadline:
+                    try:
+                        async with connect(url, compression=None, ping_interval=None, open_timeout=15) as ws:
+                            await ws.send(
+                                json.dumps({"type": "hello", "token": _random_token(), "protocol": "lineup.agent.v1"})
+                            )
+                            answer = json.loads(await ws.recv())
+                            count(answer.get("code") or answer.get("type"))
+                            with contextlib.suppress(Exception):
+                                await ws.recv()  # until the server closes
+                    except Exception as error:  # a refused or dropped connection is a figure too
+                        count(type(error).__name__)
+
+            one = one_mcp if kind == "mcp" else one_ws
+            await asyncio.wait_for(asyncio.gather(*(one() for _ in range(clients))), timeout=seconds + 10)
+
+    with contextlib.suppress(TimeoutError):
+        asyncio.run(attack())
+    out.put(counts)
+
+
+class McpVictim:
+    """Another user's Agent calling ``tools/list`` at ``/mcp/`` again and again; its round trips."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.url, self.token = url, token
+        self.samples: list[tuple[float, float]] = []
+        self.failures = 0
+        self.stop = asyncio.Event()
+
+    async def run(self) -> None:
+        import httpx2
+
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json, text/event-stream"}
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+        async with httpx2.AsyncClient(timeout=30) as client:
+            while not self.stop.is_set():
+                started = time.monotonic()
+                try:
+                    response = await client.post(self.url, json=body, headers=headers)
+                    ok = response.status_code == 200
+                except httpx2.HTTPError:
+                    ok = False
+                ended = time.monotonic()
+                if not ok:
+                    self.failures += 1
+                self.samples.append((ended, ended - started))
+                # Under its own token's pace (LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN, 5): faster,
+                # its calls would wait their turn and the figure would be the pace, not the attack.
+                await asyncio.sleep(0.25)
+
+    def between(self, start: float, end: float) -> list[float]:
+        return [seconds for t, seconds in self.samples if start <= t <= end]
+
+
+async def stranger_attacks(
+    server: common.Server, victim_agent: common.BenchAgent, size: dict[str, Any], front: int
+) -> dict:
+    """Quiet, then each strangers' attack in turn, through ``front`` (nginx's port or Daphne's own)."""
+    conversation = victim_agent.conversation_ids[0]
+    mcp_url = f"http://{LOOPBACK}:{front}/mcp/{conversation}/"
+    victim = McpVictim(mcp_url, victim_agent.token)
+    running = asyncio.ensure_future(victim.run())
+    pid = server.process.pid
+    while len(victim.samples) < 5:  # warm: the SDK loads on first use
+        await asyncio.sleep(0.1)
+    results: dict[str, Any] = {}
+
+    def window(name: str, start: float, end: float, cpu: float) -> dict[str, Any]:
+        values = victim.between(start, end)
+        return {
+            "victim_calls": len(values),
+            "victim_p50_ms": round(percentile(values, 50) * 1000, 1) if values else None,
+            "victim_p99_ms": round(percentile(values, 99) * 1000, 1) if values else None,
+            "daphne_cpu_of_a_core": round(cpu / (end - start), 3),
+        }
+
+    start, cpu = time.monotonic(), cpu_seconds(pid)
+    await asyncio.sleep(size["seconds"])
+    results["quiet"] = window("quiet", start, time.monotonic(), cpu_seconds(pid) - cpu)
+    context = multiprocessing.get_context("spawn")
+    for kind, url in (("mcp", mcp_url), ("ws", f"ws://{LOOPBACK}:{front}/ws/agent/")):
+        out = context.Queue()
+        process = context.Process(
+            target=_stranger_attacker, args=(kind, url, size["seconds"], size["clients"], out), daemon=True
+        )
+        start, cpu = time.monotonic(), cpu_seconds(pid)
+        process.start()
+        counts = await asyncio.to_thread(out.get, True, size["seconds"] + 60)
+        end = time.monotonic()
+        await asyncio.to_thread(process.join, 10)
+        figures = window(kind, start, end, cpu_seconds(pid) - cpu)
+        figures["answers"] = counts
+        figures["attempts_per_second"] = round(sum(counts.values()) / (end - start), 1)
+        quiet_p99 = results["quiet"]["victim_p99_ms"]
+        figures["victim_p99_ratio"] = round(figures["victim_p99_ms"] / quiet_p99, 2) if quiet_p99 else None
+        results[f"random_tokens_{kind}"] = figures
+        print(f"random_tokens_{kind}: {json.dumps(figures)}", flush=True)
+    victim.stop.set()
+    await running
+    results["victim_failures"] = victim.failures
+    return results
+
+
+def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise common.BenchError(f"nginx exited with {process.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection((LOOPBACK, port), timeout=1):
+            return
+        time.sleep(0.05)
+    raise common.BenchError(f"nginx did not listen on {port} within {timeout} s")
+
+
+def strangers_main(args: argparse.Namespace) -> Report:
+    size = {"seconds": args.seconds or 10, "clients": args.clients}
+    common.prepare_database()
+    common.empty_tables()
+    agents = create_agents(1, 1, prefix="strangers")
+    via_nginx = args.nginx and os.path.exists(NGINX)
+    with common.Rig("abuse-strangers") as rig:
+        env = {"LINEUP_TRUSTED_PROXY_HOPS": "1"} if via_nginx else {}
+        server = rig.daphne(**env)
+        front, nginx = server.port, None
+        if via_nginx:
+            directory = str(rig.log_dir / "nginx")
+            os.makedirs(directory, exist_ok=True)
+            front = free_port()
+            config = os.path.join(directory, "nginx.conf")
+            with open(config, "w") as file:
+                file.write(nginx_config(directory, front, server.port))
+            nginx = subprocess.Popen([NGINX, "-c", config, "-p", directory, "-e", f"{directory}/nginx-error.log"])
+            _wait_for_port(front, nginx)
+        try:
+            results = asyncio.run(
+                asyncio.wait_for(stranger_attacks(server, agents[0], size, front), timeout=args.max_seconds)
+            )
+        finally:
+            if nginx is not None:
+                nginx.terminate()
+                nginx.wait(10)
+        log_dir = str(rig.log_dir)
+    quiet = results["quiet"]
+    attacks = {name: results[name] for name in ("random_tokens_mcp", "random_tokens_ws")}
+    over = [
+        name
+        for name, r in attacks.items()
+        if (r["victim_p99_ratio"] or 0) > STRANGERS_P99_BOUND or r["daphne_cpu_of_a_core"] > STRANGERS_CPU_BOUND
+    ]
+    worst = max(r["victim_p99_ms"] or 0 for r in attacks.values())
+    functional = int("401" not in attacks["random_tokens_mcp"]["answers"])
+    functional += int("unauthorized" not in attacks["random_tokens_ws"]["answers"])
+    return Report(
+        bench="abuse-strangers",
+        params={**size, "through": "nginx (docs/operations/nginx.conf)" if via_nginx else "Daphne directly"},
+        measured=Figure("another user's /mcp/ tools/list p99 under random-token strangers", worst, "ms"),
+        baseline=Figure("its p99 when quiet", quiet["victim_p99_ms"] or 0, "ms"),
+        ratio=worst / quiet["victim_p99_ms"] if quiet["victim_p99_ms"] else 0.0,
+        ratio_meaning=f"worst / quiet; bounds {STRANGERS_P99_BOUND:g}x and Daphne <= {STRANGERS_CPU_BOUND:.0%} of a core",
+        details={**results, "over_bounds": over},
+        # At --small (CI) only what the doors answered counts; timing on a CI machine is no figure.
+        errors=functional + results["victim_failures"] + (0 if args.small else len(over)),
+        log_dir=log_dir,
+    )
+
+
 ATTACKS = {
     "junk_before_hello": junk_before_hello,
     "oversized": oversized,
@@ -473,4 +696,8 @@ if __name__ == "__main__":
     arguments.add_argument("--small", action="store_true", help="the CI size: fewer clients, 2 s attacks")
     arguments.add_argument("--seconds", type=float, default=0, help="length of each attack (default 9; --small 2)")
     arguments.add_argument("--max-seconds", type=float, default=600, help="the whole run stops by itself after this")
-    raise SystemExit(common.run(main, arguments))
+    arguments.add_argument("--strangers", action="store_true", help="the random-token attacks on both doors only")
+    arguments.add_argument("--clients", type=int, default=50, help="--strangers: anonymous clients (default 50)")
+    arguments.add_argument("--nginx", action="store_true", help="--strangers: through nginx (docs/operations)")
+    parsed = arguments.parse_known_args()[0]
+    raise SystemExit(common.run(strangers_main if parsed.strangers else main, arguments))

@@ -44,7 +44,7 @@ os.environ["REDIS_URL"] = REDIS_URL
 os.environ["LINEUP_CELERY_QUEUE"] = QUEUE
 os.environ["LINEUP_SCHEDULER"] = "celery"
 os.environ["LINEUP_REFERENCE_AGENT_URL"] = ""
-os.environ.setdefault("LINEUP_SECRET_KEY", "lineup-bench-only")
+os.environ.setdefault("LINEUP_SECRET_KEY", "lineup-bench-only-not-a-secret-0123456789abcdefghijklmnopqrstuv")
 os.environ.setdefault("LINEUP_LOG_LEVEL", "WARNING")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lineup.settings")
 

@@ -679,7 +679,7 @@ def main(argv: list[str] | None = None) -> int:
     record = json.loads((args.run_dir / "history.json").read_text())
     os.environ["DATABASE_URL"] = args.database_url or record["database_url"]
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lineup.settings")
-    os.environ.setdefault("LINEUP_SECRET_KEY", "lineup-bench-only")
+    os.environ.setdefault("LINEUP_SECRET_KEY", "lineup-bench-only-not-a-secret-0123456789abcdefghijklmnopqrstuv")
     os.environ.setdefault("LINEUP_LOG_LEVEL", "WARNING")
     import django
 

@@ -17,10 +17,23 @@ from django.conf import settings
 
 def client_ip(request: Any) -> str:
     """``AXES_CLIENT_IP_CALLABLE``: the address sign-in attempts are counted against."""
-    peer = request.META.get("REMOTE_ADDR", "") or ""
+    return _believed(request.META.get("REMOTE_ADDR", "") or "", request.META.get("HTTP_X_FORWARDED_FOR", ""))
+
+
+def scope_client_ip(scope: Any) -> str:
+    """The same for an ASGI scope (``/mcp/``, ``/ws/agent/``): the address their budgets count against."""
+    client = scope.get("client")
+    peer = str(client[0]) if client else ""
+    forwarded = ",".join(
+        value.decode("latin-1") for name, value in scope.get("headers", ()) if name.lower() == b"x-forwarded-for"
+    )
+    return _believed(peer, forwarded)
+
+
+def _believed(peer: str, forwarded_header: str) -> str:
     hops = settings.LINEUP_TRUSTED_PROXY_HOPS
     if hops <= 0:
         return peer
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    forwarded = [part.strip() for part in forwarded_header.split(",") if part.strip()]
     # Fewer entries than proxies: the request did not come through all of them; trust none.
     return forwarded[-hops] if len(forwarded) >= hops else peer

@@ -6,12 +6,17 @@ or opens a session:
 
 * ``/healthz`` — 200 while the process answers at all (liveness: restart it when this fails).
 * ``/readyz`` — 200 when the database answers with every migration applied and, in the production
-  topology, Redis (the channel layer and the Celery broker) answers; 503 with what failed
-  otherwise (readiness: send it no traffic meanwhile). A change of readiness is logged once.
-* ``/metrics`` — the Prometheus text format (runtime.metrics) to loopback clients, to clients
-  with ``Authorization: Bearer $LINEUP_METRICS_TOKEN`` and to ``LINEUP_METRICS_NETWORKS``; 403
-  to anyone else. A request a proxy forwarded (``X-Forwarded-For`` / ``Forwarded``) is not taken
-  for a loopback one, even when the proxy connects from loopback.
+  topology, Redis (the channel layer and the Celery broker) answers; 503 otherwise (readiness:
+  send it no traffic meanwhile). What failed (``checks``: its error text may name an internal
+  address) only to the clients that may read ``/metrics``; anyone else is told ready or not ready.
+  A change of readiness is logged once.
+* ``/metrics`` — the Prometheus text format (runtime.metrics) to clients with ``Authorization:
+  Bearer $LINEUP_METRICS_TOKEN``, to ``LINEUP_METRICS_NETWORKS`` and to loopback clients unless
+  ``LINEUP_METRICS_LOOPBACK=0``; 403 to anyone else. The client's address is the one
+  ``LINEUP_TRUSTED_PROXY_HOPS`` lets us believe (lineup.client_address), and a request a proxy
+  forwarded (``X-Forwarded-For`` / ``Forwarded``) is never taken for a loopback one, even when the
+  proxy connects from loopback. A proxy on the same host that forwards *without* such a header
+  looks like a local client: set ``LINEUP_METRICS_LOOPBACK=0`` there (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse
 
+from lineup.client_address import client_ip
 from runtime import metrics
 
 logger = structlog.get_logger("lineup.probes")
@@ -66,7 +72,10 @@ def readyz(request: HttpRequest) -> HttpResponse:
     if ready != _last_ready:
         _last_ready = ready
         (logger.info if ready else logger.warning)("probe.ready" if ready else "probe.not_ready", **checks)
-    body = json.dumps({"status": "ready" if ready else "not ready", "checks": checks})
+    answer: dict[str, object] = {"status": "ready" if ready else "not ready"}
+    if metrics_allowed(request):
+        answer["checks"] = checks
+    body = json.dumps(answer)
     return HttpResponse(body + "\n", status=200 if ready else 503, content_type="application/json")
 
 
@@ -124,15 +133,16 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
 
 
 def metrics_allowed(request: HttpRequest) -> bool:
+    """Whether this client may read /metrics and /readyz's details (the module's docstring)."""
     token = settings.LINEUP_METRICS_TOKEN
     offered = request.headers.get("Authorization", "")
     if token and hmac.compare_digest(offered.encode(), f"Bearer {token}".encode()):
         return True
     try:
-        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR", ""))
+        address = ipaddress.ip_address(client_ip(request))
     except ValueError:
         return False
     forwarded = "X-Forwarded-For" in request.headers or "Forwarded" in request.headers
-    if address.is_loopback and not forwarded:
+    if address.is_loopback and not forwarded and settings.LINEUP_METRICS_LOOPBACK:
         return True
     return any(address in ipaddress.ip_network(network, strict=False) for network in settings.LINEUP_METRICS_NETWORKS)

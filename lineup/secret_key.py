@@ -1,4 +1,5 @@
-"""The embedded default's ``SECRET_KEY``: made once per install, kept in its data directory.
+"""``SECRET_KEY``: the embedded default's, made once per install and kept in its data directory; and
+the check that refuses a configured key anyone could know.
 
 Read by ``lineup.settings`` when ``LINEUP_SECRET_KEY`` is not set and nothing else is configured (the
 embedded default), so every process of one install — ``run_embedded``, ``manage.py`` commands, the
@@ -14,6 +15,34 @@ from pathlib import Path
 from django.core.management.utils import get_random_secret_key
 
 FILE_NAME = "secret_key"
+MIN_LENGTH = 50  # Django's own deployment check asks as much
+# Placeholders published with the code (docs/operations/lineup.env.example) and Django's own kind.
+EXAMPLE_KEYS = frozenset({"CHANGE-ME-SECRET-KEY"})
+EXAMPLE_PREFIXES = ("CHANGE-ME", "django-insecure-")
+HOW_TO_MAKE_ONE = "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+
+
+def weak_key_problem(key: str) -> str | None:
+    """Why ``key`` must not sign anything in production (an example, too short, too few distinct
+    characters), or None. Sessions, password resets and the built-in Agents' tokens hang on it."""
+    if key in EXAMPLE_KEYS or key.startswith(EXAMPLE_PREFIXES):
+        return "it is the example from the documentation"
+    if len(key) < MIN_LENGTH:
+        return f"it has {len(key)} characters, fewer than {MIN_LENGTH}"
+    if len(set(key)) < 5:
+        return "it has fewer than 5 different characters"
+    return None
+
+
+def refuse_weak_key(key: str) -> None:
+    """Raise at start-up if ``key`` is weak (``weak_key_problem``), saying how to make a good one."""
+    problem = weak_key_problem(key)
+    if problem is not None:
+        raise RuntimeError(
+            f"LINEUP_SECRET_KEY is refused: {problem}. Make one with\n    {HOW_TO_MAKE_ONE}\n"
+            "and put it in LINEUP_SECRET_KEY (keep the old one in LINEUP_SECRET_KEY_FALLBACKS while "
+            "sessions move over). LINEUP_DEBUG=1 lets a weak key through, for development only."
+        )
 
 
 def install_secret_key(data_dir: Path) -> str:

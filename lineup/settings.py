@@ -17,7 +17,8 @@ Variables:
     LINEUP_DATA_DIR         where the embedded SQLite file and login live (default ./var)
     LINEUP_SCHEDULER        embedded | celery | none (default: celery with REDIS_URL, else embedded)
     LINEUP_SECRET_KEY       required outside the embedded default, which makes one per install and
-                            keeps it in $LINEUP_DATA_DIR/secret_key
+                            keeps it in $LINEUP_DATA_DIR/secret_key; at least 50 characters and not the
+                            documentation's example, unless LINEUP_DEBUG=1 (lineup.secret_key)
     LINEUP_SECRET_KEY_FALLBACKS  comma separated former keys, still accepted for signatures (sessions)
                             while a new LINEUP_SECRET_KEY takes over (docs/operations.md, key rotation)
     LINEUP_DEBUG            1/0 (default 0; ``run_embedded --debug`` sets it): Django's debug pages
@@ -56,6 +57,9 @@ Variables:
     LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN  /mcp/ requests started per second per token (5, burst 20; more wait)
     LINEUP_MCP_HELD_PER_PROCESS  /mcp/ requests held open (tasks/result) at once per process, all people (512)
     LINEUP_MCP_CONFORMANCE_FIXTURES  1: install the MCP conformance suite's fixture MiniApp (tests only)
+    LINEUP_STRANGER_LOOKUPS_PER_SECOND / _PER_ADDRESS  tokens this process has not seen yet, looked up in
+                            the database per second for everyone / per client address (50 / 5, bursts of
+                            five seconds' worth; more are refused 429, late); lineup.doors.strangers
     LINEUP_HTTP_MAX_BODY_BYTES  largest request body (4194304); refused from Content-Length
     LINEUP_HTTP_HEADER_TIMEOUT_SECONDS  a request's headers must be complete this soon (10)
     LINEUP_HTTP_IDLE_TIMEOUT_SECONDS  an idle HTTP connection is closed after this long (60)
@@ -75,6 +79,9 @@ Variables:
                             each process's /metrics shows its own figures only
     LINEUP_METRICS_TOKEN    a bearer token with which any client may read /metrics (loopback needs none)
     LINEUP_METRICS_NETWORKS comma separated networks (CIDR) that may read /metrics without the token
+    LINEUP_METRICS_LOOPBACK 1/0: loopback clients (no forwarding header) may read /metrics and /readyz's
+                            details without the token (default 1; 0 when a proxy on this host
+                            forwards without X-Forwarded-For)
 """
 
 from __future__ import annotations
@@ -86,7 +93,7 @@ import dj_database_url
 import structlog
 
 from lineup.data_dir import secure_data_dir
-from lineup.secret_key import install_secret_key
+from lineup.secret_key import install_secret_key, refuse_weak_key
 from miniapps.bundled import BUNDLED_MINIAPPS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -113,6 +120,8 @@ if not SECRET_KEY:
         raise RuntimeError("LINEUP_SECRET_KEY must be set outside the embedded default")
     # One per install, next to its database and login; never a key published with the code.
     SECRET_KEY = install_secret_key(DATA_DIR)
+elif not DEBUG:
+    refuse_weak_key(SECRET_KEY)  # the example key of lineup.env.example, or one too short to be secret
 
 # Key rotation without signing everyone out: sessions signed with a former key stay valid.
 SECRET_KEY_FALLBACKS = [k.strip() for k in os.environ.get("LINEUP_SECRET_KEY_FALLBACKS", "").split(",") if k.strip()]
@@ -325,6 +334,10 @@ LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN = float(os.environ.get("LINEUP_MCP_REQU
 # Each held tasks/result keeps a connection (a file descriptor) and a coroutine: half of the usual
 # 1024 open files, leaving the rest to sockets, pages and the database.
 LINEUP_MCP_HELD_PER_PROCESS = int(os.environ.get("LINEUP_MCP_HELD_PER_PROCESS", "512"))
+LINEUP_STRANGER_LOOKUPS_PER_SECOND = float(os.environ.get("LINEUP_STRANGER_LOOKUPS_PER_SECOND", "50"))
+LINEUP_STRANGER_LOOKUPS_PER_SECOND_PER_ADDRESS = float(
+    os.environ.get("LINEUP_STRANGER_LOOKUPS_PER_SECOND_PER_ADDRESS", "5")
+)
 LINEUP_HTTP_MAX_BODY_BYTES = int(os.environ.get("LINEUP_HTTP_MAX_BODY_BYTES", str(4 * 1024 * 1024)))
 LINEUP_HTTP_HEADER_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_HTTP_HEADER_TIMEOUT_SECONDS", "10"))
 LINEUP_HTTP_IDLE_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_HTTP_IDLE_TIMEOUT_SECONDS", "60"))
@@ -355,6 +368,7 @@ if LINEUP_METRICS_DIR:
     Path(LINEUP_METRICS_DIR).mkdir(parents=True, exist_ok=True)
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = LINEUP_METRICS_DIR
 LINEUP_METRICS_TOKEN = os.environ.get("LINEUP_METRICS_TOKEN", "")
+LINEUP_METRICS_LOOPBACK = os.environ.get("LINEUP_METRICS_LOOPBACK", "1").strip().lower() not in ("0", "false", "no")
 LINEUP_METRICS_NETWORKS = [n.strip() for n in os.environ.get("LINEUP_METRICS_NETWORKS", "").split(",") if n.strip()]
 
 # --- Auth, i18n, static ---------------------------------------------------------------------

@@ -84,7 +84,9 @@ def register_miniapp(
 
     ``result(view)`` shapes the final result of its operations (``standard_result`` when None);
     ``projection(view)`` gives its own fields of the operation the workspace is shown;
-    ``private_details`` are keys of its details that the admin masks (e.g. an answer key).
+    ``private_details`` are keys whose values no admin page and no log line shows (e.g. an answer
+    key): in its operations' details and, at any depth, in its tools' arguments and its events
+    (``runtime.miniapps.redact_private``); staff with ``runtime.view_private_details`` see them.
     """
     register(
         MiniApp(

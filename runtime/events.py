@@ -27,6 +27,7 @@ from django.db import connection, transaction
 
 from runtime import crashpoints, metrics, tracing
 from runtime.errors import Rejection
+from runtime.miniapps import redact_private
 from runtime.models import LifecycleEvent
 
 logger = structlog.get_logger("lineup.runtime")
@@ -203,7 +204,8 @@ def announce_events(events: list[LifecycleEvent | EventLine], *, level: str = "i
         else:
             for event in events:
                 line = {k: _plain(v) for k in _ID_FIELDS if (v := getattr(event, k))}
-                log(event.kind, **line, **event.data)
+                # A MiniApp's private details (a quiz's answer key) stay in the row, never in a log line.
+                log(event.kind, **line, **redact_private(event.data))
         metrics.count_events([(e.kind, e.data) for e in events], via=via)  # once committed, like the line
 
     if connection.in_atomic_block:

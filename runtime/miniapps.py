@@ -69,3 +69,29 @@ def private_details_of(app_id: str) -> frozenset[str]:
     """The details keys ``app_id`` registered as private (none for an app that is not registered)."""
     miniapp = _REGISTERED.get(app_id)
     return miniapp.private_details if miniapp else frozenset()
+
+
+MASKED = "•••"  # a private detail's value wherever it is shown or logged
+
+
+def private_keys() -> frozenset[str]:
+    """Every key any registered MiniApp declared private."""
+    return frozenset(key for miniapp in _REGISTERED.values() for key in miniapp.private_details)
+
+
+def redact_private(value: Any) -> Any:
+    """``value`` (JSON-plain) with the value of every private key masked, at any depth: in an
+    operation's details, in the arguments of the tool call that started it, in an event's data.
+
+    By key name, whichever app the value came from: an event or a log line does not always say
+    which app wrote it, and masking one app's key name in another's data hides nothing secret."""
+    keys = private_keys()
+    return _redacted(value, keys) if keys else value
+
+
+def _redacted(value: Any, keys: frozenset[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: MASKED if k in keys else _redacted(v, keys) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_redacted(v, keys) for v in value]
+    return value

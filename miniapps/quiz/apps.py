@@ -16,5 +16,7 @@ class QuizConfig(AppConfig):
             tools={tools.START_TOOL: tools.start, tools.STOP_TOOL: tools.stop},
             result=tools.result,
             projection=tools.projection,
-            private_details=[tools.ANSWER_KEY],  # the admin masks it
+            # The answer key (details) and each question's answer (quiz.start's arguments): no
+            # admin page or log line shows them.
+            private_details=[tools.ANSWER_KEY, tools.QUESTION_ANSWER],
         )

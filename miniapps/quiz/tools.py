@@ -29,12 +29,13 @@ START_TOOL = "quiz.start"
 STOP_TOOL = "quiz.stop"
 NO_ACTIVE = "no_active_quiz"
 ANSWER_KEY = "answer_key"  # the details key no screen shows
+QUESTION_ANSWER = "answer"  # a question's answer in quiz.start's arguments
 
 
 def start(request: ToolRequest) -> Accepted:
     questions = request.arguments["questions"]
     title = request.arguments.get("title")
-    details: dict[str, Any] = {ANSWER_KEY: [q["answer"] for q in questions]}
+    details: dict[str, Any] = {ANSWER_KEY: [q[QUESTION_ANSWER] for q in questions]}
     state: dict[str, Any] = {"prompts": [q["prompt"] for q in questions], "answers": [""] * len(questions)}
     if title is not None:
         details["title"] = title

@@ -8,6 +8,11 @@
  * code runs. No other realm can hand them back: nested frames of any kind are refused by
  * `frame-src 'none'` / `child-src 'none'` (they become cross-origin error pages), popups by the
  * sandbox, workers by `worker-src 'none'` (and workers have no WebRTC).
+ *
+ * Not covered by anything here: the frame navigating itself. The host refuses the page and closes the
+ * Surface, but Chromium resolves and connects to the named host first (docs/decisions/0006-surface-
+ * sandbox-and-csp.md: a residual, measured); a sandboxed document gets no Navigation API events to
+ * cancel it with.
  */
 (function () {
   "use strict";

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import urlencode
 
@@ -24,7 +26,13 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from runtime.miniapps import redact_private
 from runtime.models import Conversation
+
+PRIVATE_DETAILS_PERMISSION = "runtime.view_private_details"
+# Set while a page is built for staff who hold PRIVATE_DETAILS_PERMISSION (ReadOnlyAdmin's views);
+# everywhere else, and by default, private details are masked (``shown``).
+_reveals_private: ContextVar[bool] = ContextVar("reveals_private", default=False)
 
 admin.site.site_header = _("LineUp operations")
 admin.site.site_title = _("LineUp admin")
@@ -63,10 +71,15 @@ def conversation_label(conversation: Conversation) -> str:
     return f"{conversation.title} · {str(conversation.pk)[:8]}"
 
 
+def shown(value: Any) -> Any:
+    """``value`` as this page may show it: private details masked unless the viewer may see them."""
+    return value if _reveals_private.get() else redact_private(value)
+
+
 def pretty_json(value: Any) -> SafeString | str:
     if value is None:
         return "-"
-    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+    text = json.dumps(shown(value), indent=2, sort_keys=True, ensure_ascii=False)
     return format_html('<pre style="margin:0;white-space:pre-wrap">{}</pre>', text)
 
 
@@ -155,6 +168,12 @@ class ReadOnlyAdmin(UuidSearchMixin, admin.ModelAdmin):
 
     list_per_page = 50
 
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
+        return _rendered(request, super().changelist_view, request, extra_context)
+
+    def changeform_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        return _rendered(request, super().changeform_view, request, *args, **kwargs)
+
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
@@ -168,3 +187,16 @@ class ReadOnlyAdmin(UuidSearchMixin, admin.ModelAdmin):
     def conversation_link(self, obj: Model) -> SafeString | str:
         conversation = obj.conversation
         return change_link(Conversation, conversation.pk, conversation_label(conversation))
+
+
+def _rendered(request: HttpRequest, view: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The view's response, rendered while private details are shown to this viewer if they may
+    see them (a TemplateResponse renders after the view returns, outside the context set here)."""
+    reset = _reveals_private.set(request.user.has_perm(PRIVATE_DETAILS_PERMISSION))
+    try:
+        response = view(*args, **kwargs)
+        if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+            response.render()
+        return response
+    finally:
+        _reveals_private.reset(reset)

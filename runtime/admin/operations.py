@@ -26,12 +26,11 @@ from runtime.admin import recovery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link, pretty_json
 from runtime.admin.incident import InterruptActionMixin, retry_flagged
 from runtime.manifests import running_label_of
-from runtime.miniapps import private_details_of
+from runtime.miniapps import redact_private
 from runtime.models import Operation, ToolCall
 from runtime.services.recovery import SettleFailure, settle_isolated
 from runtime.transitions import RUNNING_STATES, NotDue, OperationState, is_running
 
-MASKED = "•••"  # a private detail's value, in the list
 SHORT_DETAIL = 80  # characters of one detail's value the list shows
 
 
@@ -158,7 +157,9 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
     )
     date_hierarchy = "started_at"
     ordering = ("-started_at",)
-    readonly_fields = ("outbox_link",)
+    # The details through ``details_json``: a MiniApp's private ones masked (runtime.miniapps).
+    exclude = ("details",)
+    readonly_fields = ("details_json", "outbox_link")
     # The incident actions (interrupt with a reason, retry flagged): runtime.admin.incident.
     actions = ("settle_due_operations", "retry_flagged_operations", "interrupt_running_operations")
 
@@ -172,6 +173,10 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
     @admin.display(description=_("outbox entry"))
     def outbox_link(self, obj: Operation) -> SafeString | str:
         return object_link(getattr(obj, "outbox_entry", None))
+
+    @admin.display(description=_("details"))
+    def details_json(self, obj: Operation) -> SafeString | str:
+        return pretty_json(obj.details)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Operation]:
         lag = ExpressionWrapper(F("settled_at") - F("ends_at"), output_field=DurationField())
@@ -215,10 +220,9 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
         """
         if not obj.details:
             return "-"
-        private = private_details_of(obj.app_id)
-        return ", ".join(
-            f"{key}: {MASKED if key in private else _short(value)}" for key, value in sorted(obj.details.items())
-        )
+        # Masked in the list whoever looks (a list is seen over a shoulder); on the detail page only
+        # for staff without runtime.view_private_details.
+        return ", ".join(f"{key}: {_short(value)}" for key, value in sorted(redact_private(obj.details).items()))
 
     @admin.display(description=_("duration"))
     def duration_display(self, obj: Operation) -> str:

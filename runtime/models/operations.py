@@ -188,6 +188,9 @@ class Operation(models.Model):
             ("settle_operations", "Can settle due operations and run the recovery sweep"),
             # Ending someone's focus early changes its outcome: more than settling what is due.
             ("interrupt_operations", "Can interrupt running operations with a reason"),
+            # A MiniApp's private details (a quiz's answer key) are masked on every admin page
+            # for staff without this one (runtime.miniapps.redact_private).
+            ("view_private_details", "Can see MiniApps' private details (e.g. a quiz's answer key)"),
         ]
         indexes = [
             # A conversation's latest operation (an interrupt with nothing running) is the last

@@ -35,6 +35,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.crypto import salted_hmac
 
+from runtime import refused_tokens
 from runtime.events import record_event
 from runtime.extensions import send_agent_created, send_agent_ended
 from runtime.models import Agent, AgentConnection, AgentToken, Conversation
@@ -102,20 +103,35 @@ def create_agent_token(*, user: AbstractBaseUser, name: str, now: datetime) -> t
         raise BuiltinAgentError(f"{name!r} is the built-in Agent of {user.get_username()}; the server runs it")
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     AgentToken.objects.create(agent=agent, digest=token_digest(token), prefix=token[:10])
+    _no_longer_refused(token_digest(token))
     record_event("agent.token_created", at=now, agent_id=str(agent.id), agent=name, user=user.get_username())
     return agent, token
 
 
+def could_be_token(token: object) -> bool:
+    """Whether ``token`` has the shape of an Agent token at all (no database)."""
+    return isinstance(token, str) and token.startswith(TOKEN_PREFIX) and len(token) <= 200
+
+
+def is_token_refused(token: object) -> bool:
+    """True when ``token`` is refused without the database: not token-shaped, or found to be no
+    Agent's (unknown or revoked) by an earlier ``authenticate_agent`` in this process."""
+    return not could_be_token(token) or refused_tokens.is_refused(token_digest(token))  # type: ignore[arg-type]
+
+
 def authenticate_agent(token: object, *, now: datetime) -> Agent | None:
-    """The Agent holding this token, or None if it is unknown or revoked or its user is inactive."""
-    if not isinstance(token, str) or not token.startswith(TOKEN_PREFIX) or len(token) > 200:
+    """The Agent holding this token, or None if it is unknown or revoked or its user is inactive.
+
+    An unknown or revoked token is remembered (``runtime.refused_tokens``): asked again, it is
+    refused without a query."""
+    if is_token_refused(token):
         return None
-    row = (
-        AgentToken.objects.select_related("agent", "agent__user")
-        .filter(digest=token_digest(token), revoked_at__isnull=True)
-        .first()
-    )
-    if row is None or not row.agent.user.is_active:
+    digest = token_digest(token)  # type: ignore[arg-type]  # is_token_refused checked it is a str
+    row = AgentToken.objects.select_related("agent", "agent__user").filter(digest=digest).first()
+    if row is None or row.revoked_at is not None:
+        refused_tokens.remember(digest)
+        return None
+    if not row.agent.user.is_active:
         return None
     AgentToken.objects.filter(pk=row.pk).update(last_used_at=now)
     return row.agent
@@ -184,6 +200,13 @@ def token_refusal_and_conversation(digest: str, conversation_id: uuid.UUID) -> t
     if row[2] is None:
         return None, None
     return None, Conversation.from_db(connection.alias, _conversation_attnames(), row[2:])
+
+
+def _no_longer_refused(digest: str) -> None:
+    """A token row with ``digest`` was written: this process stops refusing it now and when the row
+    is committed (a request between the two would remember it again)."""
+    refused_tokens.forget(digest)
+    transaction.on_commit(lambda: refused_tokens.forget(digest))
 
 
 def _revoke_row(row: AgentToken, *, now: datetime, reason: str) -> None:
@@ -318,6 +341,7 @@ def builtin_agent_token(*, user: AbstractBaseUser, name: str, now: datetime) -> 
             send_agent_ended(agent=other, reason="agent_revoked", now=now)
     if row is None:
         AgentToken.objects.create(agent=agent, digest=digest, prefix=token[:10], builtin=True)
+        _no_longer_refused(digest)
         record_event(
             "agent.token_created", at=now, agent_id=str(agent.id), agent=name, user=user.get_username(), builtin=True
         )

@@ -83,7 +83,8 @@ function applySnapshot(snapshot) {
   takeSnapshot(snapshot);
   actions.outbox.stored(new Set(snapshot.timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id)));
   surfaces.sync(openInstances().filter((i) => !i.is_system && i.surface));
-  for (const id of [...ui.failed]) if (!surfaces.get(id)) ui.failed.delete(id);
+  // A Surface closed for navigating its frame stays failed while it is open (it is not framed again).
+  for (const id of [...ui.failed]) if (!surfaces.get(id) && !surfaces.navigated.has(id)) ui.failed.delete(id);
   for (const instance of openInstances()) if (!instance.is_system && instance.surface) project(instance);
   render();
   document.body.dataset.ready = "true";

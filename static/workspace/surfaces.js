@@ -98,7 +98,18 @@ class SurfaceFrame {
     this.iframe.dataset.appId = this.appId;
     this.iframe.hidden = true;
     // An error page (the server down, a 404) loads too, but never says "ready".
+    // A load the host did not ask for is the Surface navigating its own frame: the host's
+    // frame-src refuses the new page, but a navigation is how a Surface could name a host on the
+    // network (its DNS lookup), so the frame is closed for good at the first one, never reloaded
+    // (docs/decisions/0006-surface-sandbox-and-csp.md).
+    this.loadsAsked = 1;
+    this.loadsSeen = 0;
     this.iframe.addEventListener("load", () => {
+      this.loadsSeen += 1;
+      if (this.loadsSeen > this.loadsAsked) {
+        this.host.closeNavigated(this);
+        return;
+      }
       if (this.awaitingReady) this.armReadyTimeout(READY_AFTER_LOAD_MS);
     });
     this.iframe.src = instance.surface;
@@ -215,6 +226,7 @@ class SurfaceFrame {
     this.port?.close();
     this.port = null;
     this.armReadyTimeout(READY_TIMEOUT_MS);
+    this.loadsAsked = this.loadsSeen + 1;
     this.iframe.src = this.iframe.src;
   }
 
@@ -235,7 +247,18 @@ export class SurfaceHost {
     this.container = container;
     this.callbacks = callbacks;
     this.frames = new Map();
+    this.navigated = new Set(); // instances whose Surface navigated its frame: never framed again on this page
     window.addEventListener("message", (event) => this.onWindowMessage(event));
+  }
+
+  /** The Surface navigated away from its document: close its frame and report it failed. */
+  closeNavigated(frame) {
+    console.warn(`lineup: the ${frame.appId} Surface navigated its frame; it is closed and not loaded again`);
+    this.navigated.add(frame.instanceId);
+    frame.destroy();
+    this.frames.delete(frame.instanceId);
+    frame.failed = true;
+    this.callbacks.onFailed(frame.instanceId);
   }
 
   onWindowMessage(event) {
@@ -263,7 +286,7 @@ export class SurfaceHost {
       }
     }
     for (const [id, instance] of wanted) {
-      if (!this.frames.has(id)) {
+      if (!this.frames.has(id) && !this.navigated.has(id)) {
         const frame = new SurfaceFrame(this, instance);
         this.frames.set(id, frame);
         this.container.append(frame.iframe);

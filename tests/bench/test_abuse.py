@@ -44,3 +44,28 @@ def test_every_attack_is_bounded_and_leaves_no_work_behind():
     assert details["max_rss_growth_mb"] < RSS_BOUND_MB, context
     assert details["attacks"]["junk_before_hello"]["answers"]["close 4401"] == 2, context
     assert details["attacks"]["storm"]["answers"]["welcome"] == 32, context  # the cap per token
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_strangers_with_random_tokens_are_refused_at_both_doors():
+    """``bench.abuse --strangers`` at CI size: ten anonymous clients, a fresh random token per attempt,
+    three seconds on each door while another user's Agent calls ``tools/list``: both doors answer
+    them (401 / ``unauthorized``, and 429 / ``rate_limited`` past the budgets) and the Agent is served
+    throughout. Latency and CPU are printed, not asserted (decision 0045 has the full-size figures)."""
+    run = subprocess.run(
+        [PYTHON, "-m", "bench.abuse", "--strangers", "--small", "--clients", "10", "--seconds", "3", "--json"],
+        cwd=ROOT,
+        env=_bench_env(),
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=False,
+    )
+    context = f"{run.stdout[-4000:]}\n{run.stderr[-3000:]}"
+    assert run.returncode == 0, context
+    details = json.loads(run.stdout.strip().splitlines()[-1])["details"]
+    mcp, ws = details["random_tokens_mcp"], details["random_tokens_ws"]
+    print(f"\n[strangers] Daphne {mcp['daphne_cpu_of_a_core']:.0%} / {ws['daphne_cpu_of_a_core']:.0%} of a core")
+    assert mcp["answers"].get("401", 0) > 0 and ws["answers"].get("unauthorized", 0) > 0, context
+    assert details["victim_failures"] == 0, context
+    assert mcp["victim_calls"] > 0 and ws["victim_calls"] > 0, context

@@ -22,7 +22,9 @@ PRINT_OPTIONS = "import json, lineup.settings as s; print(json.dumps(s.DATABASES
 def database_options(database_url: str, prepare: str | None) -> dict:
     """The default database's OPTIONS as a fresh process reads them from this environment."""
     env = {key: value for key, value in os.environ.items() if key != "LINEUP_DB_PREPARE"}
-    env.update(DATABASE_URL=database_url, LINEUP_SECRET_KEY="lineup-test-suite-only")
+    env.update(
+        DATABASE_URL=database_url, LINEUP_SECRET_KEY="lineup-test-suite-only-not-a-secret-0123456789abcdefghijklmnop"
+    )
     if prepare is not None:
         env["LINEUP_DB_PREPARE"] = prepare
     completed = subprocess.run(

@@ -140,3 +140,33 @@ def test_every_metric_family_has_a_name_of_its_own(client):
     assert len(families) == len(set(families)), sorted(f for f in families if families.count(f) > 1)
     assert "lineup_settlement_flaggings" in families and "lineup_operations_flagged" in families
     assert "mcp_server_operation_duration_seconds" in families
+
+
+def test_readyz_tells_outsiders_only_ready_or_not(client, settings, monkeypatch):
+    """What failed may name an internal address: only clients that may read /metrics get it."""
+    from lineup import probes
+
+    monkeypatch.setattr(probes, "readiness", lambda: {"database": "ok", "broker": "ConnectionError: redis at 10.1.2.3"})
+    outsider = client.get("/readyz", REMOTE_ADDR="203.0.113.9")
+    assert outsider.status_code == 503
+    assert outsider.json() == {"status": "not ready"}
+    insider = client.get("/readyz", REMOTE_ADDR="127.0.0.1")
+    assert insider.json()["checks"]["broker"].endswith("10.1.2.3")
+
+
+@pytest.mark.parametrize(
+    ("hops", "loopback", "address", "headers", "status"),
+    [
+        (0, False, "127.0.0.1", {}, 403),  # the operator said loopback is a proxy's
+        (1, True, "127.0.0.1", {"HTTP_X_FORWARDED_FOR": "10.0.0.1, 203.0.113.9"}, 403),
+        (1, True, "127.0.0.1", {}, 200),  # came through no proxy: a local scraper
+        (1, True, "127.0.0.1", {"HTTP_X_FORWARDED_FOR": "192.168.5.7"}, 200),  # the believed client, in the network
+    ],
+)
+def test_metrics_believe_only_the_trusted_proxy_and_loopback_only_when_allowed(
+    client, settings, hops, loopback, address, headers, status
+):
+    settings.LINEUP_TRUSTED_PROXY_HOPS = hops
+    settings.LINEUP_METRICS_LOOPBACK = loopback
+    settings.LINEUP_METRICS_NETWORKS = ["192.168.5.0/24"]
+    assert client.get("/metrics", REMOTE_ADDR=address, **headers).status_code == status

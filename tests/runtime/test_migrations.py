@@ -93,7 +93,7 @@ def _assert_everything_kept(report: dict[str, Any]) -> None:
 
 @pytest.mark.postgres
 def test_the_move_keeps_every_row_on_postgresql(fresh_postgres_url):
-    report = _run_probe(_base_env(DATABASE_URL=fresh_postgres_url, LINEUP_SECRET_KEY="probe"))
+    report = _run_probe(_base_env(DATABASE_URL=fresh_postgres_url, LINEUP_SECRET_KEY="probe-" + "0123456789abcdef" * 4))
     assert report["vendor"] == "postgresql"
     _assert_everything_kept(report)
 
@@ -136,7 +136,9 @@ def _assert_operations_kept(report: dict[str, Any]) -> None:
 @pytest.mark.postgres
 @pytest.mark.spec("R-3.12", "R-2.2.8")
 def test_operations_keep_every_row_as_generic_details_on_postgresql(fresh_postgres_url):
-    report = _run_probe(_base_env(DATABASE_URL=fresh_postgres_url, LINEUP_SECRET_KEY="probe"), GENERIC_PROBE)
+    report = _run_probe(
+        _base_env(DATABASE_URL=fresh_postgres_url, LINEUP_SECRET_KEY="probe-" + "0123456789abcdef" * 4), GENERIC_PROBE
+    )
     assert report["vendor"] == "postgresql"
     _assert_operations_kept(report)
 

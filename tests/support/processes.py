@@ -295,7 +295,8 @@ def lineup_env(**overrides: str) -> dict[str, str]:
         "REDIS_URL": redis_url,
         "LINEUP_SCHEDULER": "celery",
         "LINEUP_CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
-        "LINEUP_SECRET_KEY": os.environ.get("LINEUP_SECRET_KEY") or "lineup-test-suite-only",
+        "LINEUP_SECRET_KEY": os.environ.get("LINEUP_SECRET_KEY")
+        or "lineup-test-suite-only-not-a-secret-0123456789abcdefghijklmnop",
         "LINEUP_LOG_LEVEL": "INFO",
         "PYTHONUNBUFFERED": "1",  # log lines reach the file at once, so readiness polling sees them
     }

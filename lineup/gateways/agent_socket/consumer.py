@@ -27,11 +27,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from lineup.doors import limits
+from lineup.client_address import scope_client_ip
+from lineup.doors import limits, strangers
 from lineup.doors.websocket import CLOSE_TOO_MANY, CLOSE_UNAUTHENTICATED, DOOR
 from lineup.gateways.agent_socket import delivery
 from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
-from runtime import crashpoints, tracing
+from runtime import crashpoints, metrics, tracing
 from runtime.after_commit import answer_first
 from runtime.db_threads import NoConnectionHopPerMessage, run_db
 from runtime.errors import Rejection
@@ -176,13 +177,26 @@ class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
         if body["protocol"] != PROTOCOL:
             await self._error("unsupported_protocol", f"this server speaks {PROTOCOL}")
             return
-        agent = await run_db(authenticate_agent, body["token"], now=timezone.now())
+        # Strangers (lineup.doors.strangers): a token known to be no Agent's, or one look-up more
+        # than the budgets allow, is refused without the database; every refusal is answered late.
+        address = scope_client_ip(self.scope)
+        stranger = strangers.check(body["token"], address)
+        agent = None if stranger else await run_db(authenticate_agent, body["token"], now=timezone.now())
         if agent is None:
             self.ended = True
+            metrics.count_rate_limit_refusal("agent_socket_unauthenticated")
+            if stranger is None:
+                self._log("agent.unauthorized")  # only a look-up that reached the database
+            with strangers.refusal_wait(address) as delay:
+                await asyncio.sleep(delay)
+            if stranger == strangers.BUSY:
+                await self._error("rate_limited", "too many attempts with tokens this server does not know; try later")
+                await self.close(code=CLOSE_TOO_MANY, reason="too many unknown tokens")
+                return
             await self._error("unauthorized", "unknown or revoked token")
-            self._log("agent.unauthorized")
             await self.close(code=CLOSE_UNAUTHENTICATED, reason="unknown or revoked token")
             return
+        strangers.trust(body["token"])
         door = self.scope.get(DOOR)
         digest = token_digest(body["token"])
         if door is not None and not (

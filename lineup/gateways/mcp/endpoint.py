@@ -32,6 +32,8 @@ from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
 from django.utils import timezone
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
+from lineup.client_address import scope_client_ip
+from lineup.doors import strangers
 from lineup.gateways.mcp import bridge, fairness
 from lineup.gateways.mcp.admission import (
     NOT_ADMITTED,
@@ -110,6 +112,32 @@ async def _refuse_busy(
     await send_refusal(send, refusal)
 
 
+def _unauthorized() -> Refusal:
+    return Refusal(
+        401,
+        "send Authorization: Bearer <Agent token>; this one is missing, unknown or revoked",
+        code=NOT_ADMITTED,
+        headers=((b"www-authenticate", b'Bearer realm="lineup"'),),
+    )
+
+
+async def _refuse_stranger(
+    scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable, refusal: Refusal
+) -> None:
+    """A stranger's 401 or 429, answered late (``lineup.doors.strangers``) unless the client left meanwhile."""
+    metrics.count_rate_limit_refusal("mcp_unauthenticated")
+    refusal = await with_readable_id(refusal, scope, receive)
+    with strangers.refusal_wait(scope_client_ip(scope)) as delay:
+        try:
+            async with asyncio.timeout(delay):
+                while (await receive())["type"] != "http.disconnect":
+                    pass  # the rest of a body nobody will read
+            return  # the client left: nothing to answer
+        except TimeoutError:
+            pass
+    await send_refusal(send, refusal)
+
+
 def _check_request_line(scope: Scope) -> str:
     """The conversation the path names, once host, origin, path and method are acceptable (no database)."""
     headers = header_map(scope)
@@ -146,10 +174,24 @@ class McpEndpoint:
             await send_refusal(send, await with_readable_id(refusal, scope, receive))
             return
         bearer = _BEARER.match(header_map(scope).get("authorization", ""))
-        key = token_digest(bearer.group("token")) if bearer else ""
-        if not key:
-            await self._handle(scope, receive, send)  # refused 401 at admission
+        token = bearer.group("token") if bearer else None
+        # Strangers (lineup.doors.strangers): a credential known to be no Agent's, or one more
+        # look-up than the budgets allow, is refused here, before any database work or count.
+        stranger = strangers.check(token, scope_client_ip(scope))
+        if stranger is not None:
+            busy = Refusal(
+                429,
+                "too many attempts with tokens this server does not know; try again later",
+                code=NOT_ADMITTED,
+                data={"code": "too_many_requests"},
+                headers=((b"retry-after", str(strangers.RETRY_AFTER_SECONDS).encode()),),
+            )
+            await _refuse_stranger(
+                scope, receive, send, _unauthorized() if stranger == strangers.UNAUTHORIZED else busy
+            )
             return
+        assert token is not None  # strangers.check refuses a missing one
+        key = token_digest(token)
         cap = fairness.token_busy(key)
         if cap is not None:
             await _refuse_busy(
@@ -168,6 +210,9 @@ class McpEndpoint:
         try:
             admitted = await self._admit(scope, receive)
         except Refusal as refusal:
+            if refusal.status == 401:
+                await _refuse_stranger(scope, receive, send, refusal)
+                return
             await send_refusal(send, await with_readable_id(refusal, scope, receive))
             return
         if admitted is None:
@@ -219,16 +264,13 @@ class McpEndpoint:
             )
         except bridge.Unauthenticated:
             logger.info("mcp.unauthorized", conversation_id=conversation_id, had_token=bearer is not None)
-            raise Refusal(
-                401,
-                "send Authorization: Bearer <Agent token>; this one is missing, unknown or revoked",
-                code=NOT_ADMITTED,
-                headers=((b"www-authenticate", b'Bearer realm="lineup"'),),
-            ) from None
+            raise _unauthorized() from None
         except Rejection as rejection:
+            strangers.trust(bearer.group("token"))  # type: ignore[union-attr]  # the token is an Agent's
             status = 404 if rejection.code == RejectionCode.UNKNOWN_CONVERSATION else 403
             logger.info("mcp.refused", conversation_id=conversation_id, code=str(rejection.code))
             raise Refusal(status, rejection.detail, code=NOT_ADMITTED, data={"code": str(rejection.code)}) from None
+        strangers.trust(bearer.group("token"))  # type: ignore[union-attr]  # bind checked there is one
         check_content_headers(headers)
         body = await read_body(receive, headers, limit=MAX_FRAME_BYTES)
         if body is None:
