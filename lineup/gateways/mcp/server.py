@@ -221,7 +221,11 @@ def _call_result(answer: CallAnswer) -> types.CallToolResult:
     if isinstance(outcome, Rejected):
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=f"{outcome.code}: {outcome.detail}")],
-            structured_content={"code": str(outcome.code), "detail": outcome.detail},
+            structured_content={
+                "code": str(outcome.code),
+                "detail": outcome.detail,
+                **({"candidates": outcome.candidates} if outcome.candidates is not None else {}),
+            },
             is_error=True,
             _meta=meta,
         )
