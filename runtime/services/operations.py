@@ -352,11 +352,16 @@ def _start_beside(*, alone: frozenset[str], **kwargs: Any) -> Accepted:
     """
     conversation_id, now = kwargs["conversation_id"], kwargs["now"]
     workspace = lock_workspace(conversation_id, now=now, reserve=False)
-    running = list(
-        Operation.objects.filter(conversation_id=conversation_id, app_id__in=alone, state=OperationState.FOCUSING)
+    running = [
+        operation
+        for operation in Operation.objects.filter(
+            conversation_id=conversation_id, app_id__in=alone, state=OperationState.FOCUSING
+        )
         .select_related("tool_call")
         .order_by("started_at")
-    )
+        # An app may have operation tools that run alone and others that do not.
+        if policy_of(operation.tool_call.tool).conversation_exclusive
+    ]
     if not running:
         return _start(**kwargs)
     retry = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=kwargs["source_tool_call_id"])
