@@ -1070,6 +1070,8 @@ def settle_locked(
     settlement did (decision 0035): ``outbox_id``, ``closed``, ``app_session_ended``,
     ``cancelled``, ``foreground``, ``receipt``.
     """
+    if len({workspace.pk for workspace, _ in held}) < len(held):
+        return _settle_in_rounds(held, trigger=trigger, now=now)
     outcomes: list[SettleOutcome] = []
     settling: list[tuple[Workspace, Operation, Settle]] = []
     for workspace, operation in held:
@@ -1107,6 +1109,26 @@ def settle_locked(
         elif receipt is not None:
             _write_receipt(receipt)
     flag_invalid_results([operation for _, operation, _ in settling], now=now)
+    return outcomes
+
+
+def _settle_in_rounds(
+    held: list[tuple[Workspace, Operation]], *, trigger: Trigger, now: datetime
+) -> list[SettleOutcome]:
+    """A batch holding two or more operations of one conversation (recovery after a restart, a
+    sweep behind): in rounds of at most one per conversation, as both engines close at most one
+    instance per workspace at a time. Each later round reads its operations again, so what comes
+    to the front is chosen among the instances still open (never one an earlier round closed)."""
+    rounds: list[list[tuple[Workspace, Operation]]] = []
+    for workspace, operation in held:
+        round_ = next((r for r in rounds if all(w.pk != workspace.pk for w, _ in r)), None)
+        if round_ is None:
+            rounds.append(round_ := [])
+        round_.append((workspace, operation))
+    outcomes = settle_locked(rounds[0], trigger=trigger, now=now)
+    for later in rounds[1:]:
+        fresh = {operation.pk: operation for operation in _lock_operations(Q(pk__in=[o.pk for _, o in later]))}
+        outcomes += settle_locked([(w, fresh[o.pk]) for w, o in later if o.pk in fresh], trigger=trigger, now=now)
     return outcomes
 
 

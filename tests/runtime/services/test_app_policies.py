@@ -13,7 +13,13 @@ import pytest
 from django.db import connection
 
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall
-from runtime.services.operations import operation_projection, python_settlement, settle_operation
+from runtime.services.operations import (
+    operation_projection,
+    python_settlement,
+    settle_due_batch,
+    settle_operation,
+)
+from runtime.services.recovery import recover_runtime
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.transitions import LifecycleState, OperationState, Trigger
 from tests.support.factories import AgentDriver, at
@@ -238,3 +244,32 @@ def test_a_runtime_stop_with_a_receipt_its_schema_refuses_writes_nothing(driver,
     stopped = driver.call("probe.halt", {}, now=at(2))
     assert isinstance(stopped, Receipt) and stopped.receipt["status"] == "interrupted"
     assert Operation.objects.get(pk=started.operation_id).state == OperationState.INTERRUPTED
+
+
+# --- Recovery of several due operations of one conversation -----------------------------------
+
+
+@pytest.mark.spec("R-4.4.1", "R-3.10")
+def test_one_batch_settles_several_due_operations_of_one_conversation(driver, conversation, engine):
+    # Two probes of one conversation (one in front, one behind it) and a quiz behind both, all due:
+    # what start-up recovery meets after a restart. One batch settles them all, without an error.
+    quiz = driver.call("quiz.start", QUIZ, now=at(0))
+    first = driver.call("probe.start", {"minutes": 60}, now=at(1))
+    second = driver.call("probe.start", {"minutes": 60}, now=at(2))
+    ids = [quiz.operation_id, first.operation_id, second.operation_id]
+
+    outcomes = settle_due_batch(operation_ids=ids, now=at(400))
+    assert sorted(str(o.operation_id) for o in outcomes if o.settled) == sorted(str(i) for i in ids)
+    assert not Operation.objects.filter(state=OperationState.FOCUSING).exists()
+    assert OutboxEntry.objects.filter(operation_id__in=ids).count() == 3
+    open_apps = AppInstance.objects.filter(conversation=conversation).exclude(lifecycle_state=LifecycleState.CLOSED)
+    assert [(i.app_id, i.lifecycle_state) for i in open_apps] == [("interact", LifecycleState.FOREGROUND)]
+
+
+@pytest.mark.spec("R-4.4.1")
+def test_start_up_recovery_of_one_conversations_due_operations_logs_no_batch_failure(driver, conversation, caplog):
+    for k in range(3):
+        driver.call("probe.start", {"minutes": 60}, now=at(k))
+    summary = recover_runtime(now=at(400))
+    assert summary.counts()["settled"] == 3
+    assert "settlement.batch_failed" not in caplog.text and "IntegrityError" not in caplog.text
