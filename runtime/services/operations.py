@@ -184,7 +184,7 @@ def standard_result(view: OperationView) -> dict[str, Any]:
     return result
 
 
-RESULT_INVALID = "result_invalid"  # the stable code of the error result an app's bad result becomes
+RESULT_INVALID = str(RejectionCode.RESULT_INVALID)  # the code of the error result an app's bad result becomes
 
 
 def invalid_result(view: OperationView) -> dict[str, Any]:
