@@ -78,6 +78,7 @@ from runtime.services.workspace import (
     Closing,
     bring_to_foreground,
     close_instances,
+    lock_existing_workspace,
     lock_workspace,
     lock_workspace_of_operation,
     lock_workspaces_of_operations,
@@ -351,7 +352,9 @@ def _start_beside(*, alone: frozenset[str], **kwargs: Any) -> Accepted:
     in the same transaction, exactly as when the person switches away from it (R-3.8).
     """
     conversation_id, now = kwargs["conversation_id"], kwargs["now"]
-    workspace = lock_workspace(conversation_id, now=now, reserve=False)
+    workspace = lock_existing_workspace(conversation_id, now=now)
+    if workspace is None:  # its first decision: nothing runs yet
+        return _start(**kwargs)
     running = [
         operation
         for operation in Operation.objects.filter(
