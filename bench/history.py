@@ -540,7 +540,7 @@ def check_case(
         ToolCall,
     )
     from runtime.services.operations import operation_result
-    from runtime.transitions import LifecycleState
+    from runtime.transitions import LifecycleState, is_running
 
     problems: list[str] = []
     operations = {str(op.id): op for op in Operation.objects.filter(conversation_id__in=conversation_ids)}
@@ -600,7 +600,7 @@ def check_case(
                     f"operation={iid in by_instance} snapshot={iid in snapshots}"
                 )
                 continue
-            if by_instance[iid].state != "focusing" and (
+            if not is_running(by_instance[iid].state) and (
                 instance.lifecycle_state != LifecycleState.CLOSED or sessions[iid].ended_at is None
             ):
                 problems.append(

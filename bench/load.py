@@ -115,7 +115,7 @@ def database_errors() -> list[str]:
     from runtime.transitions import LifecycleState, OperationState
 
     errors = []
-    open_operations = Operation.objects.filter(state=OperationState.FOCUSING).count()
+    open_operations = Operation.objects.filter(state=OperationState.RUNNING).count()
     if open_operations:
         errors.append(f"{open_operations} operation(s) still focusing after the run")
     # At most one is a constraint (one-to-one); at least one is what a lost result would break.
@@ -123,7 +123,7 @@ def database_errors() -> list[str]:
     if without_outbox:
         errors.append(f"{without_outbox} operation(s) without an outbox entry")
     unclosed = (
-        Operation.objects.exclude(state=OperationState.FOCUSING)
+        Operation.objects.exclude(state=OperationState.RUNNING)
         .exclude(instance__lifecycle_state=LifecycleState.CLOSED)
         .count()
     )

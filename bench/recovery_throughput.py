@@ -7,7 +7,7 @@ measured  ``recover_runtime`` (what a process runs at start and ``manage.py reco
           sub-session ended, Interact back in front, audit events, projections.
 baseline  the same rows copied into ``bench_operation_copy`` (``LIKE runtime_operation INCLUDING
           ALL``: same columns, indexes and checks) and settled by one raw
-          ``UPDATE … WHERE state = 'focusing' AND ends_at <= now()``: rows per second. A second
+          ``UPDATE … WHERE state = 'running' AND ends_at <= now()``: rows per second. A second
           floor, one autocommit compare-and-set ``UPDATE`` per row, is reported as a detail.
 
 The due operations are bulk-created as consistent rows, as ``start_focus`` would have left them
@@ -148,7 +148,7 @@ def _copy_table() -> None:
 
 
 def _reset_copy(conn) -> None:
-    conn.execute(f"UPDATE {COPY_TABLE} SET state = 'focusing', ended_at = NULL, settled_at = NULL")
+    conn.execute(f"UPDATE {COPY_TABLE} SET state = 'running', ended_at = NULL, settled_at = NULL")
     conn.execute(f"VACUUM ANALYZE {COPY_TABLE}")
 
 
@@ -160,7 +160,7 @@ def raw_bulk_update(count: int) -> float:
         with conn.transaction():
             cursor = conn.execute(
                 f"UPDATE {COPY_TABLE} SET state = 'completed', ended_at = ends_at, settled_at = now() "
-                "WHERE state = 'focusing' AND ends_at <= now()"
+                "WHERE state = 'running' AND ends_at <= now()"
             )
         elapsed = time.perf_counter() - started
     if cursor.rowcount != count:
@@ -177,7 +177,7 @@ def raw_row_updates(count: int) -> float:
         for operation_id in ids:
             cursor = conn.execute(
                 f"UPDATE {COPY_TABLE} SET state = 'completed', ended_at = ends_at, settled_at = now() "
-                "WHERE id = %s AND state = 'focusing'",
+                "WHERE id = %s AND state = 'running'",
                 [operation_id],
             )
             if cursor.rowcount != 1:
@@ -310,7 +310,7 @@ def main_running(args: argparse.Namespace) -> common.Report:
         recovery_seconds = time.perf_counter() - started
         events = LifecycleEvent.objects.count() - events_before
     errors = []
-    ends_after = dict(Operation.objects.filter(state=OperationState.FOCUSING).values_list("id", "ends_at"))
+    ends_after = dict(Operation.objects.filter(state=OperationState.RUNNING).values_list("id", "ends_at"))
     if ends_after != ends_before:
         errors.append(f"{len(ends_before) - len(ends_after)} operations settled or moved their ends_at")
     due, resumed = (n if isinstance(n, int) else len(n) for n in (summary.due, summary.resumed))

@@ -78,7 +78,7 @@ def create_running_operations(rows: int, *, chunk: int = 250_000) -> None:
         "last_settle_error) "
         f"SELECT {operation}, {conversation}, {pomodoro}, {session}, {call}, 'sweep-' || n, 'pomodoro', true, "
         "jsonb_build_object('activity', null), "
-        f"{started}, {started} + interval '{FOCUS_SECONDS} seconds', 'focusing', 0, '' FROM series",
+        f"{started}, {started} + interval '{FOCUS_SECONDS} seconds', 'running', 0, '' FROM series",
     ]
     params = {"user": user.pk, "interact_app": system_app_id(), "schema_version": schema_version}
     with common.psycopg_connect(autocommit=True) as conn:
@@ -135,6 +135,7 @@ def main(args: argparse.Namespace) -> common.Report:
     from runtime.models import Operation
     from runtime.selectors import next_deadline
     from runtime.services.recovery import sweep
+    from runtime.transitions import RUNNING_STATES
 
     common.prepare_database()
     started = time.perf_counter()
@@ -160,9 +161,9 @@ def main(args: argparse.Namespace) -> common.Report:
         time_alternating(3, sides, lambda: sweep(now=timezone.now()), check_sweep)
         sweeps = time_alternating(args.repeats, sides, lambda: sweep(now=timezone.now()), check_sweep)
         deadlines = time_alternating(args.repeats, sides, next_deadline, check_deadline)
-    focusing = Operation.objects.filter(state="focusing").count()
-    if focusing != args.rows:
-        problems.append(f"{focusing} operations focusing after the run, not {args.rows}")
+    running = Operation.objects.filter(state__in=RUNNING_STATES).count()
+    if running != args.rows:
+        problems.append(f"{running} operations running after the run, not {args.rows}")
     for problem in sorted(set(problems)):
         print(f"error: {problem}")
     full, empty = common.latency_summary(sweeps["full"]), common.latency_summary(sweeps["empty"])

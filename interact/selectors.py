@@ -23,7 +23,7 @@ from runtime.manifests import get_manifest
 from runtime.models import AppInstance, AppSession, Conversation, InstanceSnapshot, Operation
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.operations import operation_projection, operation_result
-from runtime.transitions import LifecycleState, OperationState
+from runtime.transitions import RUNNING_STATES, LifecycleState, is_running
 
 TIMELINE_LIMIT = 200  # newest messages and blocks sent to a page; older history stays in the database
 INSTANCE_LIMIT = 50
@@ -99,8 +99,8 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
     )
     snapshots = {s.instance_id: s for s in InstanceSnapshot.objects.filter(instance__in=instances)}
     foreground = next((i for i in instances if i.lifecycle_state == LifecycleState.FOREGROUND), None)
-    focusing = (
-        Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING)
+    running = (
+        Operation.objects.filter(conversation=conversation, state__in=RUNNING_STATES)
         .select_related("tool_call")
         .first()
     )
@@ -145,7 +145,7 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
             "opened_at": isoformat(session.opened_at),
             "ended_at": isoformat(session.ended_at) if session.ended_at else None,
             "activity": (operation.details or {}).get("activity") if operation else None,
-            "result": operation_result(operation) if operation and operation.state != OperationState.FOCUSING else None,
+            "result": operation_result(operation) if operation and not is_running(operation.state) else None,
             "entries": [],
             "kept_text": _kept_text(manifest, kept.get(session.instance_id)),
             "sort_key": isoformat(session.opened_at),
@@ -179,7 +179,7 @@ def workspace_snapshot(*, user: Any, conversation_id: object | None, now: dateti
         "conversations": [{"id": str(c.id), "title": c.title} for c in user_conversations(user.id)],
         "foreground": {"instance_id": str(foreground.id), "app_id": foreground.app_id} if foreground else None,
         "instances": [_instance_view(i, snapshots) for i in instances],
-        "operation": operation_projection(focusing) if focusing else None,
+        "operation": operation_projection(running) if running else None,
         "timeline": timeline,
         "pending_interactions": [interaction_payload(i) for i in pending],
     }

@@ -11,7 +11,7 @@ class RejectionCode(enum.StrEnum):
     STALE_INVENTORY = "stale_inventory"
     UNKNOWN_CONVERSATION = "unknown_conversation"
     FORBIDDEN = "forbidden"
-    ACTIVE_FOCUSING_OPERATION = "active_focusing_operation"
+    # An app's busy code is its own (its manifest's deadline_operation.busy_rejection_code).
     # The same source_tool_call_id was sent again with another tool or other arguments.
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     UNKNOWN_INSTANCE = "unknown_instance"

@@ -92,7 +92,9 @@ class OperationPolicy:
     ends_when_left: bool = True  # the user leaving the app (back to Interact, another app) ends it
     max_duration_seconds: int = 24 * 60 * 60  # the Runtime's bound, on top of the frozen input schema
     duration_argument: str = "duration_seconds"  # the integer argument that is the duration in seconds
-    # What a host calls the app while one runs ("focusing"): an English word the host translates.
+    # The app's own word for an operation that runs: the state its projection, results and status
+    # say (runtime.services.operations.wire_state), its busy rejection, and what a host calls the
+    # app meanwhile (an English word the host translates).
     running_label: str = "running"
     # One rule across apps (decision 0041). Whether this operation runs alone in its conversation:
     # while it runs, another app's start either switches (ends this one ``interrupted(switched_app)``,
@@ -326,6 +328,14 @@ def get_tool(name: str) -> ToolDescriptor | None:
     """The descriptor of tool ``name`` (whatever conversation it is published to)."""
     manifest = registry().get(name.split(".", 1)[0])
     return next((t for t in manifest.tools if t.name == name), None) if manifest else None
+
+
+def running_label_of(app_id: str) -> str:
+    """The app's word for its running operation (its operation tool's ``running_label``), or the
+    Runtime's ``running`` for an app that starts none (or is no longer installed)."""
+    manifest = registry().get(app_id)
+    tools = manifest.tools if manifest else ()
+    return next((t.operation.running_label for t in tools if t.operation), OperationPolicy.running_label)
 
 
 def system_app_id() -> str:

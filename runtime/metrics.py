@@ -206,7 +206,7 @@ class BacklogCollector(Collector):
 
         from runtime.models import AgentConnection, DeliveryChannel, Operation, OutboxEntry
         from runtime.services.agents import liveness_window
-        from runtime.transitions import OperationState
+        from runtime.transitions import RUNNING_STATES
 
         now = timezone.now()
         waiting = GaugeMetricFamily(
@@ -229,16 +229,16 @@ class BacklogCollector(Collector):
             oldest.add_metric([channel], _age(now, row["oldest"]) if row else 0.0)
         yield waiting
         yield oldest
-        focusing = Operation.objects.filter(state=OperationState.FOCUSING)
+        running = Operation.objects.filter(state__in=RUNNING_STATES)
         yield GaugeMetricFamily(
             "lineup_operations_flagged",
-            "Focusing operations flagged for an operator (settlement failed too often).",
-            value=focusing.filter(settle_flagged_at__isnull=False).count(),
+            "Running operations flagged for an operator (settlement failed too often).",
+            value=running.filter(settle_flagged_at__isnull=False).count(),
         )
         yield GaugeMetricFamily(
             "lineup_operations_overdue",
-            "Focusing operations whose ends_at has passed (settled within seconds when all is well).",
-            value=focusing.filter(ends_at__lte=now).count(),
+            "Running operations whose ends_at has passed (settled within seconds when all is well).",
+            value=running.filter(ends_at__lte=now).count(),
         )
         yield GaugeMetricFamily(
             "lineup_agent_connections",

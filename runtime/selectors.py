@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from django.db.models import Count, Max, Min, Prefetch, Q
 
 from runtime.models import Agent, AgentToken, AppInstance, Conversation, Operation, OutboxEntry, ToolCall
-from runtime.transitions import LifecycleState, OperationState
+from runtime.transitions import RUNNING_STATES, LifecycleState
 
 
 def find_tool_call(*, conversation_id: uuid.UUID | str, source_tool_call_id: str) -> ToolCall | None:
@@ -20,8 +20,8 @@ def find_tool_call(*, conversation_id: uuid.UUID | str, source_tool_call_id: str
     )
 
 
-def focusing_operation(*, conversation_id: uuid.UUID | str) -> Operation | None:
-    return Operation.objects.filter(conversation_id=conversation_id, state=OperationState.FOCUSING).first()
+def running_operation(*, conversation_id: uuid.UUID | str) -> Operation | None:
+    return Operation.objects.filter(conversation_id=conversation_id, state__in=RUNNING_STATES).first()
 
 
 def latest_operation(*, conversation_id: uuid.UUID | str) -> Operation | None:
@@ -29,21 +29,21 @@ def latest_operation(*, conversation_id: uuid.UUID | str) -> Operation | None:
 
 
 def next_deadline() -> datetime | None:
-    """When the sweep next has something to try: the earliest ``ends_at`` of a focusing operation
+    """When the sweep next has something to try: the earliest ``ends_at`` of a running operation
     that never failed, or the earliest retry of one that did. A flagged one waits for an operator,
     and a backed-off one for its retry, so neither makes the embedded scheduler spin."""
-    focusing = Operation.objects.filter(state=OperationState.FOCUSING)
-    first = focusing.filter(settle_failures=0).aggregate(m=Min("ends_at"))["m"]
-    retry = focusing.filter(settle_failures__gt=0, settle_flagged_at__isnull=True).aggregate(
+    running = Operation.objects.filter(state__in=RUNNING_STATES)
+    first = running.filter(settle_failures=0).aggregate(m=Min("ends_at"))["m"]
+    retry = running.filter(settle_failures__gt=0, settle_flagged_at__isnull=True).aggregate(
         m=Min("next_settle_attempt_at")
     )["m"]
     return min((t for t in (first, retry) if t is not None), default=None)
 
 
 def due_operation_ids(*, now: datetime, limit: int) -> list[uuid.UUID]:
-    """Every focusing operation past its ``ends_at``, flagged and backed-off ones included."""
+    """Every running operation past its ``ends_at``, flagged and backed-off ones included."""
     return list(
-        Operation.objects.filter(state=OperationState.FOCUSING, ends_at__lte=now)
+        Operation.objects.filter(state__in=RUNNING_STATES, ends_at__lte=now)
         .order_by("ends_at")
         .values_list("id", flat=True)[:limit]
     )
@@ -57,13 +57,13 @@ def settleable_operation_keys(
 ) -> list[DueKey]:
     """The next page of due operations to try, as ``(ends_at, id)``, oldest deadline first.
 
-    A keyset page (after ``after``) rather than "the first ``limit`` still focusing": an operation
-    whose settlement fails stays focusing, and must not come back within one sweep. Operations that
+    A keyset page (after ``after``) rather than "the first ``limit`` still running": an operation
+    whose settlement fails stays running, and must not come back within one sweep. Operations that
     failed before are tried once their backoff has passed and never once flagged, unless
     ``retry_flagged`` (an operator's explicit retry: every due one, now). Uses the partial index
-    ``focusing_by_ends_at``; the rows it filters out are the few failed ones.
+    ``running_by_ends_at``; the rows it filters out are the few failed ones.
     """
-    due = Operation.objects.filter(state=OperationState.FOCUSING, ends_at__lte=now)
+    due = Operation.objects.filter(state__in=RUNNING_STATES, ends_at__lte=now)
     if not retry_flagged:
         due = due.filter(Q(settle_failures=0) | Q(settle_flagged_at__isnull=True, next_settle_attempt_at__lte=now))
     if after is not None:
@@ -74,23 +74,23 @@ def settleable_operation_keys(
 
 
 def flagged_operations() -> list[Operation]:
-    """Focusing operations whose settlement failed ``LINEUP_SETTLE_MAX_FAILURES`` times."""
+    """Running operations whose settlement failed ``LINEUP_SETTLE_MAX_FAILURES`` times."""
     return list(
         Operation.objects.filter(
-            state=OperationState.FOCUSING, settle_failures__gt=0, settle_flagged_at__isnull=False
+            state__in=RUNNING_STATES, settle_failures__gt=0, settle_flagged_at__isnull=False
         ).order_by("settle_flagged_at", "id")
     )
 
 
 def flagged_operation_count() -> int:
     return Operation.objects.filter(
-        state=OperationState.FOCUSING, settle_failures__gt=0, settle_flagged_at__isnull=False
+        state__in=RUNNING_STATES, settle_failures__gt=0, settle_flagged_at__isnull=False
     ).count()
 
 
 def running_operations(*, now: datetime, until: datetime | None = None) -> list[tuple[uuid.UUID, datetime]]:
-    """``(id, ends_at)`` of every focusing operation not yet due (due by ``until``, if given)."""
-    running = Operation.objects.filter(state=OperationState.FOCUSING, ends_at__gt=now)
+    """``(id, ends_at)`` of every running operation not yet due (due by ``until``, if given)."""
+    running = Operation.objects.filter(state__in=RUNNING_STATES, ends_at__gt=now)
     if until is not None:
         running = running.filter(ends_at__lte=until)
     return list(running.order_by("ends_at", "id").values_list("id", "ends_at"))
@@ -161,12 +161,12 @@ def conversations_of_user(*, user_id: int) -> list[Conversation]:
 
 
 def operations_dashboard(*, now: datetime) -> dict[str, int]:
-    """The admin index's counts, in one query: focusing operations whose end time is ahead
+    """The admin index's counts, in one query: running operations whose end time is ahead
     (``running``), those past it and not settled yet (``due``; normally seconds at most), and of
     those the ones flagged for an operator (``flagged``)."""
-    focusing = Q(state=OperationState.FOCUSING)
+    running = Q(state__in=RUNNING_STATES)
     return Operation.objects.aggregate(
-        running=Count("pk", filter=focusing & Q(ends_at__gt=now)),
-        due=Count("pk", filter=focusing & Q(ends_at__lte=now)),
-        flagged=Count("pk", filter=focusing & Q(settle_flagged_at__isnull=False)),
+        running=Count("pk", filter=running & Q(ends_at__gt=now)),
+        due=Count("pk", filter=running & Q(ends_at__lte=now)),
+        flagged=Count("pk", filter=running & Q(settle_flagged_at__isnull=False)),
     )

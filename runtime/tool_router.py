@@ -30,7 +30,7 @@ from runtime.models import Conversation, DeliveryChannel, Operation
 from runtime.selectors import find_tool_call
 from runtime.services.operations import busy_rejection, check_receipt
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, replay
-from runtime.transitions import OperationState
+from runtime.transitions import RUNNING_STATES
 
 MAX_SOURCE_TOOL_CALL_ID_LENGTH = 128
 
@@ -183,7 +183,7 @@ def _route(
         policy = descriptor.operation
         running = (
             Operation.objects.filter(
-                conversation_id=conversation.id, app_id=descriptor.app_id, exclusive=True, state=OperationState.FOCUSING
+                conversation_id=conversation.id, app_id=descriptor.app_id, exclusive=True, state__in=RUNNING_STATES
             ).first()
             if policy is not None and policy.exclusive
             else None

@@ -2,7 +2,7 @@
 
 Two tables, each readable in one screen:
 
-* ``decide_settlement`` — the deadline operation of SPEC R-3.2/R-3.9: ``focusing`` ends exactly
+* ``decide_settlement`` — the deadline operation of SPEC R-3.2/R-3.9: ``running`` ends exactly
   once, as ``completed`` or ``interrupted``. Every entry point (Agent interrupt, lifecycle event,
   eta task, beat sweep, recovery) asks this function, and the services apply its answer with a
   compare-and-set, so there is one rule for the terminal state.
@@ -20,12 +20,26 @@ from django.utils.translation import gettext_lazy as _
 
 
 class OperationState(models.TextChoices):
-    FOCUSING = "focusing", _("focusing")
+    # Generic: an app's own word for it is its manifest's running_label, which is what its wire
+    # says (runtime.services.operations.wire_state).
+    RUNNING = "running", _("running")
     COMPLETED = "completed", _("completed")
     INTERRUPTED = "interrupted", _("interrupted")
 
 
 FINAL_OPERATION_STATES = frozenset({OperationState.COMPLETED, OperationState.INTERRUPTED})
+
+# The running state as releases before migration 0024 store it. Such a release may still run
+# beside this one during a rolling upgrade and write it, and its rows are not converted until the
+# contract release (decision 0040): so every read, filter, constraint, index and SQL function
+# treats both as running, through RUNNING_STATES, while this release writes only RUNNING.
+PREVIOUS_RUNNING_STATE = "focusing"
+RUNNING_STATES: tuple[str, ...] = (PREVIOUS_RUNNING_STATE, OperationState.RUNNING.value)
+
+
+def is_running(state: str) -> bool:
+    """Whether an operation in ``state`` still runs (either release's word for it)."""
+    return state in RUNNING_STATES
 
 
 class InterruptionReason(models.TextChoices):
@@ -78,22 +92,22 @@ class AlreadyFinal:
 
 @dataclass(frozen=True)
 class NotDue:
-    """A deadline trigger arrived before ``ends_at`` (an early eta, a clock skew): keep focusing."""
+    """A deadline trigger arrived before ``ends_at`` (an early eta, a clock skew): keep running."""
 
 
 SettlementDecision = Settle | AlreadyFinal | NotDue
 
 
 def decide_settlement(
-    state: OperationState, trigger: Trigger, *, ends_at: datetime, now: datetime
+    state: OperationState | str, trigger: Trigger, *, ends_at: datetime, now: datetime
 ) -> SettlementDecision:
     """The single rule for a deadline operation's terminal state.
 
     | state          | trigger              | now < ends_at                | now >= ends_at       |
     |----------------|----------------------|------------------------------|----------------------|
     | completed/int. | any                  | AlreadyFinal                 | AlreadyFinal         |
-    | focusing       | deadline             | NotDue                       | completed @ ends_at  |
-    | focusing       | interrupt/lifecycle  | interrupted(reason) @ now    | completed @ ends_at  |
+    | running        | deadline             | NotDue                       | completed @ ends_at  |
+    | running        | interrupt/lifecycle  | interrupted(reason) @ now    | completed @ ends_at  |
 
     Once ``ends_at`` has passed the agreed duration *was* reached, so a late interrupt or close
     (e.g. arriving while the sweep is a moment behind, or after a restart) settles ``completed``

@@ -20,7 +20,7 @@ from interact.reference_agent.intents import Language
 from interact.reference_agent.supervisor import run_db
 from runtime.clock import isoformat
 from runtime.models import Conversation, Operation
-from runtime.transitions import OperationState
+from runtime.transitions import RUNNING_STATES
 
 
 def _activity(conversation_id: str, operation_id: str) -> str | None:
@@ -45,7 +45,7 @@ def _running_focus(conversation_id: str) -> dict[str, Any] | None:
     except ValueError:
         return None
     row = (
-        Operation.objects.filter(conversation_id=conversation, app_id="pomodoro", state=OperationState.FOCUSING)
+        Operation.objects.filter(conversation_id=conversation, app_id="pomodoro", state__in=RUNNING_STATES)
         .values("details__activity", "started_at", "ends_at")
         .first()
     )

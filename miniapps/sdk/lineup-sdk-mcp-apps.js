@@ -46,12 +46,18 @@
     return typeof locale === "string" && /^zh\b/i.test(locale) ? "zh-hans" : "en";
   }
 
+  // An operation runs until it is completed or interrupted; while it runs its state is the app's
+  // own word (its manifest's running_label, config.running_label here).
+  function final(op) {
+    return op.state === "completed" || op.state === "interrupted";
+  }
+
   function publish() {
     latest = {
       instance: {
         instance_id: null,
         app_id: config.app_id,
-        lifecycle_state: operation && operation.state !== "focusing" ? "closed" : "active",
+        lifecycle_state: operation && final(operation) ? "closed" : "active",
         restored: false,
         read_only: true,
       },
@@ -90,7 +96,7 @@
   function schedule() {
     clearTimeout(pollTimer);
     pollTimer = null;
-    if (!operation || operation.state !== "focusing") return;
+    if (!operation || final(operation)) return;
     var untilEnd = Date.parse(operation.ends_at) - (Date.now() + offsetMs);
     if (isNaN(untilEnd)) untilEnd = POLL_MAX_MS;
     pollTimer = setTimeout(ask, Math.max(POLL_MIN_MS, Math.min(POLL_MAX_MS, untilEnd)));
@@ -127,7 +133,7 @@
       take(content.result && content.result.state ? content.result : content);
     } else if (typeof content.operation_id === "string") {
       // An interrupt's receipt names the operation; its times come from the Runtime.
-      operation = { operation_id: content.operation_id, state: "focusing", started_at: "", ends_at: "" };
+      operation = { operation_id: content.operation_id, state: config.running_label, started_at: "", ends_at: "" };
     } else {
       return;
     }

@@ -28,7 +28,7 @@ from runtime.models import Conversation
 
 admin.site.site_header = _("LineUp operations")
 admin.site.site_title = _("LineUp admin")
-# The index shows the operations dashboard (focusing, due and not settled, flagged) above the apps.
+# The index shows the operations dashboard (running, due and not settled, flagged) above the apps.
 admin.site.index_template = "admin/runtime/index.html"
 # No model list beside every page: it took a quarter of a 1280 px screen from the lists (the
 # breadcrumbs and the index reach every model).

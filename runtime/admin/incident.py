@@ -1,7 +1,7 @@
 """The operator's incident actions: interrupt running operations with a reason, retry flagged ones.
 
 "Interrupt running operations…" is offered on the Operation, Conversation and User lists (select
-rows → action): it gathers the selection's focusing operations (those rows; the conversations'; the
+rows → action): it gathers the selection's running operations (those rows; the conversations'; the
 users' conversations'), shows them on a confirmation page, as Django's delete action does, and
 runs only when the operator has typed a reason. Each one is settled by
 ``runtime.services.operations.interrupt_for_operator``, the Agent interrupt's settlement with the
@@ -36,7 +36,7 @@ from runtime.events import record_event
 from runtime.models import Operation
 from runtime.services.operations import interrupt_for_operator
 from runtime.services.recovery import SettleFailure, settle_isolated
-from runtime.transitions import NotDue, OperationState
+from runtime.transitions import RUNNING_STATES, NotDue, OperationState
 
 logger = structlog.get_logger("lineup.admin")
 
@@ -103,7 +103,7 @@ def _report(model_admin: admin.ModelAdmin, request: HttpRequest, counts: Interru
 class InterruptActionMixin:
     """``interrupt_running_operations`` for a ModelAdmin whose rows lead to operations.
 
-    A subclass says which focusing operations its selected rows stand for (``running_operations``)
+    A subclass says which running operations its selected rows stand for (``running_operations``)
     and lists the action in its ``actions``.
     """
 
@@ -116,7 +116,7 @@ class InterruptActionMixin:
     @admin.action(permissions=["interrupt"], description=_("Interrupt running operations (with a reason)…"))
     def interrupt_running_operations(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         assert isinstance(self, admin.ModelAdmin)
-        running = self.running_operations(queryset).filter(state=OperationState.FOCUSING)
+        running = self.running_operations(queryset).filter(state__in=RUNNING_STATES)
         form = InterruptReasonForm(request.POST if request.POST.get("post") else None)
         if form.is_bound and form.is_valid():
             ids = list(running.order_by("started_at").values_list("id", flat=True))
@@ -145,7 +145,7 @@ class InterruptActionMixin:
 def retry_flagged(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Operation]) -> None:
     """Retry each selected flagged operation now; the others in the selection are left alone."""
     flagged = list(
-        queryset.filter(state=OperationState.FOCUSING, settle_flagged_at__isnull=False).values_list(
+        queryset.filter(state__in=RUNNING_STATES, settle_flagged_at__isnull=False).values_list(
             "id", "conversation_id", "settle_failures"
         )
     )

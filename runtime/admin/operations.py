@@ -19,16 +19,17 @@ from django.urls import path
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from runtime.admin import recovery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link, pretty_json
 from runtime.admin.incident import InterruptActionMixin, retry_flagged
+from runtime.manifests import running_label_of
 from runtime.miniapps import private_details_of
 from runtime.models import Operation, ToolCall
 from runtime.services.recovery import SettleFailure, settle_isolated
-from runtime.transitions import NotDue, OperationState
+from runtime.transitions import RUNNING_STATES, NotDue, OperationState, is_running
 
 MASKED = "•••"  # a private detail's value, in the list
 SHORT_DETAIL = 80  # characters of one detail's value the list shows
@@ -40,7 +41,7 @@ def _short(value: object) -> str:
 
 
 class NeedsOperatorFilter(admin.SimpleListFilter):
-    """Focusing operations whose settlement keeps failing (decision 0011)."""
+    """Running operations whose settlement keeps failing (decision 0011)."""
 
     title = _("needs an operator")
     parameter_name = "needs_operator"
@@ -49,7 +50,7 @@ class NeedsOperatorFilter(admin.SimpleListFilter):
         return [("flagged", _("flagged: settlement failed too often")), ("retrying", _("settlement failed, retrying"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        failing = queryset.filter(state=OperationState.FOCUSING, settle_failures__gt=0)
+        failing = queryset.filter(state__in=RUNNING_STATES, settle_failures__gt=0)
         if self.value() == "flagged":
             return failing.filter(settle_flagged_at__isnull=False)
         if self.value() == "retrying":
@@ -58,20 +59,20 @@ class NeedsOperatorFilter(admin.SimpleListFilter):
 
 
 class DeadlineFilter(admin.SimpleListFilter):
-    """Focusing operations by their end time: still running, or past it and not yet settled."""
+    """Running operations by their end time: still running, or past it and not yet settled."""
 
     title = _("end time")
     parameter_name = "deadline"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        return [("running", _("focusing, end time still ahead")), ("due", _("end time passed, not settled yet"))]
+        return [("running", _("running, end time still ahead")), ("due", _("end time passed, not settled yet"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        focusing = queryset.filter(state=OperationState.FOCUSING)
+        running = queryset.filter(state__in=RUNNING_STATES)
         if self.value() == "running":
-            return focusing.filter(ends_at__gt=timezone.now())
+            return running.filter(ends_at__gt=timezone.now())
         if self.value() == "due":
-            return focusing.filter(ends_at__lte=timezone.now())
+            return running.filter(ends_at__lte=timezone.now())
         return queryset
 
 
@@ -182,6 +183,8 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
 
     @admin.display(description=_("state"), ordering="state")
     def state_display(self, obj: Operation) -> str:
+        if is_running(obj.state):  # in the app's own word (its running_label), translated
+            return gettext(running_label_of(obj.app_id))
         if obj.interruption_reason:
             return f"{obj.get_state_display()} ({obj.get_interruption_reason_display()})"
         return str(obj.get_state_display())
@@ -235,7 +238,7 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
     def settle_failures_display(self, obj: Operation) -> str:
         if not obj.settle_failures:
             return "-"
-        if obj.state != OperationState.FOCUSING:
+        if not is_running(obj.state):
             return _("%(n)d (settled since)") % {"n": obj.settle_failures}
         if obj.settle_flagged_at is not None:
             return _("%(n)d · NEEDS AN OPERATOR") % {"n": obj.settle_failures}
@@ -253,14 +256,10 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
     def settle_due_operations(self, request: HttpRequest, queryset: QuerySet[Operation]) -> None:
         now = timezone.now()
         selected = dict(queryset.values_list("id", "state"))
-        # Only focusing ones are asked; the service re-decides under the lock, so a row that
+        # Only running ones are asked; the service re-decides under the lock, so a row that
         # settled meanwhile is simply AlreadyFinal there. An explicit retry: backoff and flag
         # do not hold it back, and one that fails again is counted, not raised.
-        outcomes = [
-            settle_isolated(operation_id=pk, now=now)
-            for pk, state in selected.items()
-            if state == OperationState.FOCUSING
-        ]
+        outcomes = [settle_isolated(operation_id=pk, now=now) for pk, state in selected.items() if is_running(state)]
         failed = [outcome for outcome in outcomes if isinstance(outcome, SettleFailure)]
         done = [outcome for outcome in outcomes if not isinstance(outcome, SettleFailure)]
         settled = sum(outcome.settled for outcome in done)

@@ -4,7 +4,7 @@ Models hold data, not workflows: every change goes through ``runtime.services``.
 constraints below are the last line of defence for the promises of SPEC §3-4, so that a bug
 in a service can fail a transaction but never corrupt the state:
 
-* one ``focusing`` operation per conversation (partial unique index, R-3.12);
+* one running exclusive operation per app and conversation (partial unique index, R-3.12);
 * one tool call per ``(conversation, source_tool_call_id)`` — the idempotency key (R-3.5);
 * one operation per instance (a closed instance can not run a new round, R-3.13);
 * one outbox entry per operation (exactly one result, R-2.2.5);

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from runtime.models.instances import AppInstance, AppSession
-from runtime.transitions import InterruptionReason, OperationState
+from runtime.transitions import RUNNING_STATES, InterruptionReason, OperationState
 
 
 class ToolCallStatus(models.TextChoices):
@@ -131,13 +131,13 @@ class Operation(models.Model):
         default=dict, blank=True, help_text=_("The app's own details of this operation."), verbose_name=_("details")
     )
     started_at = models.DateTimeField(verbose_name=_("started at"))
-    # while focusing, ends_at is the only time fact; the result is decided from it.
+    # while running, ends_at is the only time fact; the result is decided from it.
     ends_at = models.DateTimeField(
         help_text=_("When the focus ends. While it runs, this is the only time stored; its result is decided from it."),
         verbose_name=_("end time"),
     )
     state = models.CharField(
-        max_length=16, choices=OperationState.choices, default=OperationState.FOCUSING, verbose_name=_("state")
+        max_length=16, choices=OperationState.choices, default=OperationState.RUNNING, verbose_name=_("state")
     )
     ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
     interruption_reason = models.CharField(  # noqa: DJ001
@@ -190,31 +190,31 @@ class Operation(models.Model):
             ("interrupt_operations", "Can interrupt running operations with a reason"),
         ]
         indexes = [
-            # A conversation's latest operation (an interrupt with nothing focusing) is the last
+            # A conversation's latest operation (an interrupt with nothing running) is the last
             # entry of its range, however many it had; and the foreign key's index.
             models.Index(fields=["conversation", "started_at"], name="operations_by_conversation"),
             # (ends_at, id): the sweep's keyset pages read it in order, with no sort (decision 0011).
-            models.Index(
-                fields=["ends_at", "id"], condition=Q(state=OperationState.FOCUSING), name="focusing_by_ends_at"
-            ),
-            # The few focusing operations whose settlement failed: retries by next attempt, and the
+            # Both over RUNNING_STATES (migration 0024 made them; the previous release's two indexes
+            # over its one word stay in the database until the contract release drops them).
+            models.Index(fields=["ends_at", "id"], condition=Q(state__in=RUNNING_STATES), name="running_by_ends_at"),
+            # The few running operations whose settlement failed: retries by next attempt, and the
             # flagged ones (the admin's "needs an operator", recovery's report) without a scan.
             models.Index(
                 fields=["next_settle_attempt_at"],
-                condition=Q(state=OperationState.FOCUSING, settle_failures__gt=0),
-                name="focusing_settle_retries",
+                condition=Q(state__in=RUNNING_STATES, settle_failures__gt=0),
+                name="running_settle_retries",
             ),
         ]
         constraints = [
             models.UniqueConstraint(
                 fields=["conversation", "app_id"],
-                condition=Q(state=OperationState.FOCUSING, exclusive=True),
+                condition=Q(state__in=RUNNING_STATES, exclusive=True),
                 name="one_running_exclusive_operation_per_app",
             ),
             models.CheckConstraint(condition=Q(ends_at__gt=F("started_at")), name="operation_ends_after_start"),
             models.CheckConstraint(
-                condition=Q(state=OperationState.FOCUSING, ended_at__isnull=True, settled_at__isnull=True)
-                | (~Q(state=OperationState.FOCUSING) & Q(ended_at__isnull=False, settled_at__isnull=False)),
+                condition=Q(state__in=RUNNING_STATES, ended_at__isnull=True, settled_at__isnull=True)
+                | (~Q(state__in=RUNNING_STATES) & Q(ended_at__isnull=False, settled_at__isnull=False)),
                 name="operation_final_iff_ended",
             ),
             models.CheckConstraint(

@@ -25,7 +25,7 @@ from runtime.services.workspace import (
     move_instance,
     system_instance,
 )
-from runtime.transitions import LifecycleState, OperationState, Trigger
+from runtime.transitions import RUNNING_STATES, LifecycleState, Trigger
 
 
 def _open_instance(workspace: Workspace, instance_id: uuid.UUID | str) -> AppInstance:
@@ -42,10 +42,8 @@ def _open_instance(workspace: Workspace, instance_id: uuid.UUID | str) -> AppIns
     return instance
 
 
-def _focusing_operation_of(instance: AppInstance) -> Operation | None:
-    return (
-        Operation.objects.filter(instance=instance, state=OperationState.FOCUSING).select_related("tool_call").first()
-    )
+def _running_operation_of(instance: AppInstance) -> Operation | None:
+    return Operation.objects.filter(instance=instance, state__in=RUNNING_STATES).select_related("tool_call").first()
 
 
 def _leave(workspace: Workspace, leaving: AppInstance, *, trigger: Trigger, target: AppInstance, now: datetime) -> None:
@@ -54,7 +52,7 @@ def _leave(workspace: Workspace, leaving: AppInstance, *, trigger: Trigger, targ
     An operation whose manifest says ``ends_when_left`` is not a background timer: leaving ends it.
     Any other keeps running on its ``ends_at`` while its app waits in the background.
     """
-    operation = _focusing_operation_of(leaving)
+    operation = _running_operation_of(leaving)
     if operation is not None:
         if policy_of(operation.tool_call.tool).ends_when_left:
             # Settles interrupted (or completed, if already due), closes the app and brings ``target``.
@@ -164,7 +162,7 @@ def close_instance(*, conversation_id: uuid.UUID | str, instance_id: uuid.UUID |
     )
     if instance.lifecycle_state == LifecycleState.CLOSED:
         return
-    operation = _focusing_operation_of(instance)
+    operation = _running_operation_of(instance)
     if operation is not None:
         settle_for_lifecycle(workspace, operation, trigger=Trigger.CLOSE_APP, now=now)
     else:
@@ -183,7 +181,7 @@ def close_workspace(*, conversation_id: uuid.UUID | str, now: datetime) -> int:
     closed = 0
     instances = AppInstance.objects.select_for_update().filter(conversation_id=conversation_id, is_system=False)
     for instance in instances.exclude(lifecycle_state=LifecycleState.CLOSED).order_by("focus_seq"):
-        operation = _focusing_operation_of(instance)
+        operation = _running_operation_of(instance)
         if operation is not None:
             settle_for_lifecycle(workspace, operation, trigger=Trigger.CLOSE_APP, now=now)
         else:

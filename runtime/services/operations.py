@@ -17,7 +17,7 @@ interrupt, an eta task, a lifecycle event) or a batch of due deadlines (the swee
 code path, so a batch settles each operation exactly as it would settle alone. Each reads what it
 needs in the statement that locks the operation (its instance, its start call, the previous valid
 foreground app), so a decision costs about ten statements whatever the conversation's history.
-On PostgreSQL those writes are one call of ``runtime_settle`` instead (``runtime.sql.settle``,
+On PostgreSQL those writes are one call of ``runtime_settle_batch`` instead (``runtime.sql.settle``,
 decision 0030): Python still decides and shapes each result, and a settlement is three statements.
 """
 
@@ -93,6 +93,7 @@ from runtime.sql import settle as settle_sql
 from runtime.sql import start as start_sql
 from runtime.tool_calls import Accepted, Receipt, replay
 from runtime.transitions import (
+    RUNNING_STATES,
     AlreadyFinal,
     LifecycleState,
     NotDue,
@@ -101,6 +102,7 @@ from runtime.transitions import (
     SettlementDecision,
     Trigger,
     decide_settlement,
+    is_running,
 )
 
 
@@ -132,8 +134,9 @@ class OperationView:
 
     @property
     def state(self) -> str:
-        """``focusing`` while it runs, then ``completed`` or ``interrupted``."""
-        return self._operation.state
+        """The app's own word while it runs (its manifest's ``running_label``), then ``completed``
+        or ``interrupted``: the app sees its words, never the Runtime's stored one."""
+        return wire_state(self._operation)
 
     @property
     def started_at(self) -> datetime:
@@ -248,7 +251,7 @@ def operation_projection(operation: Operation) -> dict[str, Any]:
         "instance_id": str(operation.instance_id),
         "app_session_id": str(operation.app_session_id),
         **extra,
-        "state": operation.state,
+        "state": wire_state(operation),
         "started_at": isoformat(operation.started_at),
         "ends_at": isoformat(operation.ends_at),
         # The manifest's policy, so the page warns that leaving ends it only when it does.
@@ -268,6 +271,17 @@ def _ended_with_invalid_result(operation: Operation) -> bool:
     if getattr(operation, "result_problem", None) is not None:  # this settlement's, in memory
         return True
     return Operation.tool_call.is_cached(operation) and is_invalid_result(operation.tool_call.result)
+
+
+def wire_state(operation: Operation) -> str:
+    """The operation's state in its app's words, as every wire says it: while it runs (whichever
+    release stored it) the manifest's ``running_label``, then ``completed`` or ``interrupted``.
+
+    Readers load the start call with the operation (select_related), so this costs no query."""
+    if not is_running(operation.state):
+        return operation.state
+    descriptor = get_tool(operation.tool_call.tool)
+    return descriptor.operation.running_label if descriptor and descriptor.operation else OperationState.RUNNING.value
 
 
 def _ends_when_left(operation: Operation) -> bool:
@@ -319,8 +333,8 @@ def flag_invalid_results(operations: list[Operation], *, now: datetime) -> None:
 def busy_rejection(policy: OperationPolicy, app_id: str, operation_id: object) -> Rejection:
     return Rejection(
         policy.busy_rejection_code,  # the manifest's public code
-        # "focusing" is the generic running state (SPEC §3.3); the wording is the published one.
-        "this conversation already has a focusing operation; interrupt it or wait for its result",
+        # In the app's words (its running_label), as its projection and results say it.
+        f"this conversation already has a {policy.running_label} operation; interrupt it or wait for its result",
         operation_id=str(operation_id),
     )
 
@@ -329,7 +343,7 @@ def start_operation(**kwargs: Any) -> Accepted:
     """Start a deadline operation for ``tool`` (``_start``, whose arguments these are).
 
     On PostgreSQL, with no transaction open around it, the decision is one autocommit call of
-    ``lineup_start_operation``: the function is atomic, so BEGIN and COMMIT would only be two more
+    ``runtime_start_operation``: the function is atomic, so BEGIN and COMMIT would only be two more
     round trips; it changes nothing unless it writes. Otherwise (SQLite, or inside a caller's
     transaction) it is a ``@decision`` like the others.
     """
@@ -358,7 +372,7 @@ def _start_beside(*, alone: frozenset[str], **kwargs: Any) -> Accepted:
     running = [
         operation
         for operation in Operation.objects.filter(
-            conversation_id=conversation_id, app_id__in=alone, state=OperationState.FOCUSING
+            conversation_id=conversation_id, app_id__in=alone, state__in=RUNNING_STATES
         )
         .select_related("tool_call")
         .order_by("started_at")
@@ -412,7 +426,7 @@ def _start(
     ``busy_rejection_code`` with nothing created (R-3.12). Brings the app to the foreground
     (Interact to the background) and, on commit, schedules the deadline and projects the new state.
 
-    On PostgreSQL the decision is one call of the ``lineup_start_operation`` function
+    On PostgreSQL the decision is one call of the ``runtime_start_operation`` function
     (``runtime.sql.start``); elsewhere (SQLite) the ORM writes the same rows, statement by statement.
     Either way Python validates, applies the manifest's policy, chooses the ids and answers.
     """
@@ -474,7 +488,7 @@ def _start(
         tool_call=ToolCall(id=plan.call_id, tool=tool),
         app_id=app_id,
         details=plan.details,
-        state=OperationState.FOCUSING,
+        state=OperationState.RUNNING,
         started_at=plan.started_at,
         ends_at=plan.ends_at,
     )
@@ -571,8 +585,8 @@ def _start_with_orm(plan: _StartPlan) -> _Seen:
     )
     if seen["retry_call_id"] is not None:
         return _Seen(retry=ToolCall.objects.select_related("operation").get(pk=seen["retry_call_id"]))
-    if plan.exclusive and seen["focusing_operation_id"] is not None:
-        return _Seen(busy_operation_id=seen["focusing_operation_id"])
+    if plan.exclusive and seen["running_operation_id"] is not None:
+        return _Seen(busy_operation_id=seen["running_operation_id"])
     if plan.refusal is not None:
         return _Seen()
     reserve_focus_seq(workspace, now=plan.now)
@@ -626,7 +640,7 @@ def _start_with_orm(plan: _StartPlan) -> _Seen:
 
 
 def _start_in_sql(plan: _StartPlan) -> _Seen:
-    """The start as one call of ``lineup_start_operation`` (PostgreSQL): lock, read, write, answer."""
+    """The start as one call of ``runtime_start_operation`` (PostgreSQL): lock, read, write, answer."""
     snapshot = plan.snapshot or {}
     with connection.cursor() as cursor:
         cursor.execute(
@@ -712,9 +726,9 @@ def _under_lock(
                 "id"
             )[:1]
         ),
-        "focusing_operation_id": Subquery(
+        "running_operation_id": Subquery(
             Operation.objects.filter(
-                conversation_id=conversation_id, app_id=app_id, exclusive=True, state=OperationState.FOCUSING
+                conversation_id=conversation_id, app_id=app_id, exclusive=True, state__in=RUNNING_STATES
             ).values("id")[:1]
         ),
     }
@@ -757,29 +771,29 @@ def interrupt_operation(
     # The running operations (whatever the clocks say: an earlier one started in the same
     # millisecond, or on a clock that stepped back, must not shadow it), locked, with the retry check.
     if settles_in_sql():
-        focusing = _lock_focusing_for_interrupt(workspace.conversation_id, app_id, source_tool_call_id)
+        running = _lock_running_for_interrupt(workspace.conversation_id, app_id, source_tool_call_id)
     else:
-        focusing = _lock_operations(
-            Q(conversation_id=conversation_id, app_id=app_id, state=OperationState.FOCUSING),
+        running = _lock_operations(
+            Q(conversation_id=conversation_id, app_id=app_id, state__in=RUNNING_STATES),
             retry_call_id=Subquery(retry.values("id")[:1]),
         )
-    retry_call_id = focusing[0].retry_call_id if focusing else retry.values_list("id", flat=True).first()
+    retry_call_id = running[0].retry_call_id if running else retry.values_list("id", flat=True).first()
     if retry_call_id is not None:
         outcome = replay(ToolCall.objects.get(pk=retry_call_id), caller=caller, tool=tool, arguments=arguments)
         assert isinstance(outcome, Receipt)
         return outcome
 
     if operation_id is not None:
-        operation = _named_operation(conversation_id, app_id, operation_id, focusing)
-    elif len(focusing) > 1:
-        raise _ambiguous_stop(focusing)
+        operation = _named_operation(conversation_id, app_id, operation_id, running)
+    elif len(running) > 1:
+        raise _ambiguous_stop(running)
     else:
-        operation = focusing[0] if focusing else None
+        operation = running[0] if running else None
     if operation is None:  # none running: the app's latest one, already final, if there is one
         operation = (
             Operation.objects.filter(conversation_id=conversation_id, app_id=app_id).order_by("-started_at").first()
         )
-    was_focusing = operation is not None and operation.state == OperationState.FOCUSING
+    was_running = operation is not None and is_running(operation.state)
     if operation is None:
         receipt: dict[str, Any] = {"status": no_active_status}
     else:
@@ -799,7 +813,7 @@ def interrupt_operation(
         caller=caller,
         status=ToolCallStatus.SUCCEEDED,
         # A closed instance takes no more tool calls (R-4.2.5); a late interrupt is about it, not to it.
-        instance_id=operation.instance_id if was_focusing else None,
+        instance_id=operation.instance_id if was_running else None,
         receipt=receipt,
         created_at=now,
         finished_at=now,
@@ -822,10 +836,10 @@ def interrupt_operation(
 
 
 def _named_operation(
-    conversation_id: uuid.UUID | str, app_id: str, operation_id: uuid.UUID | str, focusing: list[Operation]
+    conversation_id: uuid.UUID | str, app_id: str, operation_id: uuid.UUID | str, running: list[Operation]
 ) -> Operation:
     """The operation a stop names: one of the app's in this conversation, else ``unknown_operation``."""
-    for operation in focusing:
+    for operation in running:
         if str(operation.id) == str(operation_id):
             return operation
     try:
@@ -841,9 +855,9 @@ def _named_operation(
     return named
 
 
-def _ambiguous_stop(focusing: list[Operation]) -> Rejection:
+def _ambiguous_stop(running: list[Operation]) -> Rejection:
     """Two or more of the app's operations run: the stop names none, so none is guessed."""
-    candidates = [_candidate(operation) for operation in sorted(focusing, key=lambda o: (o.started_at, str(o.id)))]
+    candidates = [_candidate(operation) for operation in sorted(running, key=lambda o: (o.started_at, str(o.id)))]
     return Rejection(
         RejectionCode.AMBIGUOUS_OPERATION,
         f"{len(candidates)} operations of this app are running; name the one to stop by its operation_id",
@@ -985,7 +999,7 @@ def settle_for_lifecycle(
 def _lock_operations(which: Q, **also: Subquery) -> list[Operation]:
     """Lock the operations ``which`` selects, reading in the same statement their instance, their
     start call (whose caller owns the result) and their conversation's previous valid foreground app."""
-    if settles_in_sql():  # runtime_settle reads the instance and the previous foreground app itself
+    if settles_in_sql():  # runtime_settle_batch reads the instance and the previous foreground app itself
         locking = Operation.objects.select_for_update(of=("self",)).select_related("tool_call").filter(which)
         return list(locking.annotate(**also).order_by("conversation_id"))
     return list(
@@ -999,7 +1013,7 @@ def _lock_operations(which: Q, **also: Subquery) -> list[Operation]:
 
 @functools.cache
 def _interrupt_lock_statement() -> tuple[str, list[Field], list[Field]]:
-    """The statement ``_lock_focusing_for_interrupt`` runs, and the fields its columns fill."""
+    """The statement ``_lock_running_for_interrupt`` runs, and the fields its columns fill."""
     op, call = Operation._meta, ToolCall._meta
     op_fields, call_fields = list(op.concrete_fields), list(call.concrete_fields)
     o, t = op.db_table, call.db_table
@@ -1014,7 +1028,8 @@ def _interrupt_lock_statement() -> tuple[str, list[Field], list[Field]]:
         f" AND r.{column('source_tool_call_id', call)} = %s ORDER BY r.{column('created_at', call)} LIMIT 1), "
         + ", ".join(f't."{f.column}"' for f in call_fields)
         + f' FROM "{o}" o JOIN "{t}" t ON t."id" = o.{column("tool_call")}'
-        f" WHERE o.{column('conversation')} = %s AND o.{column('app_id')} = %s AND o.{column('state')} = %s"
+        f" WHERE o.{column('conversation')} = %s AND o.{column('app_id')} = %s"
+        f" AND o.{column('state')} IN ({', '.join(['%s'] * len(RUNNING_STATES))})"
         " FOR UPDATE OF o"
     )
     return sql, op_fields, call_fields
@@ -1030,14 +1045,14 @@ def _from_row(model: type[Any], fields: list[Field], values: tuple[Any, ...]) ->
     return model.from_db(connection.alias, [f.attname for f in fields], converted)
 
 
-def _lock_focusing_for_interrupt(conversation_id: uuid.UUID, app_id: str, source_tool_call_id: str) -> list[Operation]:
-    """``_lock_operations`` for an interrupt on the SQL settlement path: the app's focusing
+def _lock_running_for_interrupt(conversation_id: uuid.UUID, app_id: str, source_tool_call_id: str) -> list[Operation]:
+    """``_lock_operations`` for an interrupt on the SQL settlement path: the app's running
     operations in the conversation, locked, with their start call and ``retry_call_id`` (the
     interrupt's own call id, if it was already answered) — the same rows and the same lock, one
     constant statement instead of the ORM building it per frame (~1 ms of Python, 27h's profile)."""
     sql, op_fields, call_fields = _interrupt_lock_statement()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [conversation_id, source_tool_call_id, conversation_id, app_id, OperationState.FOCUSING])
+        cursor.execute(sql, [conversation_id, source_tool_call_id, conversation_id, app_id, *RUNNING_STATES])
         rows = cursor.fetchall()
     n = len(op_fields)
     locked = []
@@ -1062,7 +1077,7 @@ def settle_locked(
 ) -> list[SettleOutcome]:
     """Decide and write the settlement of operations read by ``_lock_operations``, whose
     workspaces this transaction holds: one statement per table for all of them, or on PostgreSQL
-    one call of ``runtime_settle`` (``runtime.sql.settle``) for all of them.
+    one call of ``runtime_settle_batch`` (``runtime.sql.settle``) for all of them.
 
     Order (R-4.2.4): the results and outbox entries first, then the instances close, their
     sub-sessions end and each workspace's previous foreground app (Interact) returns — all in the
@@ -1144,11 +1159,11 @@ def _settle_in_python(
     told: dict[str, Any] | None = None,
 ) -> None:
     """The settlement's writes through the ORM, one statement per table (SQLite; the specification
-    ``runtime_settle`` mirrors)."""
+    ``runtime_settle_batch`` mirrors)."""
     if not settling:
         return
     by_id = {operation.pk: (operation, verdict) for _, operation, verdict in settling}
-    won = Operation.objects.filter(pk__in=list(by_id), state=OperationState.FOCUSING).update(
+    won = Operation.objects.filter(pk__in=list(by_id), state__in=RUNNING_STATES).update(
         state=per_row(Operation, "state", {pk: v.state for pk, (_, v) in by_id.items()}),
         ended_at=per_row(Operation, "ended_at", {pk: v.ended_at for pk, (_, v) in by_id.items()}),
         interruption_reason=per_row(
@@ -1157,7 +1172,7 @@ def _settle_in_python(
         settled_at=now,
     )
     if won != len(by_id):  # unreachable under the locks; the compare-and-set keeps it true anyway
-        raise RuntimeError(f"compare-and-set settled {won} of {len(by_id)} locked focusing operations")
+        raise RuntimeError(f"compare-and-set settled {won} of {len(by_id)} locked running operations")
     results = {}
     for operation, verdict in by_id.values():
         operation.state, operation.ended_at = verdict.state, verdict.ended_at
@@ -1232,7 +1247,7 @@ _SQL_SETTLEMENT = contextvars.ContextVar("sql_settlement", default=True)
 
 
 def settles_in_sql() -> bool:
-    """Whether settlements here go through ``runtime_settle`` (PostgreSQL, unless turned off)."""
+    """Whether settlements here go through ``runtime_settle_batch`` (PostgreSQL, unless turned off)."""
     return connection.vendor == "postgresql" and _SQL_SETTLEMENT.get()
 
 
@@ -1288,7 +1303,7 @@ def _settle_in_sql(
     receipt: tuple[ToolCall, LifecycleEvent] | None,
     told: dict[str, Any] | None,
 ) -> None:
-    """The settlement's writes as one call of ``runtime_settle``; Python shapes and checks each
+    """The settlement's writes as one call of ``runtime_settle_batch``; Python shapes and checks each
     result first (a bad one fails the settlement before anything is written)."""
     verdicts = []
     reserved = set()
@@ -1314,7 +1329,7 @@ def _settle_in_sql(
     before = take_pending_events()  # announced already; written first, in this call
     after = [receipt[1]] if receipt and told is None else []
     ids: Any = [operation.id for _, operation, _ in settling]
-    if len(settling) == 1:  # one operation: runtime_settle_one, statement by statement (decision 0030)
+    if len(settling) == 1:  # one operation: runtime_settle_single, statement by statement (decision 0030)
         call, ids, verdicts_json = settle_sql.CALL_ONE, ids[0], json.dumps(verdicts[0])
     else:
         call, verdicts_json = settle_sql.CALL, json.dumps(verdicts)

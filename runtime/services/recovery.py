@@ -53,7 +53,7 @@ from runtime.selectors import (
     settleable_operation_keys,
 )
 from runtime.services.operations import SettleOutcome, settle_due_batch, settle_operation
-from runtime.transitions import OperationState, Trigger
+from runtime.transitions import RUNNING_STATES, Trigger
 
 logger = structlog.get_logger("lineup.recovery")
 
@@ -85,7 +85,7 @@ class SweepSummary:
     settled: list[uuid.UUID] = field(default_factory=list)
     already_final: int = 0
     failed: list[SettleFailure] = field(default_factory=list)
-    flagged: int = 0  # focusing operations left flagged for an operator after this sweep
+    flagged: int = 0  # running operations left flagged for an operator after this sweep
     swept: dict[str, int] = field(default_factory=dict)  # per registered sweeper (runtime.extensions)
 
 
@@ -121,7 +121,7 @@ def _record_settle_failure(operation_id: uuid.UUID, summary: str, detail: str, *
     # could be waiting for, so it can not deadlock with one.
     row = (
         Operation.objects.select_for_update()
-        .filter(pk=operation_id, state=OperationState.FOCUSING)
+        .filter(pk=operation_id, state__in=RUNNING_STATES)
         .values("conversation_id", "settle_failures", "settle_flagged_at")
         .first()
     )
@@ -263,7 +263,7 @@ class RecoverySummary:
     resumed: list[dict] = field(default_factory=list)
     unacked_outbox: int = 0
     failed: list[dict] = field(default_factory=list)  # settlements that raised in this run
-    flagged: list[dict] = field(default_factory=list)  # still focusing and flagged after this run
+    flagged: list[dict] = field(default_factory=list)  # still running and flagged after this run
 
     def counts(self) -> dict[str, int | bool]:
         return {
@@ -351,9 +351,7 @@ def _resume_running(*, now: datetime, count: int) -> None:
     """Mark every instance whose operation is still running as restored, in one statement and one
     summary event, and re-arm the deadlines that fall within the eta horizon (the sweep takes
     the later ones when they come due)."""
-    AppInstance.objects.filter(operation__state=OperationState.FOCUSING, operation__ends_at__gt=now).update(
-        restored_at=now
-    )
+    AppInstance.objects.filter(operation__state__in=RUNNING_STATES, operation__ends_at__gt=now).update(restored_at=now)
     horizon = now + timedelta(seconds=settings.LINEUP_ETA_HORIZON_SECONDS)
     rearmed = 0
     for op_id, ends_at in running_operations(now=now, until=horizon):

@@ -3,7 +3,7 @@
 A Surface saves the state it needs to redraw itself; the Runtime checks it against the app's
 declared schema and byte quota and writes it with a revision compare-and-set. Once the instance
 is closed the snapshot is read-only history (``retain_readonly``): it can not be written, so it
-can not return to ``focusing`` or become the running state of a new round.
+can not return to a running state or become the running state of a new round.
 """
 
 from __future__ import annotations

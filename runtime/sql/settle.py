@@ -1,4 +1,4 @@
-"""``runtime_settle``: the writes of a settlement as one PostgreSQL function call (decisions 0030, 0035).
+"""``runtime_settle_batch``: the writes of a settlement as one PostgreSQL function call (decisions 0030, 0035, 0040).
 
 It mirrors ``settle_locked``'s Python path (``runtime.services.operations``) and
 ``close_instances`` (``runtime.services.workspace``) row for row: Python still decides each
@@ -23,8 +23,16 @@ on a settlement's row).
 
 from __future__ import annotations
 
+from runtime.transitions import RUNNING_STATES
+
+# Migration 0024 created these two under new names (decision 0040): the previous release keeps
+# calling its ``runtime_settle`` and ``runtime_settle_one`` (frozen in runtime/migrations/, dropped
+# by the contract release), which settle only its own running word, while this release's see both.
+# The set is RUNNING_STATES, written into the text (the frozen copy in the migration is the result).
+_RUNNING = ", ".join(f"'{state}'" for state in RUNNING_STATES)
+
 CREATE = r"""
-CREATE OR REPLACE FUNCTION runtime_settle(
+CREATE OR REPLACE FUNCTION runtime_settle_batch(
     p_now timestamptz,
     p_trigger text,
     p_ids uuid[],
@@ -41,7 +49,7 @@ CREATE OR REPLACE FUNCTION runtime_settle(
 DECLARE
     won integer;
 BEGIN
-    -- 1. The compare-and-set: each operation still focusing takes its terminal state. The caller
+    -- 1. The compare-and-set: each operation still running takes its terminal state. The caller
     --    holds their locks, so all of them must win; if one did not, nothing of this is kept.
     UPDATE runtime_operation o
        SET state = v.verdict->>'state',
@@ -50,10 +58,10 @@ BEGIN
            settled_at = p_now
       FROM unnest(p_ids) WITH ORDINALITY AS i(id, ord)
       JOIN jsonb_array_elements(p_verdicts) WITH ORDINALITY AS v(verdict, ord) USING (ord)
-     WHERE o.id = i.id AND o.state = 'focusing';
+     WHERE o.id = i.id AND o.state IN (__RUNNING__);
     GET DIAGNOSTICS won = ROW_COUNT;
     IF won <> cardinality(p_ids) THEN
-        RAISE EXCEPTION 'compare-and-set settled % of % locked focusing operations', won, cardinality(p_ids);
+        RAISE EXCEPTION 'compare-and-set settled % of % locked running operations', won, cardinality(p_ids);
     END IF;
 
     -- 2. Everything else in one statement, reading the operations as step 1 left them.
@@ -214,23 +222,25 @@ END;
 $fn$;
 """
 
+CREATE = CREATE.replace("__RUNNING__", _RUNNING)
+
 DROP = """
-DROP FUNCTION IF EXISTS runtime_settle(timestamptz, text, uuid[], jsonb, uuid, jsonb, jsonb, jsonb);
+DROP FUNCTION IF EXISTS runtime_settle_batch(timestamptz, text, uuid[], jsonb, uuid, jsonb, jsonb, jsonb);
 """
 
-# ``runtime_settle_one``: the same writes and the same answer for a batch of ONE operation (an
+# ``runtime_settle_single``: the same writes and the same answer for a batch of ONE operation (an
 # interrupt, an eta delivery, an operator's interrupt, a lifecycle close), statement by statement
-# like ``lineup_start_operation`` (decision 0030, 27m). ``runtime_settle``'s one statement is built
+# like ``lineup_start_operation`` (decision 0030, 27m). ``runtime_settle_batch``'s one statement is built
 # for a sweep's 500 rows (unnest, jsonb_array_elements, hash joins over CTEs: ~60 plan nodes); for
 # one row each step here is an index probe with a plan PL/pgSQL keeps for the connection.
-# Arguments as ``runtime_settle``'s, with ``p_id`` and ``p_verdict`` one operation's instead of
-# arrays. Every read runs after the writes before it (``runtime_settle``'s CTEs all read one
+# Arguments as ``runtime_settle_batch``'s, with ``p_id`` and ``p_verdict`` one operation's instead of
+# arrays. Every read runs after the writes before it (``runtime_settle_batch``'s CTEs all read one
 # snapshot); the differences that could make cannot occur under the workspace lock the caller
 # holds: the instance that closes is read before it closes, the receipt call is written after the
 # cancellations (so they never see it), and the app that comes to the front is never the one that
 # closed (the previous valid app excludes it; the user's choice is another app).
 CREATE_ONE = r"""
-CREATE OR REPLACE FUNCTION runtime_settle_one(
+CREATE OR REPLACE FUNCTION runtime_settle_single(
     p_now timestamptz,
     p_trigger text,
     p_id uuid,
@@ -258,17 +268,17 @@ DECLARE
     v_front jsonb;
     v_front_id uuid;
 BEGIN
-    -- 1. The compare-and-set: the operation, still focusing, takes its terminal state. The caller
+    -- 1. The compare-and-set: the operation, still running, takes its terminal state. The caller
     --    holds its lock, so it must win; if it did not, nothing of this is kept.
     UPDATE runtime_operation AS x
        SET state = p_verdict->>'state',
            ended_at = (p_verdict->>'ended_at')::timestamptz,
            interruption_reason = p_verdict->>'interruption_reason',
            settled_at = p_now
-     WHERE x.id = p_id AND x.state = 'focusing'
+     WHERE x.id = p_id AND x.state IN (__RUNNING__)
     RETURNING x.* INTO o;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'compare-and-set settled 0 of 1 locked focusing operations';
+        RAISE EXCEPTION 'compare-and-set settled 0 of 1 locked running operations';
     END IF;
 
     -- 2. The start call gets its one result; the start call's caller owns it, whatever settled it.
@@ -360,7 +370,7 @@ BEGIN
     -- 7. The audit rows, in the Python path's order: the decision's earlier ones, then ONE for the
     --    settlement naming everything it did (decision 0035), then the decision's later ones.
     --    ``focus_seq``: the number of the app that came to the front, on a settlement's row (as
-    --    ``runtime_settle`` answers it, whichever row says so).
+    --    ``runtime_settle_batch`` answers it, whichever row says so).
     IF jsonb_array_length(p_events_before) > 0 THEN
         RETURN QUERY
         WITH written AS (
@@ -424,10 +434,12 @@ END;
 $fn$;
 """
 
+CREATE_ONE = CREATE_ONE.replace("__RUNNING__", _RUNNING)
+
 DROP_ONE = """
-DROP FUNCTION IF EXISTS runtime_settle_one(timestamptz, text, uuid, jsonb, uuid, jsonb, jsonb, jsonb);
+DROP FUNCTION IF EXISTS runtime_settle_single(timestamptz, text, uuid, jsonb, uuid, jsonb, jsonb, jsonb);
 """
 
 # The calls ``_settle_in_sql`` makes: a batch, or exactly one operation.
-CALL = "SELECT * FROM runtime_settle(%s, %s, %s::uuid[], %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"
-CALL_ONE = "SELECT * FROM runtime_settle_one(%s, %s, %s::uuid, %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"
+CALL = "SELECT * FROM runtime_settle_batch(%s, %s, %s::uuid[], %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"
+CALL_ONE = "SELECT * FROM runtime_settle_single(%s, %s, %s::uuid, %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"

@@ -1,4 +1,4 @@
-"""The start of a deadline operation as one PostgreSQL function call: ``lineup_start_operation``.
+"""The start of a deadline operation as one PostgreSQL function call: ``runtime_start_operation``.
 
 It mirrors ``runtime.services.operations._start_with_orm`` (SQLite's path, and the specification)
 statement for statement, so both write the same rows: lock the workspace (creating it with
@@ -7,13 +7,21 @@ retry / the running exclusive operation / the app in front, and either answer fr
 the instance, its sub-session, snapshot, tool call, operation and the one audit event. Python
 chose the ids, checked the arguments and the manifest's policy, and shapes the answer.
 
-Created by migration ``0019_start_in_sql`` and replaced by ``0020_start_in_autocommit`` (the
-workspace row locked, its focus number taken only when the start writes); a change here needs a
-new migration with a frozen copy of the new ``FUNCTION`` (runtime/sql/__init__.py).
+Created by migration ``0024_running_state`` (decision 0040) as the successor of
+``lineup_start_operation`` (0019, 0020), under a new name: the previous release keeps calling its
+own, which writes and sees only its own running word, while this one writes ``running`` and sees
+both (RUNNING_STATES). A change here needs a new migration with a frozen copy of the new
+``FUNCTION`` (runtime/sql/__init__.py).
 """
 
+from __future__ import annotations
+
+from runtime.transitions import RUNNING_STATES, OperationState
+
+_RUNNING = ", ".join(f"'{state}'" for state in RUNNING_STATES)
+
 FUNCTION = """
-CREATE OR REPLACE FUNCTION lineup_start_operation(
+CREATE OR REPLACE FUNCTION runtime_start_operation(
     p_conversation_id uuid,
     p_source_tool_call_id text,
     p_app_id text,
@@ -100,7 +108,7 @@ BEGIN
     IF p_exclusive THEN
         SELECT id INTO v_busy FROM runtime_operation
             WHERE conversation_id = p_conversation_id AND app_id = p_app_id AND exclusive
-              AND state = 'focusing'
+              AND state IN (__RUNNING__)
             LIMIT 1;
         IF v_busy IS NOT NULL THEN
             RETURN jsonb_build_object('outcome', 'busy', 'operation_id', v_busy);
@@ -145,7 +153,7 @@ BEGIN
         (id, conversation_id, instance_id, app_session_id, tool_call_id, source_tool_call_id, app_id, exclusive,
          details, started_at, ends_at, state, settle_failures, last_settle_error)
         VALUES (p_operation_id, p_conversation_id, p_instance_id, p_session_id, p_call_id, p_source_tool_call_id,
-                p_app_id, p_exclusive, p_details, p_started_at, p_ends_at, 'focusing', 0, '');
+                p_app_id, p_exclusive, p_details, p_started_at, p_ends_at, '__STARTED__', 0, '');
     INSERT INTO runtime_lifecycleevent
         (at, kind, conversation_id, instance_id, app_session_id, operation_id, source_tool_call_id, data)
         VALUES (p_now, 'operation.started', p_conversation_id, p_instance_id, p_session_id, p_operation_id,
@@ -156,11 +164,13 @@ END
 $$;
 """
 
-DROP = "DROP FUNCTION IF EXISTS lineup_start_operation"
+FUNCTION = FUNCTION.replace("__RUNNING__", _RUNNING).replace("__STARTED__", OperationState.RUNNING.value)
+
+DROP = "DROP FUNCTION IF EXISTS runtime_start_operation"
 
 # One round trip: the whole decision. Parameters named as ``_start_in_sql`` passes them.
 CALL = """
-SELECT lineup_start_operation(
+SELECT runtime_start_operation(
     %(conversation_id)s::uuid, %(source_tool_call_id)s, %(app_id)s, %(exclusive)s, %(refuse)s,
     %(now)s, %(started_at)s, %(ends_at)s,
     %(operation_id)s::uuid, %(instance_id)s::uuid, %(session_id)s::uuid, %(call_id)s::uuid, %(interact_id)s::uuid,

@@ -43,7 +43,8 @@ export function operationAppId(op) {
 
 export function runningFocus() {
   const op = ui.snapshot && ui.snapshot.operation;
-  return op && op.state === "focusing" ? op : null;
+  // Running whatever the app calls it (its running_label): completed and interrupted are final.
+  return op && op.state !== "completed" && op.state !== "interrupted" ? op : null;
 }
 
 export function latestAgentMessage() {

@@ -96,7 +96,7 @@ def test_a_token_made_on_the_page_drives_an_mcp_client_until_it_is_revoked_there
         started = client.call("pomodoro.start", {"duration_seconds": 600}, key="agents-page-1")
         assert not started.is_error, started
         operation = server.wait(
-            lambda: Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING).first(),
+            lambda: Operation.objects.filter(conversation=conversation, state=OperationState.RUNNING).first(),
             "the focus to start",
         )
         stopped = client.call("pomodoro.interrupt", key="agents-page-2")

@@ -77,7 +77,7 @@ def test_the_person_answers_a_quiz_in_its_surface_and_the_agent_reports_the_scor
         lambda: AppInstance.objects.get(pk=instance_id).lifecycle_state == "background", "the quiz in the background"
     )
     operation.refresh_from_db()
-    assert operation.state == OperationState.FOCUSING
+    assert operation.state == OperationState.RUNNING
 
     said = server.wait(lambda: agent_said(conversation, report), "the score in the IM", timeout=SECONDS + 20)
     assert said.app_session_id is None

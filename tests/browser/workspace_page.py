@@ -146,12 +146,12 @@ def operations(conversation: Conversation) -> list[Operation]:
 
 
 def focusing_operation(conversation: Conversation) -> Operation | None:
-    return Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING).first()
+    return Operation.objects.filter(conversation=conversation, state=OperationState.RUNNING).first()
 
 
 def settled(operation: Operation) -> Operation | None:
     operation.refresh_from_db()
-    return operation if operation.state != OperationState.FOCUSING else None
+    return operation if operation.state != OperationState.RUNNING else None
 
 
 def interact_instance(conversation: Conversation) -> AppInstance | None:
@@ -167,7 +167,7 @@ def assert_ended_once(operation: Operation, *, state: str, reason: str | None) -
     assert (
         OutboxEntry.objects.filter(conversation_id=operation.conversation_id).count()
         == Operation.objects.filter(conversation_id=operation.conversation_id)
-        .exclude(state=OperationState.FOCUSING)
+        .exclude(state=OperationState.RUNNING)
         .count()
     )
     settlements = LifecycleEvent.objects.filter(

@@ -396,13 +396,13 @@ def test_dim_and_lock_suspend_the_app_and_never_end_the_focus(user, ada):
         assert (reply["type"], reply["frame"], reply["request_id"]) == ("ok", "visibility", "v-0")
         await page.event("instance.lifecycle", instance_id=str(started.instance_id), lifecycle_state="suspended")
         assert await lifecycle_of(started.instance_id) == LifecycleState.SUSPENDED
-        assert (await operation_of(started)).state == OperationState.FOCUSING
+        assert (await operation_of(started)).state == OperationState.RUNNING
 
         reply = await page.ask("visibility", conversation_id=conversation_id, visible=True)
         assert reply["type"] == "ok"
         await page.event("instance.lifecycle", instance_id=str(started.instance_id), lifecycle_state="foreground")
         assert await lifecycle_of(started.instance_id) == LifecycleState.FOREGROUND
-        assert (await operation_of(started)).state == OperationState.FOCUSING
+        assert (await operation_of(started)).state == OperationState.RUNNING
         assert await outbox_count(started) == 0
         await page.ws.disconnect()
 
@@ -427,7 +427,7 @@ def test_a_surface_reload_is_not_an_exit(user, ada):
         await page.ws.disconnect()
 
     run(scenario)
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
 
 
 EXITS = {
@@ -571,7 +571,7 @@ def test_another_users_ids_are_refused_and_change_nothing(user, other_user, ada)
         await page.ws.disconnect()
 
     run(scenario)
-    assert Operation.objects.get(pk=bob_focus.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=bob_focus.operation_id).state == OperationState.RUNNING
 
 
 # --- malformed frames ------------------------------------------------------------------------------
@@ -738,7 +738,7 @@ def test_malformed_ids_and_unknown_apps_get_stable_codes(user, ada):
         await page.ws.disconnect()
 
     run(scenario)
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-4.2.7")

@@ -439,7 +439,7 @@ def test_an_interaction_over_a_foreground_pomodoro_stays_interacts(conversation,
 
     answer_interaction(conversation_ids=[conversation.id], interaction_pk=interaction.pk, value="Dune", now=at(10))
     assert runtime_world() == before
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-4.3.5")

@@ -81,7 +81,7 @@ def test_a_quiz_keeps_its_key_from_the_surface_and_scores_the_last_snapshot_at_t
 
     # Leaving the app does not end it (ends_when_left: false).
     return_to_interact(conversation_id=conversation.id, now=at(2))
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
 
     # The person answers in the Surface: each answer is a state save (the SDK's saveState).
     saved = save_snapshot(

@@ -56,6 +56,7 @@ from interact.models import Interaction, MessageDelivery
 from runtime.models import Conversation, InstanceSnapshot, Operation, OutboxEntry
 from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
+from runtime.transitions import RUNNING_STATES
 from tests.reliability.agent import CrashAgent
 from tests.reliability.conftest import ROLES, CrashRig
 from tests.support.processes import ROOT, manage_py_argv
@@ -240,7 +241,7 @@ class Case:
 
 
 def _all_final(operation_ids: list[str]) -> bool:
-    return not Operation.objects.filter(pk__in=operation_ids, state="focusing").exists()
+    return not Operation.objects.filter(pk__in=operation_ids, state__in=RUNNING_STATES).exists()
 
 
 def _wait_due(case: Case, operation_ids: list[str]) -> None:
@@ -285,7 +286,7 @@ def _scenario_eta(case: Case, rng: random.Random) -> None:
     case.rig.kill("beat")  # no sweep: the eta task alone settles it
     case.arm()
     op = case.start(case.conversations[0], "start", 1)
-    _crash_or(case, lambda: not Operation.objects.filter(pk=op, state="focusing").exists(), "the settlement")
+    _crash_or(case, lambda: not Operation.objects.filter(pk=op, state__in=RUNNING_STATES).exists(), "the settlement")
 
 
 def _start_batch(case: Case, rng: random.Random) -> list[str]:
@@ -303,7 +304,7 @@ def _scenario_sweep(case: Case, rng: random.Random) -> None:
     _wait_due(case, ops)
     case.arm()
     case.rig.start("beat")
-    _crash_or(case, lambda: Operation.objects.filter(pk__in=ops, state="focusing").count() == 0, "the sweep")
+    _crash_or(case, lambda: Operation.objects.filter(pk__in=ops, state__in=RUNNING_STATES).count() == 0, "the sweep")
 
 
 def _scenario_recover(case: Case, rng: random.Random) -> None:
@@ -335,7 +336,7 @@ def _scenario_offline_result(case: Case, rng: random.Random) -> None:
     op = case.start(case.conversations[0], "start", 1)
     case.agent.close()
     deadline = time.monotonic() + STEP_TIMEOUT
-    while Operation.objects.filter(pk=op, state="focusing").exists():  # the Agent is offline: no pump
+    while Operation.objects.filter(pk=op, state__in=RUNNING_STATES).exists():  # the Agent is offline: no pump
         assert time.monotonic() < deadline, f"operation {op} never settled\n{case.context()}"
         time.sleep(0.05)
     case.arm()

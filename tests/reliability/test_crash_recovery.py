@@ -330,7 +330,7 @@ def _run(s: Scenario) -> None:
     s.note(f"outage: SIGKILL {', '.join(roles)}")
     outage_ids = [r.operation_id for r in outage_rounds]
     focusing_at_crash = {
-        str(op.id): op.ends_at for op in Operation.objects.filter(pk__in=outage_ids, state=OperationState.FOCUSING)
+        str(op.id): op.ends_at for op in Operation.objects.filter(pk__in=outage_ids, state=OperationState.RUNNING)
     }
     short_ends = max(
         op.ends_at for op in Operation.objects.filter(pk__in=outage_ids) if planned_seconds(op) == OUTAGE_SHORT

@@ -61,7 +61,7 @@ def test_every_focus_settles_once_from_its_ends_at_across_kill_cycles(request, t
 
     def focusing(db: sqlite3.Connection, conversation_id: str) -> bool:
         row = db.execute(
-            "SELECT 1 FROM runtime_operation WHERE conversation_id = ? AND state = 'focusing'",
+            "SELECT 1 FROM runtime_operation WHERE conversation_id = ? AND state IN ('focusing', 'running')",
             (conversation_id.replace("-", ""),),
         ).fetchone()
         return row is not None
@@ -109,7 +109,7 @@ def test_every_focus_settles_once_from_its_ends_at_across_kill_cycles(request, t
             def all_final() -> bool:
                 placeholders = ",".join("?" * len(started))
                 (left,) = db.execute(
-                    f"SELECT COUNT(*) FROM runtime_operation WHERE state = 'focusing' AND id IN ({placeholders})",
+                    f"SELECT COUNT(*) FROM runtime_operation WHERE state IN ('focusing', 'running') AND id IN ({placeholders})",
                     list(started),
                 ).fetchone()
                 return left == 0

@@ -166,7 +166,7 @@ def test_changelists_filter_by_conversation_and_state(admin_client: Client, scen
     conversation = str(scenario.conversation.pk)
     mine = changelist_results(admin_client, Operation, conversation_id=conversation)
     assert {o.pk for o in mine} == {scenario.completed.pk, scenario.focusing.pk}
-    focusing = changelist_results(admin_client, Operation, state__exact=OperationState.FOCUSING)
+    focusing = changelist_results(admin_client, Operation, state__exact=OperationState.RUNNING)
     assert {o.pk for o in focusing} == {scenario.focusing.pk, scenario.other_focusing.pk}
     both = changelist_results(admin_client, Operation, conversation_id=conversation, state__exact="completed")
     assert [o.pk for o in both] == [scenario.completed.pk]
@@ -237,7 +237,7 @@ def test_runtime_rows_can_not_be_added_changed_or_deleted_even_by_a_superuser(
     operations = admin_client.get(admin_url(Operation, "changelist")).context
     assert "delete_selected" not in dict(operations["action_form"].fields["action"].choices)
     scenario.focusing.refresh_from_db()
-    assert scenario.focusing.state == OperationState.FOCUSING
+    assert scenario.focusing.state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-3.11")
@@ -272,7 +272,7 @@ def test_a_non_staff_user_is_sent_to_the_admin_login(client: Client, user, scena
         response = client.post(reverse("admin:runtime_operation_recover"))
         assert response.status_code == 302 and response.url.startswith(reverse("admin:login"))
     scenario.focusing.refresh_from_db()
-    assert scenario.focusing.state == OperationState.FOCUSING
+    assert scenario.focusing.state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-4.4.1", "R-4.4.3", "R-2.2.5")
@@ -304,7 +304,7 @@ def test_the_recovery_sweep_settles_a_due_focus_once_and_reports_the_counts(
         "resumed": 1,
         "unacked_outbox": 0,
     }
-    assert Operation.objects.get(pk=due.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=due.operation_id).state == OperationState.RUNNING
 
     response = admin_client.post(recover_url, follow=True)
     assert response.redirect_chain[-1][0] == admin_url(Operation, "changelist")
@@ -312,7 +312,7 @@ def test_the_recovery_sweep_settles_a_due_focus_once_and_reports_the_counts(
     operation = Operation.objects.get(pk=due.operation_id)
     assert operation.state == OperationState.COMPLETED and operation.ended_at == operation.ends_at
     assert OutboxEntry.objects.filter(operation=operation).count() == 1
-    assert Operation.objects.get(pk=running.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=running.operation_id).state == OperationState.RUNNING
 
     again = admin_client.post(recover_url, follow=True)  # repeating it settles nothing twice
     assert "Recovery sweep ran: settled 0, failed 0, flagged 0, resumed 1, unacked outbox 1." in message_texts(again)
@@ -352,7 +352,7 @@ def test_the_settle_action_settles_only_the_selected_due_operations(
     assert OutboxEntry.objects.filter(operation=operation).count() == 1
 
     assert "Settled 0 due operations; 1 not due yet; 0 already final." in run_action(running.operation_id)
-    assert Operation.objects.get(pk=running.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=running.operation_id).state == OperationState.RUNNING
     assert OutboxEntry.objects.count() == 2  # the final one's and the due one's: nothing written twice
 
 
@@ -380,7 +380,7 @@ def test_the_recovery_commands_need_the_settle_permission_not_only_view(
         return set() if form is None else {name for name, _label in form.fields["action"].choices}
 
     def nothing_settled() -> None:
-        assert Operation.objects.get(pk=due.operation_id).state == OperationState.FOCUSING
+        assert Operation.objects.get(pk=due.operation_id).state == OperationState.RUNNING
         assert not OutboxEntry.objects.exists()
         assert not LifecycleEvent.objects.filter(kind__in=["recovery.ran", "operation.completed"]).exists()
 
@@ -454,7 +454,7 @@ def test_the_event_log_hides_visibility_noise_until_asked(admin_client: Client, 
     assert len(everything) == LifecycleEvent.objects.count()
     by_kind = changelist_results(admin_client, LifecycleEvent, kind__exact="instance.suspended")
     assert [e.kind for e in by_kind] == ["instance.suspended"]
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
 
 
 def test_help_texts_are_plain_words_without_requirement_ids():

@@ -145,4 +145,4 @@ def test_operation_search_finds_the_activity(
     assert changelist_results(admin_client, Operation, q="no such activity") == []
     focusing = changelist_results(admin_client, Operation, q=scenario.focusing.source_tool_call_id)
     assert [op.pk for op in focusing] == [scenario.focusing.pk]
-    assert focusing[0].state == OperationState.FOCUSING
+    assert focusing[0].state == OperationState.RUNNING

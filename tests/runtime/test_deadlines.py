@@ -70,7 +70,7 @@ class CeleryRig:
 
     def wait_settled(self, operation_id: uuid.UUID, *, timeout: float = SETTLE_TIMEOUT) -> Operation:
         return wait_for(
-            lambda: Operation.objects.filter(pk=operation_id).exclude(state=OperationState.FOCUSING).first(),
+            lambda: Operation.objects.filter(pk=operation_id).exclude(state=OperationState.RUNNING).first(),
             timeout=timeout,
             what=f"operation {operation_id} to settle",
             describe=self.processes.describe,
@@ -206,7 +206,7 @@ def test_a_focus_running_across_a_worker_crash_ends_at_its_original_ends_at(rig,
     _sleep_until(operation.started_at + timedelta(seconds=1))
     first.kill()
     killed_at = timezone.now()
-    assert Operation.objects.get(pk=operation.id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=operation.id).state == OperationState.RUNNING
 
     respawned_at = timezone.now()
     second, beat = rig.worker("worker-2", wait=False), rig.beat(wait=False)
@@ -249,14 +249,14 @@ def test_recover_runtime_settles_a_focus_that_fell_due_while_no_worker_ran(rig, 
     worker.kill()
 
     _sleep_until(operation.ends_at + timedelta(milliseconds=300))
-    assert Operation.objects.get(pk=operation.id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=operation.id).state == OperationState.RUNNING
     assert not OutboxEntry.objects.exists()
 
     dry = json.loads(rig.recover_runtime("--json", "--dry-run", name="recover-dry-run"))
     assert dry["dry_run"] is True
     assert dry["due"] == 1 and dry["due_ids"] == [str(operation.id)], dry
     assert dry["settled"] == 0 and dry["settled_ids"] == []
-    assert Operation.objects.get(pk=operation.id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=operation.id).state == OperationState.RUNNING
     assert not OutboxEntry.objects.exists()
     assert not LifecycleEvent.objects.filter(kind="recovery.ran").exists()
 
@@ -281,7 +281,7 @@ def test_an_early_eta_delivery_re_arms_itself_and_a_stale_task_is_dropped(rig, a
 
     assert settle_operation_task(str(operation.id)) == "NotDue"  # runs the task body here, now
 
-    assert Operation.objects.get(pk=operation.id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=operation.id).state == OperationState.RUNNING
     [headers] = queued_celery_headers(settings.CELERY_TASK_DEFAULT_QUEUE)
     assert headers["task"] == "runtime.tasks.settle_operation"
     assert str(operation.id) in headers["argsrepr"]

@@ -95,14 +95,14 @@ def test_interrupt_from_the_operation_list_asks_for_a_reason_first_and_refuses_w
     body = page.content.decode()
     assert str(focus.pk) in body and str(other.pk) in body and 'name="reason"' in body
     assert f"/{final.pk}/change/" not in body  # listed operations are the running ones only
-    assert Operation.objects.filter(state=OperationState.FOCUSING).count() == 2
+    assert Operation.objects.filter(state=OperationState.RUNNING).count() == 2
 
     for blank in ("", "   "):
         refused = post_action(admin_client, Operation, [focus.pk], post="yes", reason=blank)
         assert refused.templates[0].name == "admin/runtime/interrupt_confirmation.html"
         assert "errornote" in refused.content.decode()
         assert not message_texts(refused)
-    assert Operation.objects.filter(state=OperationState.FOCUSING).count() == 2
+    assert Operation.objects.filter(state=OperationState.RUNNING).count() == 2
     assert not LifecycleEvent.objects.filter(kind__in=["operator.interrupt", "operation.interrupted"]).exists()
 
     reason = "Redis outage: ending focuses so Agents stop waiting"
@@ -157,7 +157,7 @@ def test_interrupt_from_the_conversation_and_user_lists_ends_their_running_opera
     assert "Interrupted 1 running operation;" in message_texts(response)[0]
     assert_interrupted_by_operator(bobs, operator=admin_user.username, reason="abuse report 42")
     carols.refresh_from_db()
-    assert carols.state == OperationState.FOCUSING
+    assert carols.state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-3.9", "R-2.2.5")
@@ -197,7 +197,7 @@ def test_the_incident_actions_need_their_permissions(client: Client, django_user
     assert "retry_flagged_operations" not in offered(Operation)
     post_action(client, Operation, [focus.pk], post="yes", reason="no right to")
     focus.refresh_from_db()
-    assert focus.state == OperationState.FOCUSING
+    assert focus.state == OperationState.RUNNING
 
     staff.user_permissions.add(
         Permission.objects.get(content_type__app_label="runtime", codename="interrupt_operations")
@@ -231,7 +231,7 @@ def test_retry_flagged_settles_the_selected_flagged_ones_with_a_count_and_an_eve
     assert OutboxEntry.objects.filter(operation=flagged).count() == 1
     [asked] = LifecycleEvent.objects.filter(kind="operator.retry")
     assert asked.operation_id == flagged.pk and asked.data == {"operator": admin_user.username, "failures": 5}
-    assert Operation.objects.get(pk=not_flagged.pk).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=not_flagged.pk).state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-2.2.5")

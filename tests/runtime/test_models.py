@@ -104,7 +104,7 @@ def test_two_focusing_operations_in_one_conversation_are_refused(started, conver
     Operation.objects.create(**fields, state=OperationState.COMPLETED, ended_at=at(61), settled_at=at(61))
     assert Operation.objects.filter(conversation=conversation).count() == 2
     Operation.objects.create(**{**new_round(conversation), "exclusive": False})
-    assert Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING).count() == 2
+    assert Operation.objects.filter(conversation=conversation, state=OperationState.RUNNING).count() == 2
 
 
 @pytest.mark.spec("R-3.13")

@@ -126,7 +126,7 @@ def _assert_still_focusing_untouched(operation_id: uuid.UUID) -> None:
     """The failed settlements were rolled back whole: no terminal state, no outbox entry, no
     settlement event, the start call still accepted, its instance still open."""
     operation = Operation.objects.get(pk=operation_id)
-    assert operation.state == OperationState.FOCUSING and operation.ended_at is None
+    assert operation.state == OperationState.RUNNING and operation.ended_at is None
     assert not OutboxEntry.objects.filter(operation_id=operation_id).exists()
     assert not LifecycleEvent.objects.filter(operation_id=operation_id, kind="operation.completed").exists()
     assert ToolCall.objects.get(pk=operation.tool_call_id).status == "accepted"

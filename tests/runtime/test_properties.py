@@ -49,7 +49,7 @@ from runtime.services.recovery import recover_runtime, settle_due
 from runtime.services.snapshots import save_snapshot
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome
 from runtime.tool_router import Caller
-from runtime.transitions import InterruptionReason, LifecycleState, OperationState, Trigger
+from runtime.transitions import InterruptionReason, LifecycleState, OperationState, Trigger, is_running
 from tests.support.factories import T0, AgentDriver
 
 CONVERSATIONS = 3
@@ -184,7 +184,7 @@ class RuntimeMachine(RuleBasedStateMachine):
         outcome = conv.agent.start(seconds, "read" if activity else None, now=self.now)
         if conv.focusing is not None:
             assert isinstance(outcome, Rejected), outcome
-            assert outcome.code == RejectionCode.ACTIVE_FOCUSING_OPERATION
+            assert outcome.code == "active_focusing_operation"
             return
         assert isinstance(outcome, Accepted), outcome
         assert not outcome.replayed and outcome.result is None
@@ -434,7 +434,7 @@ class RuntimeMachine(RuleBasedStateMachine):
         assert len(calls) == len(self.calls), "a rejected call stored a row, or an accepted one none"
 
         for index, conv in enumerate(self.conversations):
-            focusing = [o for o in operations.values() if o.conversation_id == conv.id and o.state == "focusing"]
+            focusing = [o for o in operations.values() if o.conversation_id == conv.id and is_running(o.state)]
             assert len(focusing) <= 1, f"conversation {index}: {len(focusing)} focusing operations"
             assert [o.id for o in focusing] == ([conv.focusing] if conv.focusing else []), (index, focusing)
             front = [
@@ -451,7 +451,7 @@ class RuntimeMachine(RuleBasedStateMachine):
             entries = outbox.get(op.id, [])
             call = calls_by_pk[op.tool_call_id]
             instance = instances[op.instance_id]
-            if op.state == OperationState.FOCUSING:
+            if op.state == OperationState.RUNNING:
                 assert model.expected_final is None, f"{op.id} should be {model.expected_final}"
                 assert entries == [], "an outbox entry for a focusing operation"
                 assert call["status"] == "accepted" and call["result"] is None, call

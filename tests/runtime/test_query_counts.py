@@ -3,9 +3,9 @@
 Each decision still locks the workspace row first, compares-and-sets and writes its one outbox
 row in the same transaction (the race, crash and property tests prove that); these pin how many
 statements it takes: a start at most 2 on PostgreSQL (the Router's read and one call of
-``lineup_start_operation``, decision 0031) and 11 through the ORM (the workspace lock, and its focus
+``runtime_start_operation``, decision 0031) and 11 through the ORM (the workspace lock, and its focus
 number taken when the start writes: decision 0036), an interrupt 4 (the caller's read of its conversation,
-the workspace lock, the operation lock, one ``runtime_settle`` call that writes everything on
+the workspace lock, the operation lock, one ``runtime_settle_batch`` call that writes everything on
 PostgreSQL — decision 0030), a settlement 3, and a delivery round with its ack 3 — the same with
 1 000 closed instances (and their ended operations) behind it as with none, so nothing scans a
 conversation's history.
@@ -43,9 +43,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spec("R-3.12"
 HISTORY = 1_000
 # Through the ORM (SQLite, the embedded default; and PostgreSQL with the SQL paths turned off).
 MAX_STATEMENTS = {"start": 11, "interrupt": 12, "settlement": 10, "delivery_and_ack": 3}
-# On PostgreSQL a settlement's writes are one runtime_settle call (decision 0030).
+# On PostgreSQL a settlement's writes are one runtime_settle_batch call (decision 0030).
 MAX_SETTLEMENT_STATEMENTS_ON_POSTGRESQL = {"interrupt": 4, "settlement": 3}
-# On PostgreSQL a start is the Router's conversation read and one call of lineup_start_operation.
+# On PostgreSQL a start is the Router's conversation read and one call of runtime_start_operation.
 MAX_START_STATEMENTS_ON_POSTGRESQL = 2
 
 
@@ -150,7 +150,7 @@ def history(request, agent, conversation) -> int:
 
 @pytest.fixture(params=["postgresql", "python"])
 def settlement_path(request) -> Iterator[str]:
-    """Both settlement paths: one ``runtime_settle`` call (PostgreSQL only) and the ORM's statements."""
+    """Both settlement paths: one ``runtime_settle_batch`` call (PostgreSQL only) and the ORM's statements."""
     if request.param == "postgresql":
         if connection.vendor != "postgresql":
             pytest.skip("the SQL settlement path is PostgreSQL's")
@@ -176,7 +176,7 @@ def test_a_start_takes_at_most_2_statements_on_postgresql_and_11_through_the_orm
     assert_at_most("start", sql)
     if start_path == "postgresql":
         assert len(sql) <= MAX_START_STATEMENTS_ON_POSTGRESQL, sql
-        assert "lineup_start_operation(" in sql[-1], sql  # which locks the workspace first
+        assert "runtime_start_operation(" in sql[-1], sql  # which locks the workspace first
     else:
         # After the Router's conversation read, the workspace row first (SQLite: its IMMEDIATE BEGIN).
         assert "runtime_workspace" in sql[1], sql[:2]

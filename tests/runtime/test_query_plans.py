@@ -6,7 +6,7 @@ with 1 000 closed instances, sub-sessions, tool calls and operations behind it m
 fresh one costs: without the partial index ``open_instances_by_focus`` the previous valid
 instance and the host-closing reads filtered the whole closed history, and without
 ``operations_by_conversation`` an interrupt with nothing focusing sorted every operation. The
-statements inside ``lineup_start_operation`` and ``runtime_settle`` (PL/pgSQL, one call each to
+statements inside ``runtime_start_operation`` and ``runtime_settle_batch`` (PL/pgSQL, one call each to
 Django) are measured the same way through auto_explain's nested plans. On PostgreSQL only (the
 plans are PostgreSQL's).
 """
@@ -115,13 +115,13 @@ def decisions_cost(driver: AgentDriver) -> dict[str, int]:
         assert isinstance(driver.interrupt(now=at(10)), Receipt)
         driver.interrupt(now=at(20))  # answered from the latest operation (already ended)
         close_workspace(conversation_id=driver.conversation.id, now=at(30))
-    # Reads only: ``runtime_settle`` and ``runtime_settle_one`` (decision 0030) are SELECTs that
+    # Reads only: ``runtime_settle_batch`` and ``runtime_settle_single`` (decision 0030) are SELECTs that
     # write, so they are not replayed.
     selects = [
         q["sql"]
         for q in captured.captured_queries
         if q["sql"].lstrip().upper().startswith("SELECT")
-        and not any(f"{function}(" in q["sql"] for function in ("runtime_settle", "runtime_settle_one"))
+        and not any(f"{function}(" in q["sql"] for function in ("runtime_settle_batch", "runtime_settle_single"))
     ]
     assert selects, "no SELECT captured"
     cost: dict[str, int] = {}
@@ -160,12 +160,12 @@ def test_a_decision_touches_as_many_rows_with_1000_closed_instances_behind_it_as
 
 
 # --- The statements inside the functions --------------------------------------------------------
-# ``lineup_start_operation`` (a start), ``runtime_settle_one`` (an interrupt's settlement) and
-# ``runtime_settle`` (a sweep's batch, decision 0030) read and write inside PL/pgSQL, where CaptureQueriesContext sees one call. auto_explain, loaded into this
+# ``runtime_start_operation`` (a start), ``runtime_settle_single`` (an interrupt's settlement) and
+# ``runtime_settle_batch`` (a sweep's batch, decision 0030) read and write inside PL/pgSQL, where CaptureQueriesContext sees one call. auto_explain, loaded into this
 # test's session only, reports the executed plan of every statement they run (nested statements,
 # ANALYZE) as a NOTICE, which the test collects from the connection: so a read inside them that
 # lost its index (and filters the closed history) fails here as the top-level reads do above.
-FUNCTIONS = ("runtime_settle_one", "runtime_settle", "lineup_start_operation")
+FUNCTIONS = ("runtime_settle_single", "runtime_settle_batch", "runtime_start_operation")
 NESTED_SETTINGS = {
     "auto_explain.log_min_duration": "0",
     "auto_explain.log_analyze": "on",
@@ -217,7 +217,7 @@ def nested_plans() -> Iterator[list[tuple[str, str, dict[str, Any]]]]:
 
 
 def functions_cost(driver: AgentDriver) -> dict[str, int]:
-    """Start (``lineup_start_operation``) and interrupt (``runtime_settle_one``: the instance closes,
+    """Start (``runtime_start_operation``) and interrupt (``runtime_settle_single``: the instance closes,
     Interact comes back): rows each statement inside them touched."""
     with nested_plans() as plans:
         assert isinstance(driver.start(600, now=at(0)), Accepted)
@@ -230,14 +230,14 @@ def functions_cost(driver: AgentDriver) -> dict[str, int]:
 
 
 def batch_cost(driver: AgentDriver, other: AgentDriver) -> dict[str, int]:
-    """A sweep settles two conversations' due focuses as one batch (``runtime_settle``): rows each
+    """A sweep settles two conversations' due focuses as one batch (``runtime_settle_batch``): rows each
     statement inside it touched. (A single operation's settlement reads nothing but primary keys.)"""
     for each in (driver, other):
         assert isinstance(each.start(1, now=at(0)), Accepted)
     with nested_plans() as plans:
         assert len(settle_due(now=at(5)).settled) == 2
-    batch = [(function, statement, plan) for function, statement, plan in plans if function == "runtime_settle"]
-    assert batch, "auto_explain reported no statement inside runtime_settle"
+    batch = [(function, statement, plan) for function, statement, plan in plans if function == "runtime_settle_batch"]
+    assert batch, "auto_explain reported no statement inside runtime_settle_batch"
     return {
         f"{number:02d} {function}: {statement[:240]}": rows_touched(plan)
         for number, (function, statement, plan) in enumerate(batch)
@@ -291,7 +291,7 @@ def test_the_statements_inside_the_start_and_the_settlement_do_not_read_the_clos
         assert isinstance(drivers["fresh"].start(600, now=at(-100)), Accepted)
         drivers["fresh"].interrupt(now=at(-90))
     seen = {function for function, _, _ in probe}
-    assert seen == {"lineup_start_operation", "runtime_settle_one"}, "a function's statements went unseen"
+    assert seen == {"runtime_start_operation", "runtime_settle_single"}, "a function's statements went unseen"
 
     growing = growth(drivers)
     assert not growing, f"rows touched (fresh, with {HISTORY} closed) grew with the history: {growing}"
@@ -308,4 +308,4 @@ def test_a_function_statement_that_lost_its_index_is_caught(django_user_model):
         cursor.execute("DROP INDEX open_instances_by_focus")
         cursor.execute("ANALYZE runtime_appinstance")
     growing = batch_growth(drivers, django_user_model)
-    assert any(" runtime_settle: " in statement for statement in growing), growing
+    assert any(" runtime_settle_batch: " in statement for statement in growing), growing

@@ -22,7 +22,6 @@ from django.db import connection, connections
 from django.db.models import F
 
 from miniapps.pomodoro.tools import start_focus
-from runtime.errors import RejectionCode
 from runtime.models import (
     AppInstance,
     AppSession,
@@ -144,7 +143,7 @@ def _fifty_starts_in_a_fresh_conversation(user, caller: Caller, racers: Connecti
     assert len(accepted) == 1, (round_no, outcomes)
     assert not accepted[0].replayed
     assert len(rejected) == 49
-    assert {r.code for r in rejected} == {RejectionCode.ACTIVE_FOCUSING_OPERATION}
+    assert {r.code for r in rejected} == {"active_focusing_operation"}
     assert {r.source_tool_call_id for r in rejected} == set(call_ids) - {accepted[0].source_tool_call_id}
 
     winner = accepted[0]
@@ -172,7 +171,7 @@ def _fifty_starts_in_a_fresh_conversation(user, caller: Caller, racers: Connecti
     assert list(started.values_list("instance_id", flat=True)) == [winner.instance_id]
     rejections = LifecycleEvent.objects.filter(conversation_id=conversation.id, kind="tool.rejected")
     assert rejections.count() == 49
-    assert {e.data["code"] for e in rejections} == {RejectionCode.ACTIVE_FOCUSING_OPERATION}
+    assert {e.data["code"] for e in rejections} == {"active_focusing_operation"}
 
 
 @pytest.mark.spec("R-3.5")
@@ -280,7 +279,7 @@ def _race_rounds(agent: AgentDriver, racers: ConnectionThreads, rounds: int) -> 
 
     assert Operation.objects.filter(conversation=conversation).count() == rounds
     assert OutboxEntry.objects.filter(conversation=conversation).count() == rounds
-    assert not Operation.objects.filter(conversation=conversation, state=OperationState.FOCUSING).exists()
+    assert not Operation.objects.filter(conversation=conversation, state=OperationState.RUNNING).exists()
     assert not _pomodoro_instances(conversation).exclude(lifecycle_state=LifecycleState.CLOSED).exists()
     return winners
 

@@ -1,12 +1,12 @@
-"""The settlement in SQL (``runtime_settle``, decision 0030) against its specification, the Python path.
+"""The settlement in SQL (``runtime_settle_batch``, decision 0030) against its specification, the Python path.
 
 Hypothesis draws random histories — Agent starts and interrupts, clock steps (also to exactly
 ``ends_at``), eta deliveries, operator interrupts, lifecycle moves (back to Interact, open Notes
 and switch back, close an app, close the window), beat sweeps and restarts — and each history is
 run twice on PostgreSQL from the same start: once with the settlement's writes in Python
 (``python_settlement``: the ORM path SQLite uses, which decides with
-``runtime.transitions.decide_settlement``) and once through ``runtime_settle`` (a batch) and
-``runtime_settle_one`` (exactly one operation: interrupts, eta deliveries, operator interrupts,
+``runtime.transitions.decide_settlement``) and once through ``runtime_settle_batch`` (a batch) and
+``runtime_settle_single`` (exactly one operation: interrupts, eta deliveries, operator interrupts,
 lifecycle closes, a sweep of one). Every outcome must be the same: each answer, and every row either run wrote — operations (state, ended_at,
 interruption_reason), start calls and their results, receipts, outbox rows, instances and
 sub-sessions, the workspace's focus numbers and the audit log, ids compared by order of first
@@ -261,8 +261,8 @@ def test_the_comparison_can_fail() -> None:
 
 
 START = [("start", 0, 60), ("advance", 10_000)]
-# Each settles exactly one operation, so the SQL run goes through ``runtime_settle_one``; the
-# sweep of two conversations' due operations settles a batch through ``runtime_settle``.
+# Each settles exactly one operation, so the SQL run goes through ``runtime_settle_single``; the
+# sweep of two conversations' due operations settles a batch through ``runtime_settle_batch``.
 ONE_OPERATION = {
     "interrupt": [*START, ("interrupt", 0)],
     "eta": [*START, ("to_deadline", 0, 0), ("eta", 0)],
@@ -283,21 +283,21 @@ def _calls(queries: CaptureQueriesContext, function: str) -> int:
 @pytest.mark.postgres
 @pytest.mark.django_db
 @pytest.mark.parametrize("history", list(ONE_OPERATION.values()), ids=list(ONE_OPERATION))
-def test_one_operation_settles_through_runtime_settle_one_as_the_python_path_does(history: list[tuple]) -> None:
+def test_one_operation_settles_through_runtime_settle_single_as_the_python_path_does(history: list[tuple]) -> None:
     with python_settlement():
         specified = run(history)
     with CaptureQueriesContext(connection) as queries:
         assert run(history) == specified
-    assert (_calls(queries, "runtime_settle_one"), _calls(queries, "runtime_settle")) == (1, 0)
+    assert (_calls(queries, "runtime_settle_single"), _calls(queries, "runtime_settle_batch")) == (1, 0)
 
 
 @pytest.mark.spec("R-3.2", "R-4.2.4")
 @pytest.mark.postgres
 @pytest.mark.django_db
-def test_a_batch_settles_through_runtime_settle() -> None:
+def test_a_batch_settles_through_runtime_settle_batch() -> None:
     history = [("start", 0, 60), ("start", 1, 60), ("advance", 61_000), ("sweep",)]
     with python_settlement():
         specified = run(history)
     with CaptureQueriesContext(connection) as queries:
         assert run(history) == specified
-    assert (_calls(queries, "runtime_settle_one"), _calls(queries, "runtime_settle")) == (0, 1)
+    assert (_calls(queries, "runtime_settle_single"), _calls(queries, "runtime_settle_batch")) == (0, 1)

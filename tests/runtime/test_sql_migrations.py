@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from runtime.migrations import _settle_0021, _settle_one_0023, _start_0020
 from runtime.sql import settle, start
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "runtime" / "migrations"
@@ -46,13 +47,37 @@ def test_no_migration_imports_runtime_sql() -> None:
 @pytest.mark.parametrize(
     ("function", "create"),
     [
-        ("runtime_settle", settle.CREATE),
-        ("runtime_settle_one", settle.CREATE_ONE),
-        ("lineup_start_operation", start.FUNCTION),
+        ("runtime_settle_batch", settle.CREATE),
+        ("runtime_settle_single", settle.CREATE_ONE),
+        ("runtime_start_operation", start.FUNCTION),
+    ],
+    ids=["runtime_settle_batch", "runtime_settle_single", "runtime_start_operation"],
+)
+def test_migrated_function_is_the_current_text(function: str, create: str) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL functions")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = %s", [function])
+        rows = cursor.fetchall()
+    assert len(rows) == 1
+    assert rows[0][0] == _body(create)
+
+
+# The previous release's functions, as it last created them: it may still run beside this one while
+# and after migration 0024 applies (decision 0040), so they stay exactly as they were until the
+# contract release drops them.
+@pytest.mark.django_db
+@pytest.mark.postgres
+@pytest.mark.parametrize(
+    ("function", "create"),
+    [
+        ("runtime_settle", _settle_0021.CREATE),
+        ("runtime_settle_one", _settle_one_0023.CREATE),
+        ("lineup_start_operation", _start_0020.FUNCTION),
     ],
     ids=["runtime_settle", "runtime_settle_one", "lineup_start_operation"],
 )
-def test_migrated_function_is_the_current_text(function: str, create: str) -> None:
+def test_the_previous_release_keeps_its_functions_unchanged(function: str, create: str) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL functions")
     with connection.cursor() as cursor:

@@ -271,7 +271,7 @@ def test_a_rejected_call_changes_nothing(case, setup, caller, conversation):
     if isinstance(case.call_id, str):
         assert event.source_tool_call_id == case.call_id[:MAX_SOURCE_TOOL_CALL_ID_LENGTH]
     if setup == "focusing":
-        assert Operation.objects.get().state == OperationState.FOCUSING
+        assert Operation.objects.get().state == OperationState.RUNNING
         assert foreground_app(conversation) == "pomodoro"
     else:
         assert foreground_app(conversation) == "interact"  # the workspace a conversation is created with
@@ -328,7 +328,7 @@ def test_another_users_conversation_is_forbidden(tool, setup, caller, conversati
     guard = Unchanged(conversation, other_conversation)
     outcome = route(caller, str(other_conversation.id), tool=tool, arguments={} if tool == INTERRUPT else None)
     guard.check(outcome, "forbidden", detail_contains="conversation")
-    assert Operation.objects.get(conversation=other_conversation).state == OperationState.FOCUSING
+    assert Operation.objects.get(conversation=other_conversation).state == OperationState.RUNNING
     assert foreground_app(other_conversation) == "pomodoro"
 
 

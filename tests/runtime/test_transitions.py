@@ -43,7 +43,7 @@ def test_a_final_operation_never_changes(state, trigger, now):
 @pytest.mark.spec("R-4.2.3")
 def test_a_deadline_before_ends_at_is_not_due():
     """An early eta (or clock skew) never settles: ends_at is the only time fact."""
-    assert decide_settlement(OperationState.FOCUSING, Trigger.DEADLINE, ends_at=ENDS_AT, now=BEFORE) == NotDue()
+    assert decide_settlement(OperationState.RUNNING, Trigger.DEADLINE, ends_at=ENDS_AT, now=BEFORE) == NotDue()
 
 
 @pytest.mark.spec("R-3.2", "R-4.4.1")
@@ -51,7 +51,7 @@ def test_a_deadline_before_ends_at_is_not_due():
 @pytest.mark.parametrize("now", [AT, AFTER])
 def test_at_or_after_ends_at_everything_settles_completed_at_ends_at(trigger, now):
     """Once the agreed duration is reached the outcome is completed, ended_at = ends_at, however late."""
-    assert decide_settlement(OperationState.FOCUSING, trigger, ends_at=ENDS_AT, now=now) == Settle(
+    assert decide_settlement(OperationState.RUNNING, trigger, ends_at=ENDS_AT, now=now) == Settle(
         OperationState.COMPLETED, ended_at=ENDS_AT
     )
 
@@ -59,7 +59,7 @@ def test_at_or_after_ends_at_everything_settles_completed_at_ends_at(trigger, no
 @pytest.mark.spec("R-3.6", "R-3.8")
 @pytest.mark.parametrize(("trigger", "reason"), INTERRUPTING.items())
 def test_before_ends_at_an_exit_interrupts_with_its_reason(trigger, reason):
-    assert decide_settlement(OperationState.FOCUSING, trigger, ends_at=ENDS_AT, now=BEFORE) == Settle(
+    assert decide_settlement(OperationState.RUNNING, trigger, ends_at=ENDS_AT, now=BEFORE) == Settle(
         OperationState.INTERRUPTED, ended_at=BEFORE, interruption_reason=reason
     )
 
@@ -67,7 +67,7 @@ def test_before_ends_at_an_exit_interrupts_with_its_reason(trigger, reason):
 @pytest.mark.spec("R-4.4.4")
 def test_host_interruption_is_reserved_and_never_produced():
     """The host_interruption reason exists, and no trigger maps to it."""
-    produced = {decide_settlement(OperationState.FOCUSING, t, ends_at=ENDS_AT, now=BEFORE) for t in Trigger}
+    produced = {decide_settlement(OperationState.RUNNING, t, ends_at=ENDS_AT, now=BEFORE) for t in Trigger}
     assert all(getattr(d, "interruption_reason", None) != InterruptionReason.HOST_INTERRUPTION for d in produced)
 
 

@@ -39,9 +39,9 @@ from lineup.gateways.mcp.schemas import result_or_rejection
 from runtime.clock import isoformat
 from runtime.db_threads import run_db
 from runtime.errors import RejectionCode
-from runtime.manifests import ToolDescriptor, get_manifest
+from runtime.manifests import ToolDescriptor, get_manifest, running_label_of
 from runtime.models import Operation
-from runtime.services.operations import operation_projection
+from runtime.services.operations import operation_projection, wire_state
 
 UI_SCHEME = "ui://"
 URI_PREFIX = "ui://lineup/"
@@ -62,7 +62,8 @@ STATUS_OUTPUT_SCHEMA: dict[str, Any] = {
     "required": ["operation_id", "state", "started_at", "ends_at", "server_time"],
     "properties": {
         "operation_id": {"type": "string"},
-        "state": {"enum": ["focusing", "completed", "interrupted"]},
+        # The app's own word while it runs (its manifest's running_label), then completed or interrupted.
+        "state": {"type": "string"},
         "activity": {"type": "string"},
         "started_at": {"type": "string"},
         "ends_at": {"type": "string"},
@@ -112,7 +113,7 @@ def status_tool() -> types.Tool:
         title="Operation status (for MiniApp views)",
         description=(
             "The Runtime's state of one operation of this conversation, for a rendered MiniApp view: "
-            "focusing, completed or interrupted, with its times. Read-only; not for the model."
+            "running (in the app's own word), completed or interrupted, with its times. Read-only; not for the model."
         ),
         input_schema={
             "type": "object",
@@ -173,9 +174,11 @@ CONFIG_ELEMENT_ID = "lineup-mcp-app"  # read by miniapps/sdk/lineup-sdk-mcp-apps
 
 
 def _config_element(app_id: str) -> str:
-    """What the MCP Apps SDK reads first: the app and the status tool, as inert JSON."""
-    config = json.dumps({"app_id": app_id, "status_tool": STATUS_TOOL}).replace("<", "\\u003c")
-    return f'\n  <script type="application/json" id="{CONFIG_ELEMENT_ID}">{config}</script>'
+    """What the MCP Apps SDK reads first: the app, the status tool and the app's word for a running
+    operation (what the status tool says while it runs), as inert JSON."""
+    config = {"app_id": app_id, "status_tool": STATUS_TOOL, "running_label": running_label_of(app_id)}
+    text = json.dumps(config).replace("<", "\\u003c")
+    return f'\n  <script type="application/json" id="{CONFIG_ELEMENT_ID}">{text}</script>'
 
 
 def operation_status(binding: Binding, operation_id: object) -> dict[str, Any] | None:
@@ -190,7 +193,7 @@ def operation_status(binding: Binding, operation_id: object) -> dict[str, Any] |
         return None
     status: dict[str, Any] = {
         "operation_id": str(row.id),
-        "state": row.state,
+        "state": wire_state(row),
         "started_at": isoformat(row.started_at),
         "ends_at": isoformat(row.ends_at),
         "server_time": isoformat(timezone.now()),

@@ -22,10 +22,11 @@ from runtime.clock import isoformat
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import DeliveryChannel, Operation, OutboxEntry
 from runtime.services.agents import authenticate_agent, token_digest, token_refusal
+from runtime.services.operations import wire_state
 from runtime.services.outbox import ack_outbox_entry
 from runtime.tool_calls import Accepted, ToolOutcome
 from runtime.tool_router import Caller, access_conversation, route_tool_call
-from runtime.transitions import OperationState
+from runtime.transitions import FINAL_OPERATION_STATES
 
 IDEMPOTENCY_KEY_META = "lineup/idempotency_key"
 INVENTORY_REVISION_META = "lineup/inventory_revision"
@@ -60,7 +61,7 @@ class OperationView:
     operation_id: str
     instance_id: str
     app_session_id: str
-    state: str
+    state: str  # in the app's words (wire_state): its running_label while it runs
     started_at: datetime
     ends_at: datetime
     settled_at: datetime | None
@@ -68,7 +69,7 @@ class OperationView:
 
     @property
     def final(self) -> bool:
-        return self.state != OperationState.FOCUSING and self.result is not None
+        return self.state in FINAL_OPERATION_STATES and self.result is not None
 
     @property
     def uri(self) -> str:
@@ -265,7 +266,7 @@ def _view(row: Operation) -> OperationView:
         operation_id=str(row.id),
         instance_id=str(row.instance_id),
         app_session_id=str(row.app_session_id),
-        state=row.state,
+        state=wire_state(row),
         started_at=row.started_at,
         ends_at=row.ends_at,
         settled_at=row.settled_at,

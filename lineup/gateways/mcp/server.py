@@ -269,7 +269,7 @@ def _task(view: OperationView, now: datetime) -> dict[str, Any]:
     else:
         remaining = view.ends_at - now
         task["status"] = "working"
-        task["statusMessage"] = f"focusing until {isoformat(view.ends_at)}"
+        task["statusMessage"] = f"{view.state} until {isoformat(view.ends_at)}"  # the app's word
         task["pollInterval"] = _millis(max(POLL_INTERVAL_MIN, min(POLL_INTERVAL_MAX, remaining)))
     return task
 

@@ -186,7 +186,7 @@
     if (projection.clock && typeof projection.clock.offset_ms === "number") offsetMs = projection.clock.offset_ms;
     operation = projection.operation || operation;
     if (projection.snapshot && projection.snapshot.revision > revision) revision = projection.snapshot.revision;
-    if ((projection.instance && projection.instance.read_only) || (operation && operation.state !== "focusing")) close();
+    if ((projection.instance && projection.instance.read_only) || (operation && (operation.state === "completed" || operation.state === "interrupted"))) close();
     draw();
   });
   setInterval(draw, 1000);

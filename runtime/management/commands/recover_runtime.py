@@ -13,7 +13,7 @@ from runtime.services.recovery import recover_runtime
 
 class Command(BaseCommand):
     help = (
-        "Settle every focusing operation whose ends_at has passed (completed, exactly once), re-arm "
+        "Settle every running operation whose ends_at has passed (completed, exactly once), re-arm "
         "the deadlines of the ones still running, and report unacked outbox entries. An explicit "
         "retry: operations whose settlement failed (backed off, or flagged for an operator) are tried "
         "now too; those still failing are reported. Safe to run at any time, repeatedly and "

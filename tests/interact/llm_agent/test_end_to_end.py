@@ -227,7 +227,7 @@ def test_model_server_errors_and_timeouts_are_reported_with_bounded_retries(
     assert agent_message(
         conversation, "The language model server refused the request (HTTP 503: overloaded).", startswith=True
     )
-    assert Operation.objects.get(conversation=conversation).state == OperationState.FOCUSING
+    assert Operation.objects.get(conversation=conversation).state == OperationState.RUNNING
 
     say(conversation, user, "stop")
     live.wait(lambda: agent_message(conversation, "Stopped."), "the stop answered")

@@ -23,7 +23,7 @@ from interact.services.interactions import answer_interaction
 from interact.services.messages import post_human_message
 from runtime.models import AgentToken, Operation, OutboxEntry
 from runtime.services.conversations import conversation_get_or_create_default
-from runtime.transitions import OperationState
+from runtime.transitions import RUNNING_STATES, OperationState
 from tests.support.factories import activity_of, planned_seconds
 from tests.support.processes import (
     PYTHON,
@@ -134,7 +134,9 @@ def test_the_command_runs_rounds_in_english_and_stops_one_in_chinese(server, use
         ),
         "the second round reported",
     )
-    server.wait(lambda: Operation.objects.filter(conversation=conversation, state="focusing").count() == 0, "it ended")
+    server.wait(
+        lambda: Operation.objects.filter(conversation=conversation, state__in=RUNNING_STATES).count() == 0, "it ended"
+    )
 
     say(conversation, user, "专注 1 分钟 写作业")
     server.wait(

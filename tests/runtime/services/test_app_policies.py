@@ -63,7 +63,7 @@ def test_a_quiz_started_during_a_focus_switches_and_ends_the_focus_switched_app(
     assert entry.payload["result"]["interruption_reason"] == "switched_app"
     assert AppInstance.objects.get(pk=focus.instance_id).lifecycle_state == LifecycleState.CLOSED
     assert _front(conversation) == "quiz"
-    assert Operation.objects.get(pk=quiz.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=quiz.operation_id).state == OperationState.RUNNING
 
     # Its retry is answered from the stored rows; the focus stays as it ended.
     again = agent.call("quiz.start", QUIZ, now=at(6), call_id=quiz.source_tool_call_id)
@@ -77,7 +77,7 @@ def test_a_focus_started_during_a_quiz_leaves_the_quiz_running_behind_it(agent, 
     quiz = agent.call("quiz.start", QUIZ, now=at(0))
     focus = agent.start(600, now=at(1))
     assert isinstance(focus, Accepted)
-    assert Operation.objects.get(pk=quiz.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=quiz.operation_id).state == OperationState.RUNNING
     assert AppInstance.objects.get(pk=quiz.instance_id).lifecycle_state == LifecycleState.BACKGROUND
     assert _front(conversation) == "pomodoro"
 
@@ -91,7 +91,7 @@ def test_an_operation_that_runs_alone_refuses_another_apps_start_and_writes_noth
     for refused in (agent.call("quiz.start", QUIZ, now=at(1)), agent.start(600, now=at(1))):
         assert isinstance(refused, Rejected) and refused.code == "probe_alone"
     assert (AppInstance.objects.count(), Operation.objects.count(), ToolCall.objects.count()) == counts
-    assert Operation.objects.get(pk=alone.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=alone.operation_id).state == OperationState.RUNNING
     assert LifecycleEvent.objects.filter(kind="tool.rejected", data__code="probe_alone").count() == 2
 
     # Once it has ended, the other app starts.
@@ -105,7 +105,7 @@ def test_operations_that_may_run_beside_others_are_not_switched(driver, agent, c
     solo = driver.call("probe.solo", {"minutes": 60}, now=at(0))
     focus = agent.start(600, now=at(1))
     assert isinstance(focus, Accepted)
-    running = Operation.objects.filter(state=OperationState.FOCUSING)
+    running = Operation.objects.filter(state=OperationState.RUNNING)
     assert set(running.values_list("pk", flat=True)) == {probe.operation_id, solo.operation_id, focus.operation_id}
 
 
@@ -134,11 +134,11 @@ def test_an_ambiguous_stop_is_refused_with_the_candidates_and_a_named_stop_ends_
         },
     ]
     assert not ToolCall.objects.filter(source_tool_call_id="stop-1").exists()
-    assert Operation.objects.filter(state=OperationState.FOCUSING).count() == 2
+    assert Operation.objects.filter(state=OperationState.RUNNING).count() == 2
 
     named = driver.call("probe.stop", {"operation_id": str(second.operation_id)}, now=at(3), call_id="stop-2")
     assert named.receipt == {"status": "interrupted", "operation_id": str(second.operation_id)}
-    assert Operation.objects.get(pk=first.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=first.operation_id).state == OperationState.RUNNING
     # Its retry is answered as stored; the same key with another target is another call.
     assert driver.call("probe.stop", {"operation_id": str(second.operation_id)}, now=at(4), call_id="stop-2").replayed
     reused = driver.call("probe.stop", {"operation_id": str(first.operation_id)}, now=at(4), call_id="stop-2")
@@ -161,7 +161,7 @@ def test_a_stop_can_not_name_another_apps_operation(driver, agent):
     focus = agent.start(600, now=at(0))
     refused = driver.call("probe.stop", {"operation_id": str(focus.operation_id)}, now=at(1))
     assert isinstance(refused, Rejected) and refused.code == "unknown_operation"
-    assert Operation.objects.get(pk=focus.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=focus.operation_id).state == OperationState.RUNNING
 
 
 # --- Every operation ends with its one result -----------------------------------------------
@@ -260,7 +260,7 @@ def test_one_batch_settles_several_due_operations_of_one_conversation(driver, co
 
     outcomes = settle_due_batch(operation_ids=ids, now=at(400))
     assert sorted(str(o.operation_id) for o in outcomes if o.settled) == sorted(str(i) for i in ids)
-    assert not Operation.objects.filter(state=OperationState.FOCUSING).exists()
+    assert not Operation.objects.filter(state=OperationState.RUNNING).exists()
     assert OutboxEntry.objects.filter(operation_id__in=ids).count() == 3
     open_apps = AppInstance.objects.filter(conversation=conversation).exclude(lifecycle_state=LifecycleState.CLOSED)
     assert [(i.app_id, i.lifecycle_state) for i in open_apps] == [("interact", LifecycleState.FOREGROUND)]

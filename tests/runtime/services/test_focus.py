@@ -162,7 +162,7 @@ def test_start_creates_one_instance_session_and_operation_and_brings_pomodoro_to
     assert planned_seconds(operation) == DURATION
     assert operation.started_at == T0
     assert operation.ends_at == operation.started_at + timedelta(seconds=DURATION)
-    assert operation.state == OperationState.FOCUSING
+    assert operation.state == OperationState.RUNNING
     assert operation.ended_at is None
     assert operation.interruption_reason is None
     assert operation.instance_id == instance.id
@@ -254,7 +254,7 @@ def test_a_second_start_with_another_call_id_is_rejected_and_creates_nothing(age
     assert "focusing operation" in outcome.detail
     assert world() == before
     assert foreground_app(conversation) == "pomodoro"
-    assert Operation.objects.get().state == OperationState.FOCUSING
+    assert Operation.objects.get().state == OperationState.RUNNING
     # The only trace is the rejection itself, naming the operation that blocked it.
     new_events = list(LifecycleEvent.objects.filter(id__gt=last_event).order_by("id"))
     assert [e.kind for e in new_events] == ["tool.rejected"]
@@ -275,7 +275,7 @@ def test_the_rejected_second_start_can_not_be_replayed_into_an_operation(agent):
     second = accepted(agent.start(60, now=at(30), call_id=call_id))
     assert second.replayed is False
     assert second.operation_id != first.operation_id
-    assert Operation.objects.get(pk=second.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=second.operation_id).state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-3.12")
@@ -285,7 +285,7 @@ def test_focus_in_one_conversation_does_not_block_another(agent, user):
     second = Conversation.objects.create(owner=user, title="Second")
     other = AgentDriver(caller=agent.caller, conversation=second)
     outcome = accepted(other.start(60, now=at(1)))
-    assert Operation.objects.filter(state=OperationState.FOCUSING).count() == 2
+    assert Operation.objects.filter(state=OperationState.RUNNING).count() == 2
     assert foreground_app(second) == "pomodoro"
     assert Operation.objects.get(pk=outcome.operation_id).conversation_id == second.id
 
@@ -376,7 +376,7 @@ def test_a_retry_of_the_same_interrupt_returns_the_same_receipt_and_adds_no_rows
     assert isinstance(late_retry, Receipt)
     assert late_retry.receipt == first
     assert world() == before
-    assert Operation.objects.get(pk=second.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=second.operation_id).state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-3.7", "R-3.9")
@@ -389,7 +389,7 @@ def test_a_retry_of_a_no_active_receipt_stays_no_active_after_a_focus_starts(age
     retry = agent.interrupt(now=at(2), call_id=call_id)
     assert isinstance(retry, Receipt)
     assert retry.receipt == {"status": "no_active_focusing_operation"}
-    assert Operation.objects.get(pk=start.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=start.operation_id).state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-3.9", "R-4.4.1", "R-3.7")
@@ -529,7 +529,7 @@ def test_a_new_start_after_a_final_one_creates_a_new_instance_session_and_operat
 
     assert AppInstance.objects.get(pk=new.instance_id).lifecycle_state == LifecycleState.FOREGROUND
     assert AppSession.objects.get(pk=new.app_session_id).state == AppSessionState.OPEN
-    assert Operation.objects.get(pk=new.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=new.operation_id).state == OperationState.RUNNING
     assert foreground_app(conversation) == "pomodoro"
     assert OutboxEntry.objects.count() == 1
 
@@ -570,5 +570,5 @@ def test_interrupt_binds_only_the_calling_conversations_focus(agent, user):
 
     assert receipt["operation_id"] == str(theirs.operation_id)
     assert Operation.objects.get(pk=theirs.operation_id).state == OperationState.INTERRUPTED
-    assert Operation.objects.get(pk=mine.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=mine.operation_id).state == OperationState.RUNNING
     assert AppInstance.objects.get(pk=mine.instance_id).lifecycle_state == LifecycleState.FOREGROUND

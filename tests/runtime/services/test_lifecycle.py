@@ -308,14 +308,14 @@ def test_hiding_and_reloading_do_not_end_the_focus_and_the_deadline_still_comple
 
     set_visibility(conversation_id=conversation.id, visible=False, now=at(10))
     assert state_of(started.instance_id) == LifecycleState.SUSPENDED
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
 
     set_visibility(conversation_id=conversation.id, visible=True, now=at(20))
     assert foreground_of(conversation).pk == started.instance_id
 
     report_surface_reloaded(conversation_id=conversation.id, instance_id=started.instance_id, now=at(25))
     assert foreground_of(conversation).pk == started.instance_id
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
     assert not OutboxEntry.objects.filter(conversation=conversation).exists()
     kinds = set(LifecycleEvent.objects.filter(conversation_id=conversation.id).values_list("kind", flat=True))
     assert {"lifecycle.visibility", "instance.suspended", "surface.reloaded"} <= kinds
@@ -420,7 +420,7 @@ def test_interact_can_not_be_closed(agent, conversation):
 
     assert rejected.value.code == RejectionCode.NOT_ALLOWED
     assert world(conversation) == before
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
 
 
 @pytest.mark.spec("R-3.6", "R-4.2.5")
@@ -444,7 +444,7 @@ def test_lifecycle_calls_naming_another_conversations_instance_are_rejected(
     assert rejected.value.code == RejectionCode.UNKNOWN_INSTANCE
     assert world(conversation) == mine_before
     assert world(other_conversation) == theirs_before
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
     assert foreground_of(other_conversation).pk == theirs.pk
 
 
@@ -483,7 +483,7 @@ def test_open_app_rejects_apps_the_user_can_not_launch(app_id, code, agent, conv
 
     assert rejected.value.code == code
     assert world(conversation) == before
-    assert Operation.objects.get(pk=started.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=started.operation_id).state == OperationState.RUNNING
 
 
 # --- after close ----------------------------------------------------------------------------
@@ -509,6 +509,6 @@ def test_after_close_a_new_start_creates_a_new_instance_and_the_old_one_stays_cl
     ]
     assert AppSession.objects.get(pk=first.app_session_id).state == AppSessionState.ENDED
     assert foreground_of(conversation).pk == second.instance_id
-    assert Operation.objects.get(pk=second.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=second.operation_id).state == OperationState.RUNNING
     new_call = ToolCall.objects.get(source_tool_call_id=second.source_tool_call_id)
     assert new_call.instance_id == second.instance_id

@@ -35,13 +35,13 @@ def test_a_non_exclusive_operation_runs_twice_in_the_background_and_is_scored_fr
     first = driver.call("probe.start", {"minutes": 60, "topic": "乘法"}, now=at(0))
     second = driver.call("probe.start", {"minutes": 90}, now=at(1))
     assert isinstance(first, Accepted) and isinstance(second, Accepted)
-    assert Operation.objects.filter(app_id="probe", state=OperationState.FOCUSING).count() == 2
+    assert Operation.objects.filter(app_id="probe", state=OperationState.RUNNING).count() == 2
     assert Operation.objects.get(pk=first.operation_id).details == {"topic": "乘法"}
 
     # Leaving does not end it (ends_when_left: false): it waits in the background.
     return_to_interact(conversation_id=conversation.id, now=at(2))
     assert _front(conversation) == "interact"
-    assert Operation.objects.get(pk=second.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=second.operation_id).state == OperationState.RUNNING
     assert AppInstance.objects.get(pk=second.instance_id).lifecycle_state == LifecycleState.BACKGROUND
 
     InstanceSnapshot.objects.filter(instance_id=first.instance_id).update(
@@ -69,7 +69,7 @@ def test_an_exclusive_operation_is_refused_with_its_apps_code_and_closing_the_ap
     # Pomodoro beside it: another app, so not refused; and starting it leaves the probe running.
     focus = driver.start(600, now=at(2))
     assert isinstance(focus, Accepted)
-    assert Operation.objects.get(pk=solo.operation_id).state == OperationState.FOCUSING
+    assert Operation.objects.get(pk=solo.operation_id).state == OperationState.RUNNING
     assert _front(conversation) == "pomodoro"
 
     # Switching to the probe from Pomodoro ends the focus (Pomodoro's policy), not the probe.

@@ -96,7 +96,7 @@ def test_tool_calls_receipts_results_acks_and_messages(live, connect, token, use
         "replayed": False,
     }
     assert (operation.state, planned_seconds(operation), activity_of(operation)) == (
-        OperationState.FOCUSING,
+        OperationState.RUNNING,
         600,
         "reading",
     )

@@ -88,7 +88,7 @@ def test_two_agents_of_one_user_each_receive_exactly_their_own_results(live, con
             drop(rng.choice("AB"))
 
     live.wait(
-        lambda: not Operation.objects.filter(state=OperationState.FOCUSING).exists(),
+        lambda: not Operation.objects.filter(state=OperationState.RUNNING).exists(),
         "every focus to settle",
         timeout=FOCUS_SECONDS + 30,
     )

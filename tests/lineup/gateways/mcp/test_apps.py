@@ -116,7 +116,7 @@ def test_the_surface_is_one_self_contained_document_with_no_network(live, mcp):
     # No CSP covers WebRTC: the guard that removes it is the document's first script (decision 0006).
     assert scripts[0] == open("miniapps/sdk/lineup-guard.js", encoding="utf-8").read()
     config = json.loads(re.search(r'<script type="application/json" id="lineup-mcp-app">(.*?)</script>', document)[1])
-    assert config == {"app_id": "pomodoro", "status_tool": STATUS}
+    assert config == {"app_id": "pomodoro", "status_tool": STATUS, "running_label": "focusing"}
 
 
 @pytest.mark.spec("R-3.11")

@@ -108,7 +108,7 @@ def test_a_valid_start_answers_its_receipt_at_once(live, mcp, conversation):
         "result_uri": f"lineup://operations/{operation.id}",
     }
     assert result.meta == {"lineup/source_tool_call_id": "mcp:start-1", "lineup/replayed": False}
-    assert operation.state == OperationState.FOCUSING and activity_of(operation) == "write"
+    assert operation.state == OperationState.RUNNING and activity_of(operation) == "write"
     assert to_millis(before) <= operation.started_at <= answered  # the Runtime stores milliseconds
     assert (operation.ends_at - operation.started_at).total_seconds() == 1500
     call = ToolCall.objects.get()
@@ -165,7 +165,7 @@ def test_a_second_start_is_rejected_while_one_is_focusing(live, mcp, conversatio
         code, detail = _rejection(rejected)
         assert code == "active_focusing_operation", detail
     operation = Operation.objects.get()
-    assert str(operation.id) == first.task.task_id and operation.state == OperationState.FOCUSING
+    assert str(operation.id) == first.task.task_id and operation.state == OperationState.RUNNING
     assert ToolCall.objects.count() == 1
 
 
