@@ -129,9 +129,17 @@ def start_operation(
     )
 
 
-def interrupt_operation(request: ToolRequest, *, no_active_status: str = "no_active_operation") -> Receipt:
-    """Stop the conversation's running operation of ``request``'s app: receipt ``interrupted``,
-    ``operation_already_final``, or ``no_active_status`` when the app never ran one here."""
+def interrupt_operation(
+    request: ToolRequest, *, no_active_status: str = "no_active_operation", operation_id: str | None = None
+) -> Receipt:
+    """Stop a running operation of ``request``'s app in its conversation: receipt ``interrupted``,
+    ``operation_already_final``, or ``no_active_status`` when the app never ran one here.
+
+    ``operation_id`` names the one to stop (an app's own tool may take it as an argument); without
+    it the call binds the app's single running operation, and is refused ``ambiguous_operation``
+    (listing the candidates) when two or more run. The receipt is held to the tool's
+    ``result_schema`` before anything is written.
+    """
     return _interrupt(
         conversation_id=request.conversation_id,
         source_tool_call_id=request.source_tool_call_id,
@@ -139,6 +147,8 @@ def interrupt_operation(request: ToolRequest, *, no_active_status: str = "no_act
         caller=request.caller,
         now=request.now,
         no_active_status=no_active_status,
+        operation_id=operation_id,
+        arguments=request.arguments,
     )
 
 

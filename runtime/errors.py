@@ -29,6 +29,14 @@ class RejectionCode(enum.StrEnum):
     STATE_SCHEMA_VIOLATION = "state_schema_violation"
     STATE_TOO_LARGE = "state_too_large"
     STALE_REVISION = "stale_revision"
+    # Operations of any app (decision 0041)
+    UNKNOWN_OPERATION = "unknown_operation"  # a stop named an operation this app does not have here
+    AMBIGUOUS_OPERATION = "ambiguous_operation"  # a stop named none while two or more run
+    RECEIPT_INVALID = "receipt_invalid"  # an app's short-tool receipt broke its result_schema
+    RESULT_INVALID = "result_invalid"  # an app shaped no valid final result: its error result's code
+    # Another app's operation runs alone in the conversation and refuses starts beside it (its
+    # manifest's ``alone_rejection_code``; this is the default).
+    EXCLUSIVE_OPERATION_RUNNING = "exclusive_operation_running"
 
 
 class Rejection(Exception):

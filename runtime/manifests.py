@@ -96,6 +96,12 @@ class OperationPolicy:
     # say (runtime.services.operations.wire_state), its busy rejection, and what a host calls the
     # app meanwhile (an English word the host translates).
     running_label: str = "running"
+    # One rule across apps (decision 0041). Whether this operation runs alone in its conversation:
+    # while it runs, another app's start either switches (ends this one ``interrupted(switched_app)``,
+    # as the person switching away would) or is refused with ``alone_rejection_code``.
+    conversation_exclusive: bool = False
+    when_another_app_starts: str = "switch"  # "switch" or "refuse"; only for a conversation-exclusive one
+    alone_rejection_code: str = "exclusive_operation_running"
 
 
 @dataclass(frozen=True)
@@ -319,6 +325,16 @@ def registry() -> dict[str, Manifest]:
     Every published tool must have a handler some MiniApp registered (``runtime.miniapps``).
     """
     return load_manifests(manifest_paths(), runtime_tools=registered_tools())
+
+
+def conversation_exclusive_apps() -> frozenset[str]:
+    """The apps with an operation tool whose operations run alone in their conversation."""
+    return frozenset(
+        manifest.app_id
+        for manifest in registry().values()
+        for tool in manifest.tools
+        if tool.operation is not None and tool.operation.conversation_exclusive
+    )
 
 
 def get_manifest(app_id: str) -> Manifest | None:

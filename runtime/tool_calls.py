@@ -43,6 +43,8 @@ class Rejected:
     source_tool_call_id: str
     code: RejectionCode
     detail: str
+    # An ambiguous stop's running operations (ids, app, started_at, label): the Agent picks one.
+    candidates: list[dict[str, Any]] | None = None
 
 
 ToolOutcome = Accepted | Receipt | Rejected

@@ -28,7 +28,7 @@ from runtime.manifests import ToolDescriptor, first_error, get_tool
 from runtime.miniapps import handler
 from runtime.models import Conversation, DeliveryChannel, Operation
 from runtime.selectors import find_tool_call
-from runtime.services.operations import busy_rejection
+from runtime.services.operations import busy_rejection, check_receipt
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, replay
 from runtime.transitions import RUNNING_STATES
 
@@ -114,13 +114,19 @@ def route_tool_call(
             conversation_id=_uuid_or_none(conversation_id),
             source_tool_call_id=call_id[:MAX_SOURCE_TOOL_CALL_ID_LENGTH],
             operation_id=rejection.context.get("operation_id"),
-            level="warning",
+            # An app's bad receipt is a bug for its author to fix, not a caller's mistake.
+            level="error" if rejection.code == RejectionCode.RECEIPT_INVALID else "warning",
             tool=str(tool)[:128],
             code=rejection.code,
             detail=rejection.detail,
             caller=caller.label,
         )
-        return Rejected(source_tool_call_id=call_id, code=rejection.code, detail=rejection.detail)
+        return Rejected(
+            source_tool_call_id=call_id,
+            code=rejection.code,
+            detail=rejection.detail,
+            candidates=rejection.context.get("candidates"),  # type: ignore[arg-type]
+        )
 
 
 def _route(
@@ -167,7 +173,7 @@ def _route(
     if run is None:  # unreachable: a manifest can not publish a tool without a handler
         raise Rejection(RejectionCode.UNKNOWN_TOOL, f"{tool!r} has no handler in this process")
     try:
-        return run(request)
+        outcome = run(request)
     except IntegrityError:
         # A constraint caught a race the workspace lock did not (e.g. SQLite without row locks):
         # answer as the winner's rows say.
@@ -185,6 +191,11 @@ def _route(
         if policy is not None and running is not None:
             raise busy_rejection(policy, descriptor.app_id, running.id) from None
         raise
+    if isinstance(outcome, Receipt) and not outcome.replayed:
+        # The Runtime's own short services check before writing; this holds a handler's own
+        # Receipt (nothing the Runtime wrote) to the same result_schema (decision 0041).
+        check_receipt(tool, outcome.receipt)
+    return outcome
 
 
 def _validate(

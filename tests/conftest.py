@@ -131,3 +131,13 @@ def agent(caller, conversation):
     from tests.support.factories import AgentDriver
 
     return AgentDriver(caller=caller, conversation=conversation)
+
+
+@pytest.fixture
+def probe():
+    """The probe MiniApp (tests/support/miniapps/probe) plugged in for one test: the generic
+    operation's other policies (not exclusive, survives leaving, runs alone, bad results)."""
+    from tests.support.miniapps.probe import plugged_in
+
+    with plugged_in():
+        yield

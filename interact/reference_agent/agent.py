@@ -459,7 +459,14 @@ class ReferenceAgent:
             return
         self._calls.pop(source_id, None)  # a result means the call was accepted, answer seen or not
         if outbox_id not in self._results_done:
-            if frame.get("tool") == START_TOOL:
+            if isinstance(frame.get("result"), dict) and frame["result"].get("isError") is True:
+                # The app could not shape its result (docs/agent-protocol.md): it ended all the same.
+                self._rounds.pop(source_id)
+                if self._quizzes.get(frame["conversation_id"]) == source_id:
+                    self._quizzes.pop(frame["conversation_id"])
+                await self._say(frame["conversation_id"], replies.result_failed(language))
+                self._log("result_reported", outbox_id=outbox_id, state="error", level="warning")
+            elif frame.get("tool") == START_TOOL:
                 await self._report(frame, language)
             elif frame.get("tool") == QUIZ_START_TOOL:
                 await self._report_quiz(frame, language)

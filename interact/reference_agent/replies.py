@@ -250,6 +250,13 @@ def quiz_result(state: str, correct: int, answered: int, total: int, language: L
     return f"{head} You got {correct} of {total} right ({answered} answered)."
 
 
+def result_failed(language: Language) -> str:
+    """An operation ended with the error result (its app could not shape one): say it ended."""
+    if language == "zh":
+        return "它已经结束了，但这个应用没能给出结果。"
+    return "It has ended, but the app could not give its result."
+
+
 def quiz_running(language: Language) -> str:
     if language == "zh":
         return "已经有一个测验在进行中。说“停止”可以结束它，或者等时间到。"

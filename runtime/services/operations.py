@@ -33,12 +33,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import Field, Q, Subquery
+from django.db.models import F, Field, Q, Subquery
 
 from runtime.clock import isoformat, to_millis
 from runtime.deadlines import schedule_deadline_on_commit
-from runtime.errors import Rejection
+from runtime.errors import Rejection, RejectionCode
 from runtime.events import (
     EventLine,
     announce_events,
@@ -50,7 +51,14 @@ from runtime.events import (
     take_pending_events,
     write_event,
 )
-from runtime.manifests import OperationPolicy, first_error, get_manifest, get_tool, system_app_id
+from runtime.manifests import (
+    OperationPolicy,
+    conversation_exclusive_apps,
+    first_error,
+    get_manifest,
+    get_tool,
+    system_app_id,
+)
 from runtime.miniapps import registered
 from runtime.models import (
     AppInstance,
@@ -70,6 +78,7 @@ from runtime.services.workspace import (
     Closing,
     bring_to_foreground,
     close_instances,
+    lock_existing_workspace,
     lock_workspace,
     lock_workspace_of_operation,
     lock_workspaces_of_operations,
@@ -95,14 +104,6 @@ from runtime.transitions import (
     decide_settlement,
     is_running,
 )
-
-
-class ResultSchemaViolation(Exception):
-    """An app shaped a final result its start tool's frozen result_schema refuses.
-
-    Raised inside the settlement, so it rolls back like any settlement failure and the poison
-    isolation counts it (and flags the operation after too many): never a silent bad result.
-    """
 
 
 class OperationView:
@@ -187,11 +188,58 @@ def standard_result(view: OperationView) -> dict[str, Any]:
     return result
 
 
-def operation_result(operation: Operation) -> dict[str, Any]:
-    """The final result of a settled operation, as its app shapes it (``standard_result`` by default)."""
+RESULT_INVALID = str(RejectionCode.RESULT_INVALID)  # the code of the error result an app's bad result becomes
+
+
+def invalid_result(view: OperationView) -> dict[str, Any]:
+    """The one final result of an operation whose app could not shape a valid one (decision 0041).
+
+    The same for every app and outside any ``result_schema``: ``isError`` and a stable ``error``,
+    with the Runtime's own facts of how and when the operation ended. The reason (an exception, a
+    schema path) is the operator's, in the event log: it may quote what the Agent should not read.
+    """
+    return {
+        "isError": True,
+        "error": {"code": RESULT_INVALID, "detail": "the app could not shape this operation's result"},
+        **standard_result(view),
+    }
+
+
+def is_invalid_result(result: object) -> bool:
+    """Whether a stored final result is ``invalid_result``'s error shape."""
+    return (
+        isinstance(result, dict)
+        and result.get("isError") is True
+        and result.get("error", {}).get("code") == RESULT_INVALID
+    )
+
+
+def shaped_result(operation: Operation) -> tuple[dict[str, Any], str | None]:
+    """The final result of a settled operation as its app shapes it (``standard_result`` by
+    default), checked against its start tool's frozen ``result_schema``; ``(result, None)``, or
+    ``(invalid_result, why)`` when the app's builder raised or its result breaks the schema."""
     miniapp = registered(operation.app_id)
     build = miniapp.result if miniapp and miniapp.result else standard_result
-    return build(OperationView(operation))
+    view = OperationView(operation)
+    descriptor = get_tool(operation.tool_call.tool)
+    if descriptor is None:
+        return invalid_result(
+            view
+        ), f"{operation.tool_call.tool!r} is no longer published; its result can not be checked"
+    try:
+        result = build(view)
+    except Exception as exc:  # an app's bug: the operation still ends with one result
+        return invalid_result(view), f"{descriptor.name} result builder raised {type(exc).__name__}: {exc}"[:2000]
+    error = first_error(descriptor.result_validator, result)
+    if error is not None:
+        where, message = error
+        return invalid_result(view), f"{descriptor.name} result {where or '(result)'}: {message}"[:2000]
+    return result, None
+
+
+def operation_result(operation: Operation) -> dict[str, Any]:
+    """The final result of a settled operation, as its Agent receives it (``shaped_result``)."""
+    return shaped_result(operation)[0]
 
 
 def operation_projection(operation: Operation) -> dict[str, Any]:
@@ -213,7 +261,16 @@ def operation_projection(operation: Operation) -> dict[str, Any]:
         projection["ended_at"] = isoformat(operation.ended_at)
     if operation.interruption_reason:
         projection["interruption_reason"] = operation.interruption_reason
+    if _ended_with_invalid_result(operation):
+        # The page shows that it ended with a problem, not a result that never came (decision 0041).
+        projection["problem"] = RESULT_INVALID
     return projection
+
+
+def _ended_with_invalid_result(operation: Operation) -> bool:
+    if getattr(operation, "result_problem", None) is not None:  # this settlement's, in memory
+        return True
+    return Operation.tool_call.is_cached(operation) and is_invalid_result(operation.tool_call.result)
 
 
 def wire_state(operation: Operation) -> str:
@@ -240,18 +297,37 @@ def policy_of(tool: str) -> OperationPolicy:
     return descriptor.operation
 
 
-def _checked_result(operation: Operation) -> dict[str, Any]:
-    result = operation_result(operation)
-    descriptor = get_tool(operation.tool_call.tool)
-    if descriptor is None:
-        raise ResultSchemaViolation(
-            f"{operation.tool_call.tool!r} is no longer published; its result can not be checked"
+def _checked_result(operation: Operation, *, now: datetime) -> dict[str, Any]:
+    """The result a settlement writes. A bad one becomes ``invalid_result``: the Agent still gets
+    its one result, the operation is marked (``result_problem``: its projection says so and
+    ``flag_invalid_results`` flags it for an operator) and the reason is logged at error level."""
+    result, problem = shaped_result(operation)
+    if problem is not None:
+        operation.result_problem = problem
+        record_event(
+            "operation.result_invalid",
+            at=now,
+            level="error",
+            reason=problem,
+            tool=operation.tool_call.tool,
+            **_ids(operation),
         )
-    error = first_error(descriptor.result_validator, result)
-    if error is not None:
-        where, message = error
-        raise ResultSchemaViolation(f"{descriptor.name} result {where or '(result)'}: {message}")
     return result
+
+
+def flag_invalid_results(operations: list[Operation], *, now: datetime) -> None:
+    """Flag, for an operator, the operations a settlement ended with ``invalid_result`` (the
+    admin's "needs an operator"): one statement, and only when there is one (an app's bug)."""
+    for operation in operations:
+        problem = getattr(operation, "result_problem", None)
+        if problem is None:
+            continue
+        Operation.objects.filter(pk=operation.pk).update(
+            settle_failures=F("settle_failures") + 1,
+            next_settle_attempt_at=now,
+            last_settle_error=problem,
+            settle_flagged_at=now,
+        )
 
 
 def busy_rejection(policy: OperationPolicy, app_id: str, operation_id: object) -> Rejection:
@@ -271,9 +347,61 @@ def start_operation(**kwargs: Any) -> Accepted:
     round trips; it changes nothing unless it writes. Otherwise (SQLite, or inside a caller's
     transaction) it is a ``@decision`` like the others.
     """
+    alone = conversation_exclusive_apps() - {kwargs["tool"].split(".", 1)[0]}
+    if alone:  # another app's operation may run alone: the start decides beside it (decision 0041)
+        return _start_beside_alone(alone=alone, **kwargs)
     if not use_sql() or connection.in_atomic_block:
         return _start_in_transaction(**kwargs)
     return _start_in_autocommit(**kwargs)
+
+
+def _start_beside(*, alone: frozenset[str], **kwargs: Any) -> Accepted:
+    """A start in a conversation where an operation of another app (one of ``alone``) may be
+    running that runs alone in its conversation (``conversation_exclusive``).
+
+    Under the workspace lock: with none running, the start is the plain one. With one running, a
+    retry is answered from the stored rows; else its manifest's ``when_another_app_starts``
+    decides: ``refuse`` (its ``alone_rejection_code``, nothing written) or ``switch``: the start
+    writes, then the running one settles ``interrupted(switched_app)`` (or ``completed`` if due)
+    in the same transaction, exactly as when the person switches away from it (R-3.8).
+    """
+    conversation_id, now = kwargs["conversation_id"], kwargs["now"]
+    workspace = lock_existing_workspace(conversation_id, now=now)
+    if workspace is None:  # its first decision: nothing runs yet
+        return _start(**kwargs)
+    running = [
+        operation
+        for operation in Operation.objects.filter(
+            conversation_id=conversation_id, app_id__in=alone, state__in=RUNNING_STATES
+        )
+        .select_related("tool_call")
+        .order_by("started_at")
+        # An app may have operation tools that run alone and others that do not.
+        if policy_of(operation.tool_call.tool).conversation_exclusive
+    ]
+    if not running:
+        return _start(**kwargs)
+    retry = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=kwargs["source_tool_call_id"])
+    if retry.exists():
+        return _start(**kwargs)  # answered from the stored rows
+    for operation in running:
+        policy = policy_of(operation.tool_call.tool)
+        if policy.when_another_app_starts == "refuse":
+            raise Rejection(
+                policy.alone_rejection_code,
+                f"a {operation.app_id} operation runs in this conversation and runs alone; stop it or wait for its result",
+                operation_id=str(operation.id),
+            )
+    accepted = _start(**kwargs)
+    # Read again after the start: it moved their apps to the background, which the settlement reads.
+    for operation in _lock_operations(Q(pk__in=[operation.pk for operation in running])):
+        settle_locked([(workspace, operation)], trigger=Trigger.SWITCH_APP, now=now)  # one closing at a time
+    return accepted
+
+
+# Its crash points are the start's (the harness arms "start_operation" for either form).
+_start_beside.__name__ = _start_beside.__qualname__ = "start_operation"
+_start_beside_alone = decision(_start_beside)
 
 
 def _start(
@@ -622,19 +750,25 @@ def interrupt_operation(
     caller: str,
     now: datetime,
     no_active_status: str = "no_active_operation",
+    operation_id: uuid.UUID | str | None = None,
+    arguments: dict[str, Any] | None = None,
 ) -> Receipt:
-    """A short ``tool`` that stops the conversation's running operation of the tool's app.
+    """A short ``tool`` that stops a running operation of the tool's app in ``conversation_id``.
 
-    Takes no target: it binds the app's running operation in ``conversation_id`` (the latest, if
-    the app's operations are not exclusive) under the workspace lock (R-3.6). Receipts:
-    ``interrupted``; ``operation_already_final`` when the app's latest operation had already ended
-    (or reached ``ends_at``, in which case it settles ``completed`` here); ``no_active_status``
-    when it never had one (R-3.7).
+    ``operation_id`` names the one to stop (an app's tool may take it as an argument); without it
+    the call binds the app's single running operation under the workspace lock (R-3.6), and when
+    two or more run it is refused ``ambiguous_operation`` listing them, never guessed. Receipts:
+    ``interrupted``; ``operation_already_final`` when the operation (the named one, or the app's
+    latest) had already ended (or reached ``ends_at``, in which case it settles ``completed``
+    here); ``no_active_status`` when the app never had one here (R-3.7). ``arguments``: the call's
+    own, stored with it (a retry with other ones is ``idempotency_key_reused``). The receipt is
+    checked against the tool's ``result_schema`` before anything is written.
     """
     app_id = tool.split(".", 1)[0]
+    arguments = arguments or {}
     workspace = lock_workspace(conversation_id, now=now)
     retry = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id)
-    # The running operation (whatever the clocks say: an earlier one started in the same
+    # The running operations (whatever the clocks say: an earlier one started in the same
     # millisecond, or on a clock that stepped back, must not shadow it), locked, with the retry check.
     if settles_in_sql():
         running = _lock_running_for_interrupt(workspace.conversation_id, app_id, source_tool_call_id)
@@ -643,13 +777,18 @@ def interrupt_operation(
             Q(conversation_id=conversation_id, app_id=app_id, state__in=RUNNING_STATES),
             retry_call_id=Subquery(retry.values("id")[:1]),
         )
-    operation = max(running, key=lambda o: o.started_at) if running else None
-    retry_call_id = operation.retry_call_id if operation else retry.values_list("id", flat=True).first()
+    retry_call_id = running[0].retry_call_id if running else retry.values_list("id", flat=True).first()
     if retry_call_id is not None:
-        outcome = replay(ToolCall.objects.get(pk=retry_call_id), caller=caller, tool=tool, arguments={})
+        outcome = replay(ToolCall.objects.get(pk=retry_call_id), caller=caller, tool=tool, arguments=arguments)
         assert isinstance(outcome, Receipt)
         return outcome
 
+    if operation_id is not None:
+        operation = _named_operation(conversation_id, app_id, operation_id, running)
+    elif len(running) > 1:
+        raise _ambiguous_stop(running)
+    else:
+        operation = running[0] if running else None
     if operation is None:  # none running: the app's latest one, already final, if there is one
         operation = (
             Operation.objects.filter(conversation_id=conversation_id, app_id=app_id).order_by("-started_at").first()
@@ -665,11 +804,12 @@ def interrupt_operation(
             "status": "interrupted" if interrupted else "operation_already_final",
             "operation_id": str(operation.id),
         }
+    check_receipt(tool, receipt)
     call = ToolCall(
         conversation_id=workspace.conversation_id,
         source_tool_call_id=source_tool_call_id,
         tool=tool,
-        arguments={},
+        arguments=arguments,
         caller=caller,
         status=ToolCallStatus.SUCCEEDED,
         # A closed instance takes no more tool calls (R-4.2.5); a late interrupt is about it, not to it.
@@ -693,6 +833,67 @@ def interrupt_operation(
     else:
         settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now, receipt=(call, event))
     return Receipt(source_tool_call_id=source_tool_call_id, receipt=receipt)
+
+
+def _named_operation(
+    conversation_id: uuid.UUID | str, app_id: str, operation_id: uuid.UUID | str, running: list[Operation]
+) -> Operation:
+    """The operation a stop names: one of the app's in this conversation, else ``unknown_operation``."""
+    for operation in running:
+        if str(operation.id) == str(operation_id):
+            return operation
+    try:
+        named = Operation.objects.filter(pk=operation_id, conversation_id=conversation_id, app_id=app_id).first()
+    except (ValueError, ValidationError):
+        named = None
+    if named is None:
+        raise Rejection(
+            RejectionCode.UNKNOWN_OPERATION,
+            f"no {app_id} operation {str(operation_id)[:64]!r} in this conversation",
+            operation_id=None,
+        )
+    return named
+
+
+def _ambiguous_stop(running: list[Operation]) -> Rejection:
+    """Two or more of the app's operations run: the stop names none, so none is guessed."""
+    candidates = [_candidate(operation) for operation in sorted(running, key=lambda o: (o.started_at, str(o.id)))]
+    return Rejection(
+        RejectionCode.AMBIGUOUS_OPERATION,
+        f"{len(candidates)} operations of this app are running; name the one to stop by its operation_id",
+        candidates=candidates,
+    )
+
+
+def _candidate(operation: Operation) -> dict[str, Any]:
+    """How an ambiguous stop lists one running operation: its id, app, start and a label (the
+    app's own ``label`` projection field, else its manifest's name)."""
+    miniapp = registered(operation.app_id)
+    extra = miniapp.projection(OperationView(operation)) if miniapp and miniapp.projection else {}
+    manifest = get_manifest(operation.app_id)
+    label = extra.get("label") if isinstance(extra.get("label"), str) else None
+    return {
+        "operation_id": str(operation.id),
+        "app_id": operation.app_id,
+        "started_at": isoformat(operation.started_at),
+        "label": label or (manifest.name if manifest else operation.app_id),
+    }
+
+
+class ReceiptInvalid(Rejection):
+    """A short tool's receipt breaks its frozen ``result_schema``: an app's bug, refused before
+    anything is written (the call is answered ``receipt_invalid`` and logged at error level)."""
+
+
+def check_receipt(tool: str, receipt: dict[str, Any]) -> None:
+    """Hold a short tool's receipt to its ``result_schema`` (decision 0041); raise ``ReceiptInvalid``."""
+    descriptor = get_tool(tool)
+    error = first_error(descriptor.result_validator, receipt) if descriptor is not None else ("", "not published")
+    if error is not None:
+        where, message = error
+        raise ReceiptInvalid(
+            RejectionCode.RECEIPT_INVALID, f"the app's receipt of {tool} is invalid ({where or 'receipt'}: {message})"
+        )
 
 
 def _write_receipt(receipt: tuple[ToolCall, LifecycleEvent]) -> None:
@@ -907,6 +1108,8 @@ def settle_locked(
     settlement did (decision 0035): ``outbox_id``, ``closed``, ``app_session_ended``,
     ``cancelled``, ``foreground``, ``receipt``.
     """
+    if len({workspace.pk for workspace, _ in held}) < len(held):
+        return _settle_in_rounds(held, trigger=trigger, now=now)
     outcomes: list[SettleOutcome] = []
     settling: list[tuple[Workspace, Operation, Settle]] = []
     for workspace, operation in held:
@@ -937,12 +1140,33 @@ def settle_locked(
         told = {"source_tool_call_id": receipt[1].source_tool_call_id, **receipt[1].data}
     if settling and settles_in_sql():
         _settle_in_sql(settling, trigger=trigger, now=now, next_foreground=next_foreground, receipt=receipt, told=told)
-        return outcomes
-    _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
-    if receipt is not None and told is not None:
-        receipt[0].save(force_insert=True)
-    elif receipt is not None:
-        _write_receipt(receipt)
+    else:
+        _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
+        if receipt is not None and told is not None:
+            receipt[0].save(force_insert=True)
+        elif receipt is not None:
+            _write_receipt(receipt)
+    flag_invalid_results([operation for _, operation, _ in settling], now=now)
+    return outcomes
+
+
+def _settle_in_rounds(
+    held: list[tuple[Workspace, Operation]], *, trigger: Trigger, now: datetime
+) -> list[SettleOutcome]:
+    """A batch holding two or more operations of one conversation (recovery after a restart, a
+    sweep behind): in rounds of at most one per conversation, as both engines close at most one
+    instance per workspace at a time. Each later round reads its operations again, so what comes
+    to the front is chosen among the instances still open (never one an earlier round closed)."""
+    rounds: list[list[tuple[Workspace, Operation]]] = []
+    for workspace, operation in held:
+        round_ = next((r for r in rounds if all(w.pk != workspace.pk for w, _ in r)), None)
+        if round_ is None:
+            rounds.append(round_ := [])
+        round_.append((workspace, operation))
+    outcomes = settle_locked(rounds[0], trigger=trigger, now=now)
+    for later in rounds[1:]:
+        fresh = {operation.pk: operation for operation in _lock_operations(Q(pk__in=[o.pk for _, o in later]))}
+        outcomes += settle_locked([(w, fresh[o.pk]) for w, o in later if o.pk in fresh], trigger=trigger, now=now)
     return outcomes
 
 
@@ -973,8 +1197,8 @@ def _settle_in_python(
     for operation, verdict in by_id.values():
         operation.state, operation.ended_at = verdict.state, verdict.ended_at
         operation.interruption_reason, operation.settled_at = verdict.interruption_reason, now
-        # Checked before anything about the result is written: a bad one fails this settlement.
-        results[operation.tool_call_id] = _checked_result(operation)
+        # Checked before anything about the result is written: a bad one becomes the error result.
+        results[operation.tool_call_id] = _checked_result(operation, now=now)
     ToolCall.objects.filter(pk__in=list(results)).update(
         status=ToolCallStatus.SUCCEEDED, result=per_row(ToolCall, "result", results), finished_at=now
     )
@@ -1117,7 +1341,7 @@ def _settle_in_sql(
                 "ended_at": verdict.ended_at.isoformat(),
                 "ended_at_text": isoformat(verdict.ended_at),
                 "interruption_reason": verdict.interruption_reason and str(verdict.interruption_reason),
-                "result": _checked_result(operation),
+                "result": _checked_result(operation, now=now),
                 "focus_seq": seq,
                 "receipt": told,
             }

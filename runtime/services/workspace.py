@@ -53,6 +53,18 @@ def lock_workspace(conversation_id: uuid.UUID | str, *, now: datetime, reserve: 
     return workspace
 
 
+def lock_existing_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> Workspace | None:
+    """Lock the conversation's workspace row if it has one (``reserve=False``); None, creating
+    nothing, before its first decision: that decision creates it in its own way (the SQL start)."""
+    row = _lock_only(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
+    if not row:
+        return None
+    [(_, focus_seq)] = row
+    workspace = _locked(conversation_id, focus_seq)
+    workspace.focus_seq_reserved = False
+    return workspace
+
+
 def reserve_focus_seq(workspace: Workspace, *, now: datetime) -> None:
     """Reserve the next focus number on a workspace locked with ``reserve=False`` (and move its
     ``updated_at``), as ``lock_workspace`` would have."""

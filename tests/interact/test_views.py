@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interact.surface_document import SDK_DIR
+from miniapps.bundled import BUNDLED_MINIAPPS
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ def test_a_login_leads_to_the_workspace_page_with_its_own_strict_csp(client, use
 
 
 @pytest.mark.spec("R-2.3.5")
-@pytest.mark.parametrize("app_id", ["notes", "pomodoro", "quiz"])
+@pytest.mark.parametrize("app_id", [name.rsplit(".", 1)[-1] for name in BUNDLED_MINIAPPS])
 def test_a_surface_is_one_self_contained_document_whose_policy_names_no_url(client, app_id):
     """The entry comes with its scripts, styles and the SDK inlined, and a CSP (header and <meta>)
     that allows only those inline scripts by hash and names no URL — not 'self', not the bundle's

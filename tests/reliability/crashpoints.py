@@ -5,6 +5,7 @@ A **case** is (kind, k, seed). Its kind names a decision and the process it runs
 | kind | decision (``runtime.crashpoints`` scope) | process |
 |---|---|---|
 | start | ``start_operation`` | Daphne (the Agent's ``pomodoro.start``) |
+| start_beside | ``start_operation`` | Daphne (a ``quiz.start`` during a focus: the start switches, the focus ends ``switched_app``) |
 | interrupt | ``interrupt_operation`` | Daphne (``pomodoro.interrupt`` of a running focus) |
 | eta | ``settle_operation`` | Celery worker (the eta task at ``ends_at``; the beat is down) |
 | sweep | ``settle_due_batch`` | Celery worker (the beat sweep's batch of two due focuses; no eta task) |
@@ -62,6 +63,7 @@ from tests.support.processes import ROOT, manage_py_argv
 
 KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
     "start": ("start_operation", "daphne"),
+    "start_beside": ("start_operation", "daphne"),
     "interrupt": ("interrupt_operation", "daphne"),
     "eta": ("settle_operation", "worker"),
     "sweep": ("settle_due_batch", "worker"),
@@ -255,6 +257,22 @@ def _crash_or(case: Case, done: Callable[[], bool], what: str) -> None:
 def _scenario_start(case: Case, rng: random.Random) -> None:
     case.arm()
     case.start(case.conversations[0], "start", rng.choice((1, 2)))
+
+
+def _scenario_start_beside(case: Case, rng: random.Random) -> None:
+    """A quiz started while a focus runs (Pomodoro's focus runs alone, decision 0041): one decision
+    writes the quiz and ends the focus ``interrupted(switched_app)``; both get their one result."""
+    focus = case.start(case.conversations[0], "start", 60)
+    case.arm()
+    questions = [{"prompt": "1 + 1 =", "answer": "2"}]
+    answer = case.call(
+        case.conversations[0], "quiz", "quiz.start", {"duration_seconds": rng.choice((1, 2)), "questions": questions}
+    )
+    if answer["type"] != "tool.accepted":
+        pytest.fail(f"quiz.start answered {answer}\n{case.context()}")
+    ended = Operation.objects.get(pk=focus)
+    if (ended.state, ended.interruption_reason) != ("interrupted", "switched_app"):
+        case.page_problems.append(f"switch: the focus is {ended.state} {ended.interruption_reason}")
 
 
 def _scenario_interrupt(case: Case, rng: random.Random) -> None:
@@ -474,6 +492,7 @@ SCENARIOS: dict[str, Callable[[Case, random.Random], None]] = {
     "switch": _scenario_lifecycle("return_to_interact"),
     "message": _scenario_message,
     "start": _scenario_start,
+    "start_beside": _scenario_start_beside,
     "interrupt": _scenario_interrupt,
     "eta": _scenario_eta,
     "sweep": _scenario_sweep,

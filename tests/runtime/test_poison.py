@@ -315,11 +315,12 @@ def test_a_settlement_that_fails_after_its_state_change_is_rolled_back_whole(use
     assert Operation.objects.get(pk=first).state == OperationState.COMPLETED
 
 
-@pytest.mark.spec("R-4.4.1", "R-2.2.8")
-def test_a_result_that_breaks_its_result_schema_is_a_counted_settlement_failure_never_sent(user, monkeypatch):
+@pytest.mark.spec("R-4.4.1", "R-2.2.8", "R-3.10")
+def test_a_result_that_breaks_its_result_schema_settles_as_one_error_result_and_is_flagged(user, monkeypatch):
     """The app's result is checked against the start tool's frozen result_schema before the outbox
-    write: a bad one fails that settlement (rolled back whole, counted, flagged after too many) while
-    the others of the sweep settle; fixed, the next sweep settles it with a valid result."""
+    write: a bad one is never sent, and never strands its Agent either (decision 0041). That
+    operation settles in the same sweep as the others with the one ``result_invalid`` error result,
+    and is flagged for an operator with the reason; nothing is retried."""
     import dataclasses
 
     from runtime import miniapps
@@ -334,23 +335,15 @@ def test_a_result_that_breaks_its_result_schema_is_a_counted_settlement_failure_
 
     monkeypatch.setitem(miniapps._REGISTERED, "pomodoro", dataclasses.replace(pomodoro, result=broken))
     first = sweep(now=at(70))
-    assert set(first.settled) == others
-    assert [f.operation_id for f in first.failed] == [bad]
-    _assert_still_focusing_untouched(bad)
-    operation = Operation.objects.get(pk=bad)
-    assert operation.settle_failures == 1
-    assert operation.last_settle_error.startswith(
-        "runtime.services.operations.ResultSchemaViolation: pomodoro.start result state: 'done' is not one of"
-    ), operation.last_settle_error
-
-    for attempt in range(2, MAX_FAILURES + 1):
-        sweep(now=Operation.objects.get(pk=bad).next_settle_attempt_at)
-        assert Operation.objects.get(pk=bad).settle_failures == attempt
-    assert Operation.objects.get(pk=bad).settle_flagged_at is not None
-    _assert_still_focusing_untouched(bad)
-
-    monkeypatch.setitem(miniapps._REGISTERED, "pomodoro", pomodoro)
-    _recover_json()
+    assert set(first.settled) == others | {bad} and not first.failed
     operation = Operation.objects.get(pk=bad)
     assert operation.state == OperationState.COMPLETED
-    assert OutboxEntry.objects.get(operation_id=bad).payload["result"]["state"] == "completed"
+    result = OutboxEntry.objects.get(operation_id=bad).payload["result"]
+    assert (result["isError"], result["error"]["code"], result["state"]) == (True, "result_invalid", "completed")
+    assert "done" not in json.dumps(result)  # the bad result itself never leaves
+    assert operation.settle_flagged_at is not None
+    assert operation.last_settle_error.startswith("pomodoro.start result state: 'done' is not one of")
+    for other in others:
+        assert "isError" not in OutboxEntry.objects.get(operation_id=other).payload["result"]
+    # Settled: no sweep or recovery tries it again.
+    assert sweep(now=at(200)).settled == []

@@ -306,7 +306,9 @@ class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
         elif isinstance(outcome, Receipt):
             await self._send("tool.receipt", **common, receipt=outcome.receipt, replayed=outcome.replayed)
         else:
-            await self._send("tool.rejected", **common, code=outcome.code, detail=outcome.detail)
+            # An ambiguous stop lists what it could have meant; every other rejection is code + detail.
+            listed = {"candidates": outcome.candidates} if outcome.candidates is not None else {}
+            await self._send("tool.rejected", **common, code=outcome.code, detail=outcome.detail, **listed)
         self._log("agent.tool_call", tool=body["tool"], outcome=type(outcome).__name__, **common)
 
     async def on_message_send(self, body: dict[str, Any]) -> None:

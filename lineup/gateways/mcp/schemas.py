@@ -11,7 +11,24 @@ REJECTION_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "required": ["code", "detail"],
-    "properties": {"code": {"enum": [str(code) for code in RejectionCode]}, "detail": {"type": "string"}},
+    "properties": {
+        "code": {"enum": [str(code) for code in RejectionCode]},
+        "detail": {"type": "string"},
+        # ambiguous_operation only: the running operations the stop could have meant.
+        "candidates": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["operation_id", "app_id", "started_at", "label"],
+                "properties": {
+                    "operation_id": {"type": "string"},
+                    "app_id": {"type": "string"},
+                    "started_at": {"type": "string"},
+                    "label": {"type": "string"},
+                },
+            },
+        },
+    },
 }
 
 

@@ -319,7 +319,11 @@ def _call_result(answer: CallAnswer) -> types.CallToolResult:
     if isinstance(outcome, Rejected):
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=f"{outcome.code}: {outcome.detail}")],
-            structured_content={"code": str(outcome.code), "detail": outcome.detail},
+            structured_content={
+                "code": str(outcome.code),
+                "detail": outcome.detail,
+                **({"candidates": outcome.candidates} if outcome.candidates is not None else {}),
+            },
             is_error=True,
             _meta=meta,
         )
@@ -526,7 +530,19 @@ async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTask
         state=view.state,
         outbox_acked=acked,
     )
-    result = _json_result(view.result or {}, {RELATED_TASK_META: {"taskId": view.operation_id}})
+    meta = {RELATED_TASK_META: {"taskId": view.operation_id}}
+    final = view.result or {}
+    if final.get("isError") is True:
+        # The app could not shape a valid result (decision 0041): an error result whose
+        # structuredContent is the rejection shape the outputSchema allows; the text has it all.
+        result = types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(final, ensure_ascii=False, separators=(",", ":")))],
+            structured_content={"code": str(final["error"]["code"]), "detail": str(final["error"]["detail"])},
+            is_error=True,
+            _meta=meta,
+        )
+    else:
+        result = _json_result(final, meta)
     return _wire_call_result(result, ctx.protocol_version)
 
 

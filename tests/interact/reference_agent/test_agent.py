@@ -782,3 +782,34 @@ def test_the_agent_answers_in_the_persons_language_whatever_the_message_script()
         assert texts(wire.take()) == ["现在没有进行中的专注。"]
 
     run(scenario())
+
+
+@pytest.mark.spec("R-3.10")
+def test_an_error_result_is_reported_as_ended_without_a_result_and_acked():
+    """A tool.result whose app could not shape a valid one (``isError``, ``result_invalid``): the
+    person is told it ended, in their language, and the result is acked, for a quiz and a focus."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(inventory())
+        for language, text, expected in (
+            ("en", "quiz me on multiplication for 4 seconds", "It has ended, but the app could not give its result."),
+            ("zh", "给我出乘法测验，4秒", "它已经结束了，但这个应用没能给出结果。"),
+        ):
+            await agent.handle(user_message(text, message_id=f"m-bad-{language}"))
+            [start] = wire.take()
+            await agent.handle(accepted(start["source_tool_call_id"]))
+            wire.take()  # the announcement
+            frame = result_frame(start["source_tool_call_id"], outbox_id=f"o-bad-{language}")
+            frame["tool"] = start["tool"]
+            frame["result"] = {
+                "isError": True,
+                "error": {"code": "result_invalid", "detail": "the app could not shape this operation's result"},
+                **frame["result"],
+            }
+            await agent.handle(frame)
+            sent = wire.take()
+            assert texts(sent) == [expected]
+            assert {"type": "outbox.ack", "outbox_id": f"o-bad-{language}"} in sent
+
+    run(scenario())

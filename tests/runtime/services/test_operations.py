@@ -1,151 +1,24 @@
 """The generic deadline operation with another app's policies: not Pomodoro-shaped.
 
-A probe MiniApp is plugged in for these tests exactly as a real one is (a manifest the Runtime
-validates, handlers registered through ``runtime.api``): ``probe.start`` is not exclusive and is
-not ended by leaving the app, ``probe.solo`` is exclusive with its own rejection code, and the
-result is scored from the instance's last snapshot. Pomodoro runs beside it, untouched.
+The probe MiniApp (tests/support/miniapps/probe) is plugged in for these tests exactly as a real one
+is (a manifest the Runtime validates, handlers registered through ``runtime.api``): ``probe.start``
+is not exclusive and is not ended by leaving the app, ``probe.solo`` is exclusive with its own
+rejection code, and the result is scored from the instance's last snapshot. Pomodoro runs beside
+it, untouched.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from runtime import miniapps
-from runtime.api import (
-    OperationView,
-    ToolRequest,
-    interrupt_operation,
-    register_miniapp,
-    standard_result,
-    start_operation,
-)
-from runtime.manifests import load_manifest, registry
 from runtime.models import AppInstance, InstanceSnapshot, Operation, OutboxEntry
 from runtime.services.lifecycle import close_instance, return_to_interact, switch_app
 from runtime.services.operations import settle_operation
-from runtime.tool_calls import Accepted, Receipt, Rejected
+from runtime.tool_calls import Accepted, Rejected
 from runtime.transitions import LifecycleState, OperationState, Trigger
 from tests.support.factories import AgentDriver, at
 
 pytestmark = pytest.mark.django_db
-
-RESULT_SCHEMA = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["state", "operation_id", "started_at", "ends_at", "ended_at", "score"],
-    "properties": {
-        "state": {"enum": ["completed", "interrupted"]},
-        "operation_id": {"type": "string"},
-        "started_at": {"type": "string"},
-        "ends_at": {"type": "string"},
-        "ended_at": {"type": "string"},
-        "interruption_reason": {"type": "string"},
-        "score": {"type": "integer"},
-    },
-}
-INPUT_SCHEMA = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["minutes"],
-    "properties": {"minutes": {"type": "integer", "minimum": 1}, "topic": {"type": "string"}},
-}
-
-
-def _operation_tool(name: str, policy: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "name": name,
-        "version": 1,
-        "call_model": "operation",
-        "description": "A probe operation.",
-        "conversation_scopes": ["personal"],
-        "deadline_operation": policy,
-        "input_schema": INPUT_SCHEMA,
-        "result_schema": RESULT_SCHEMA,
-    }
-
-
-MANIFEST = {
-    "manifest_version": 1,
-    "app_id": "probe",
-    "name": "Probe",
-    "version": "1.0.0",
-    "kind": "bundled",
-    "features": ["app.instance-state.v1"],
-    "instance_state": {
-        "state_schema_version": 1,
-        "state_schema": {"type": "object", "properties": {"answers": {"type": "array"}}},
-        "max_bytes": 4096,
-        "retention": "retain_readonly",
-    },
-    "tools": [
-        _operation_tool(
-            "probe.start",
-            {"exclusive": False, "ends_when_left": False, "max_duration_seconds": 600, "duration_argument": "minutes"},
-        ),
-        _operation_tool(
-            "probe.solo",
-            {
-                "exclusive": True,
-                "busy_rejection_code": "probe_busy",
-                "ends_when_left": False,
-                "duration_argument": "minutes",
-            },
-        ),
-        {
-            "name": "probe.stop",
-            "version": 1,
-            "call_model": "short",
-            "description": "Stop the probe.",
-            "conversation_scopes": ["personal"],
-            "input_schema": {"type": "object", "additionalProperties": False},
-            "result_schema": {"type": "object"},
-        },
-    ],
-}
-
-
-def _start(request: ToolRequest) -> Accepted:
-    # "minutes" as seconds keeps the test clock short; the policy names the argument.
-    return start_operation(
-        request,
-        duration_seconds=request.arguments["minutes"],
-        details={"topic": request.arguments.get("topic")},
-        initial_state={"answers": []},
-    )
-
-
-def _stop(request: ToolRequest) -> Receipt:
-    return interrupt_operation(request)
-
-
-def _result(view: OperationView) -> dict[str, Any]:
-    answers = (view.instance_state or {}).get("answers", [])
-    return {**standard_result(view), "score": sum(1 for a in answers if a == "right")}
-
-
-def _projection(view: OperationView) -> dict[str, Any]:
-    return {"topic": view.details.get("topic")}
-
-
-@pytest.fixture
-def probe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "manifest.json"
-    path.write_text(json.dumps(MANIFEST))
-    manifest = load_manifest(path, runtime_tools=frozenset({"probe.start", "probe.solo", "probe.stop"}))
-    monkeypatch.setitem(registry(), "probe", manifest)
-    monkeypatch.delitem(miniapps._REGISTERED, "probe", raising=False)
-    register_miniapp(
-        "probe",
-        tools={"probe.start": _start, "probe.solo": _start, "probe.stop": _stop},
-        result=_result,
-        projection=_projection,
-    )
-    yield
-    miniapps._REGISTERED.pop("probe", None)
 
 
 @pytest.fixture

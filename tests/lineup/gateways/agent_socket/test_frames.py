@@ -58,14 +58,9 @@ def test_welcome_lists_the_users_conversations_and_inventory_publishes_both_tool
     assert inventory == {"type": "inventory", "conversation_id": str(second.id), **expected}
     assert inventory["revision"].startswith("inv-")
     tools = {tool["name"]: tool for tool in inventory["tools"]}
-    assert sorted(tools) == [
-        "notes.append",
-        "notes.read",
-        "pomodoro.interrupt",
-        "pomodoro.start",
-        "quiz.start",
-        "quiz.stop",
-    ]
+    assert {"notes.append", "notes.read", "pomodoro.interrupt", "pomodoro.start", "quiz.start", "quiz.stop"} <= set(
+        tools
+    )  # and any other app's
     assert (tools["pomodoro.start"]["call_model"], tools["pomodoro.interrupt"]["call_model"]) == ("operation", "short")
     for tool in tools.values():
         assert set(tool) == {"name", "version", "app_id", "call_model", "description", "input_schema", "result_schema"}

@@ -263,14 +263,9 @@ def test_the_sdks_default_client_on_protocol_2026_is_served_without_tasks(live, 
 
     version, tasks, names, started = asyncio.run(session())
     assert (version, tasks) == ("2026-07-28", None)
-    assert names == [
-        "notes.append",
-        "notes.read",
-        "pomodoro.interrupt",
-        "pomodoro.start",
-        "quiz.start",
-        "quiz.stop",
-        "lineup.conversation_state",
-        "lineup.operation_status",
-    ]
+    published = sorted(t.name for t in inventory_for_scope("personal").tools)  # whatever apps are installed
+    assert {"notes.append", "notes.read", "pomodoro.interrupt", "pomodoro.start", "quiz.start", "quiz.stop"} <= set(
+        published
+    )
+    assert names == [*published, "lineup.conversation_state", "lineup.operation_status"]
     assert started.structured_content["operation_id"] == str(Operation.objects.get(source_tool_call_id="mcp:modern").id)

@@ -1,0 +1,1 @@
+"""MiniApps that exist only for the tests: plugged in by a fixture, never bundled or published."""
