@@ -15,7 +15,7 @@
 import * as actions from "./actions.js";
 import { RequestError, WorkspaceConnection } from "./connection.js";
 import { format, gettext, language } from "./i18n.js";
-import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, setComposersEnabled, showConnection, tabSeen, toast } from "./render.js";
+import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, showConnection, tabSeen, toast } from "./render.js";
 import { applyEvent, frontInstance, instanceById, instances, openInstances, runningFocus, takeSnapshot, ui } from "./state.js";
 import { SurfaceHost } from "./surfaces.js";
 
@@ -87,7 +87,6 @@ function applySnapshot(snapshot) {
   for (const instance of openInstances()) if (!instance.is_system && instance.surface) project(instance);
   render();
   document.body.dataset.ready = "true";
-  setComposersEnabled(true);
   if (firstDraw) {
     firstDraw = false;
     // The page is for talking to the Agent: the keyboard starts in the message box.
@@ -225,5 +224,10 @@ document.addEventListener("visibilitychange", () => {
 });
 
 renderLaunchers(boot.launchable_apps);
-setComposersEnabled(false);
+// The message boxes work from the first paint (early.js keeps what is sent before this module
+// runs, in the same outbox): the conversation is known from the page itself, so nothing waits
+// for the socket, and what is written while cut off waits in the outbox, shown "Not sent yet".
+ui.conversationId = ui.conversationId || boot.conversation_id || null;
+window.lineupEarly?.adopt();
+render();
 conn.start();

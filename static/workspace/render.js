@@ -16,6 +16,7 @@ export const el = {
   banner: $("banner"),
   bannerText: $("banner-text"),
   bannerRetry: $("banner-retry"),
+  bannerCountdown: $("banner-countdown"),
   openChips: $("open-chips"),
   closedMenu: $("closed-menu"),
   closedSummary: $("closed-summary"),
@@ -44,6 +45,7 @@ export const el = {
   dock: $("dock"),
   dockInput: $("dock-input"),
   dockLast: $("dock-last"),
+  dockUnsent: $("dock-unsent"),
   dialog: $("leave-dialog"),
   dialogTitle: $("leave-title"),
   dialogText: $("leave-text"),
@@ -89,12 +91,18 @@ function stateLabel(state) {
 }
 
 export function render() {
-  if (!ui.snapshot) return;
+  if (!ui.snapshot) {
+    // Before the first snapshot only what the person wrote is known: it is shown all the same.
+    renderTimeline();
+    renderUnsent();
+    return;
+  }
   renderAppBar();
   renderStage();
   renderTimeline();
   renderOverlay();
   renderDock();
+  renderUnsent();
   announce();
 }
 
@@ -251,12 +259,8 @@ el.newMessages.addEventListener("click", () => {
 function renderTimeline() {
   const op = runningFocus();
   // The person's messages not stored yet (pending, or refused) come last, as written.
-  const onPage = new Set(ui.snapshot.timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id));
-  const waiting = outgoing
-    .waiting(ui.conversationId)
-    .filter((entry) => !onPage.has(entry.client_message_id))
-    .map((entry) => ({ type: "outgoing", ...entry }));
-  const items = [...ui.snapshot.timeline, ...waiting];
+  const timeline = ui.snapshot ? ui.snapshot.timeline : [];
+  const items = [...timeline, ...unsent()];
   el.timelineEmpty.hidden = items.length > 0;
   const keys = items.map(itemKey);
   const arrived = view.seenKeys !== null && keys.some((k) => !view.seenKeys.has(k));
@@ -274,6 +278,31 @@ function renderTimeline() {
   if (el.interactView.hidden) return; // measured when it is shown again (renderStage sets stick)
   if (view.stick) scrollToNewest();
   else if (arrived) el.newMessages.hidden = false;
+}
+
+/**
+ * The person's messages not stored yet (pending, or refused), as written, oldest first; each says
+ * whether the page can send it now ("Sending…") or not ("Not sent yet": cut off).
+ */
+function unsent() {
+  const timeline = ui.snapshot ? ui.snapshot.timeline : [];
+  const onPage = new Set(timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id));
+  const offline = !connected();
+  return outgoing
+    .waiting(ui.conversationId)
+    .filter((entry) => !onPage.has(entry.client_message_id))
+    .map((entry) => ({ type: "outgoing", ...entry, offline }));
+}
+
+/** During a focus the IM is not on screen: what is not sent yet is shown in the dock, where the person typed it. */
+function renderUnsent() {
+  const items = el.appView.hidden ? [] : unsent().filter((item) => item.status !== "sent");
+  el.dockUnsent.hidden = items.length === 0;
+  reconcile(el.dockUnsent, items, {
+    key: (item) => `u:${item.client_message_id}`,
+    signature: (item) => JSON.stringify(item),
+    build: (item) => h("li", { class: "dock-unsent-item", dataset: { clientMessageId: item.client_message_id } }, outgoingView(item, handlers)),
+  });
 }
 
 /** Open the block of a closed app's sub-session and bring it into view. */
@@ -383,36 +412,52 @@ export function tabSeen() {
 
 setInterval(renderTitle, 1000);
 
-export function showConnection({ status, retryInMs }) {
+// The connection as the banner tells it: redrawn every half second while cut off, so the
+// countdown to the next attempt counts (decision 0047).
+const link = { status: "connecting", retryAt: null, ticker: null };
+
+export function showConnection({ status, retryAt }) {
+  link.status = status;
+  link.retryAt = retryAt ?? null;
   document.body.dataset.connection = status;
-  if (status !== "open") setComposersEnabled(false);
-  if (status === "open") {
+  clearInterval(link.ticker);
+  link.ticker = null;
+  if (status === "reconnecting" || status === "offline") {
+    link.ticker = setInterval(drawBanner, 500);
+  }
+  drawBanner();
+  // What waits to be sent says "Not sent yet" while cut off, "Sending…" while connected.
+  render();
+}
+
+/** Whether the page can reach LineUp now (what the person's unsent messages say depends on it). */
+export function connected() {
+  return link.status === "open";
+}
+
+function drawBanner() {
+  const { status, retryAt } = link;
+  if (status !== "reconnecting" && status !== "offline") {
     el.banner.hidden = true;
     return;
   }
-  if (status === "reconnecting") {
-    // Honest about what the page can know while cut off: the focus keeps its end time (the
-    // server settles it by its deadline, even after a restart), and its result comes when LineUp is back.
-    const lost =
-      retryInMs >= 1000
-        ? format(gettext("Connection lost. Reconnecting in %(seconds)s s…"), { seconds: Math.round(retryInMs / 1000) })
-        : gettext("Connection lost. Reconnecting…");
-    el.bannerText.textContent =
-      ui.snapshot === null
-        ? gettext("Can't reach LineUp yet. Trying again…")
-        : runningFocus()
-          ? `${lost} ${gettext("Your focus keeps its end time; its result is confirmed once LineUp is back.")}`
-          : lost;
-    el.bannerRetry.hidden = false;
-    el.banner.hidden = false;
-  }
-}
-
-/** Nothing can be sent before the page knows its conversation, or while it is offline. */
-export function setComposersEnabled(enabled) {
-  for (const form of [el.composer, el.dock]) {
-    for (const control of form.querySelectorAll("textarea, input, button")) control.disabled = !enabled;
-  }
+  const lost = status === "offline" ? gettext("You are offline. What you write is kept and sent once you are back.") : gettext("Connection lost. Reconnecting…");
+  // Honest about what the page can know while cut off: the focus keeps its end time (the
+  // server settles it by its deadline, even after a restart), and its result comes when LineUp is back.
+  const text =
+    ui.snapshot === null && status !== "offline"
+      ? gettext("Can't reach LineUp yet. Trying again…")
+      : runningFocus()
+        ? `${lost} ${gettext("Your focus keeps its end time; its result is confirmed once LineUp is back.")}`
+        : lost;
+  // The banner is a live region: its words change only when the situation does. The countdown
+  // beside them changes every second, so screen readers are not told it (aria-hidden).
+  if (el.bannerText.textContent !== text) el.bannerText.textContent = text;
+  const seconds = retryAt === null ? 0 : Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+  const countdown = seconds >= 1 ? format(gettext("Next try in %(seconds)s s"), { seconds }) : gettext("Trying now…");
+  if (el.bannerCountdown.textContent !== countdown) el.bannerCountdown.textContent = countdown;
+  el.bannerRetry.hidden = false;
+  el.banner.hidden = false;
 }
 
 export function toast(text, tone = "info") {
