@@ -18,10 +18,10 @@
 const CLOSE_UNAUTHENTICATED = 4401;
 const BACKOFF_MS = [250, 500, 1000, 2000, 3000, 5000];
 const REQUEST_TIMEOUT_MS = 10000;
-const HEARTBEAT_TICK_MS = 500;
+const HEARTBEAT_TICK_MS = 250;
 const HEARTBEAT_QUIET_MS = 2000; // a visible page asks after 2 s of silence ...
 const HEARTBEAT_QUIET_HIDDEN_MS = 20000; // ... a hidden one (nobody is looking) after 20 s
-const PONG_DEADLINE_MS = 2500;
+const PONG_DEADLINE_MS = 2000; // so a silent death is known within 4.5 s
 const CLOSE_GIVEN_UP = 4000;
 
 export class RequestError extends Error {

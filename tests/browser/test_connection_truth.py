@@ -98,7 +98,9 @@ def test_offline_is_said_within_seconds_and_a_message_written_meanwhile_waits_in
     assert len(stored(conversation, "written offline in the dock 51")) == 1
 
 
-def test_a_killed_server_is_said_within_seconds_with_a_countdown_that_counts_in_chinese(zh, server, conversation, tmp_path):
+def test_a_killed_server_is_said_within_seconds_with_a_countdown_that_counts_in_chinese(
+    zh, server, conversation, tmp_path
+):
     """SIGKILL: the banner within 5 s, in Chinese, counting down; a message written meanwhile is
     "未发送" in the IM and stored once after the restart."""
     page = zh.page
@@ -153,5 +155,46 @@ def test_a_message_typed_and_sent_before_the_scripts_ran_is_kept_and_sent_once(
     page.wait_for_selector("body[data-ready='true'][data-connection='open']")
     ws = WorkspacePage(page, server.url)
     wait_stored_once(ws, server, conversation, "typed before the scripts 53")
-    expect(page.locator("#timeline article.message.from-human", has_text="typed before the scripts 53")).to_have_count(1)
+    expect(page.locator("#timeline article.message.from-human", has_text="typed before the scripts 53")).to_have_count(
+        1
+    )
+    assert not watch.errors, watch.errors
+
+
+def test_a_connection_that_dies_silently_is_found_by_the_heartbeat_and_replaced(
+    context, server, web_user, watch, conversation
+):
+    """No close, no error: every frame both ways is swallowed (a network that stopped answering).
+    The heartbeat's unanswered ping gives the connection up within 5 s and the page reconnects."""
+    context.add_cookies([session_cookie(web_user, server)])
+    page = context.new_page()
+    watch_page(page, watch)
+    links = []
+
+    def route(page_side) -> None:
+        server_side = page_side.connect_to_server()
+        link = {"silent": False}
+        links.append(link)
+        page_side.on_message(lambda message: None if link["silent"] else server_side.send(message))
+        server_side.on_message(lambda message: None if link["silent"] else page_side.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/workspace/"), route)
+    open_workspace(page, server)
+    page.wait_for_selector("body[data-connection='open']")
+    assert len(links) == 1
+    # Every status the connection goes through, with its time: a give-up and the reconnect can be
+    # quicker than a poll of the page.
+    page.evaluate(
+        """() => {
+        window.statusLog = [];
+        window.lineupWorkspace.connection.addEventListener("status", (e) => window.statusLog.push(e.detail.status));
+    }"""
+    )
+    links[0]["silent"] = True
+    started = time.monotonic()
+    while not page.evaluate("window.statusLog.some((s) => s !== 'open')"):
+        assert time.monotonic() - started < BANNER_WITHIN_MS / 1000, "the silent connection was not given up in 5 s"
+        page.wait_for_timeout(100)  # the poll interval; frames are routed meanwhile
+    page.wait_for_selector("body[data-connection='open']", timeout=15_000)
+    assert len(links) >= 2
     assert not watch.errors, watch.errors
