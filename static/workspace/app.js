@@ -137,6 +137,27 @@ Object.assign(handlers, {
   discardMessage: actions.discardMessage,
 });
 
+// --- the app bar's "More" menu (phones: the bar is one row; what does not fit is in it) -------
+
+function setMoreOpen(open) {
+  el.appbar.classList.toggle("more-open", open);
+  el.moreToggle.setAttribute("aria-expanded", String(open));
+}
+el.moreToggle.addEventListener("click", () => setMoreOpen(!el.appbar.classList.contains("more-open")));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && el.appbar.classList.contains("more-open")) {
+    setMoreOpen(false);
+    el.moreToggle.focus();
+  }
+});
+document.addEventListener("click", (event) => {
+  if (!el.appbar.contains(event.target)) setMoreOpen(false);
+});
+// Opening an app (or a closed one's history) from the menu closes it; the leave warning still comes first.
+el.launchers.addEventListener("click", () => setMoreOpen(false));
+el.closedChips.addEventListener("click", () => setMoreOpen(false));
+el.moreOpenApps.addEventListener("click", () => setMoreOpen(false));
+
 el.back.addEventListener("click", actions.returnToInteract);
 el.close.addEventListener("click", () => {
   const front = frontInstance();

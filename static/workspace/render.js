@@ -22,6 +22,9 @@ export const el = {
   closedSummary: $("closed-summary"),
   closedChips: $("closed-chips"),
   launchers: $("launchers"),
+  appbar: $("appbar"),
+  moreOpenApps: $("more-open-apps"),
+  moreToggle: $("more-toggle"),
   interactView: $("interact-view"),
   timeline: $("timeline"),
   timelineEmpty: $("timeline-empty"),
@@ -78,12 +81,13 @@ export function attachSurfaces(surfaces) {
   view.surfaces = surfaces;
 }
 
+// Plain words for a chip (issue 40: "foreground/background" are the Runtime's words, not people's).
 const STATE_LABEL = {
-  foreground: () => gettext("foreground"),
-  background: () => gettext("background"),
-  suspended: () => gettext("suspended"),
+  foreground: () => gettext("in front"),
+  background: () => gettext("open behind"),
+  suspended: () => gettext("paused"),
   closed: () => gettext("closed"),
-  launching: () => gettext("launching"),
+  launching: () => gettext("opening"),
 };
 
 function stateLabel(state) {
@@ -158,10 +162,27 @@ function renderAppBar() {
     build: chip,
   };
   reconcile(el.openChips, open, chips);
+  // On a phone the bar holds Interact and the app in front; the other open apps are in "More".
+  const behind = open.filter((i) => !i.is_system && !(front && front.instance_id === i.instance_id));
+  el.moreOpenApps.hidden = behind.length === 0;
+  reconcile(el.moreOpenApps, behind, {
+    key: (instance) => `m:${instance.instance_id}`,
+    signature: (instance) => JSON.stringify([instance.instance_id, instance.name, instance.lifecycle_state, focus && focus.instance_id]),
+    build: (instance) => {
+      const name = appName(instance.app_id, instance.name);
+      return h("li", {}, h("button", { type: "button", class: "launch", dataset: { appId: instance.app_id, instanceId: instance.instance_id }, onclick: () => handlers.goTo(instance) }, format(gettext("Switch to %(name)s"), { name })));
+    },
+  });
   reconcile(el.closedChips, closed, chips);
   revealFrontChip();
   el.closedMenu.hidden = closed.length === 0;
-  el.closedSummary.textContent = format(ngettext("%(count)s closed", "%(count)s closed", allClosed.length), { count: allClosed.length });
+  // The count covers today, so it does not grow for ever; the menu lists the most recent ones
+  // (older ones too), and every closed app's history is its block in Interact.
+  const today = new Date().toDateString();
+  const closedToday = allClosed.filter((i) => i.closed_at && new Date(i.closed_at).toDateString() === today).length;
+  el.closedSummary.textContent = closedToday
+    ? format(ngettext("%(count)s closed today", "%(count)s closed today", closedToday), { count: closedToday })
+    : gettext("Closed earlier");
 }
 
 /** On a narrow screen the open apps scroll sideways in their row: keep the one in front visible. */
@@ -346,8 +367,10 @@ function renderDock() {
   const latest = latestAgentMessage();
   el.dockLast.textContent = latest ? latest.text : gettext("The Agent is here if you need it.");
   const running = runningFocus();
+  // A phone's box fits a short hint only (the long one was cut mid-word at 360 px).
+  const narrow = window.matchMedia("(max-width: 640px)").matches;
   el.dockInput.placeholder = running
-    ? format(gettext("Message the Agent — say “stop” to end %(name)s"), { name: appName(operationAppId(running)) })
+    ? format(narrow ? gettext("Say “stop” to end %(name)s") : gettext("Message the Agent — say “stop” to end %(name)s"), { name: appName(operationAppId(running)) })
     : gettext("Message the Agent");
 }
 
