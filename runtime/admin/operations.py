@@ -122,7 +122,7 @@ class ToolCallAdmin(ReadOnlyAdmin):
 
 
 def ended_how(operation: Operation) -> str:
-    """"Interrupted by the operator alice: 'runaway focus'", "Completed at its end time", … in the admin's language."""
+    """Who ended it, how and why ("Interrupted by the operator alice …"), in the admin's language."""
     if operation.state == OperationState.FOCUSING:
         return str(_("still running"))
     if operation.state == OperationState.COMPLETED:

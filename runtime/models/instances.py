@@ -139,4 +139,7 @@ class InstanceSnapshot(models.Model):
         ]
 
     def __str__(self) -> str:
-        return str(_("snapshot of %(instance)s r%(revision)s")) % {"instance": self.instance_id, "revision": self.revision}
+        return str(_("snapshot of %(instance)s r%(revision)s")) % {
+            "instance": self.instance_id,
+            "revision": self.revision,
+        }
