@@ -18,6 +18,7 @@ import { format, gettext, language } from "./i18n.js";
 import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, showConnection, tabSeen, toast } from "./render.js";
 import { applyEvent, frontInstance, instanceById, instances, openInstances, runningFocus, takeSnapshot, ui } from "./state.js";
 import { SurfaceHost } from "./surfaces.js";
+import * as notify from "./notify.js";
 
 const boot = JSON.parse(document.getElementById("lineup-boot").textContent);
 
@@ -79,8 +80,18 @@ function refresh() {
 
 el.bannerRetry.addEventListener("click", () => conn.retryNow());
 
+// The focus running at the last snapshot: when it is gone from the next one, it ended.
+let lastFocus = null;
+
 function applySnapshot(snapshot) {
   takeSnapshot(snapshot);
+  const focus = runningFocus();
+  if (lastFocus && (!focus || focus.operation_id !== lastFocus.operation_id)) {
+    const block = snapshot.timeline.find((e) => e.type === "block" && e.app_session_id === lastFocus.app_session_id);
+    notify.focusEnded(lastFocus, block);
+  }
+  lastFocus = focus;
+  notify.drawOffer(null, Boolean(focus) && document.visibilityState === "visible");
   actions.outbox.stored(new Set(snapshot.timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id)));
   surfaces.sync(openInstances().filter((i) => !i.is_system && i.surface));
   for (const id of [...ui.failed]) if (!surfaces.get(id)) ui.failed.delete(id);
@@ -245,6 +256,8 @@ document.addEventListener("visibilitychange", () => {
 });
 
 renderLaunchers(boot.launchable_apps);
+notify.drawSetting(document.getElementById("notify-setting-slot"));
+notify.drawOffer(document.getElementById("notify-offer"));
 // The message boxes work from the first paint (early.js keeps what is sent before this module
 // runs, in the same outbox): the conversation is known from the page itself, so nothing waits
 // for the socket, and what is written while cut off waits in the outbox, shown "Not sent yet".
