@@ -3,6 +3,8 @@
 // record. Asked for at a sensible moment, never on load: the first time a focus is running and the
 // person is on the page, a small offer appears beside the app bar's "More"; a setting there turns
 // it off. The choice is the browser's (Notification.permission) plus the person's own switch here.
+// Phones get no offer (lineup.css): their browsers show page notifications only through a service
+// worker (Chrome on Android) or an installed app (Safari), which LineUp's page does not have yet.
 
 import { h, replaceChildren } from "./dom.js";
 import { appName, format, gettext } from "./i18n.js";
