@@ -5,7 +5,8 @@ lifecycle events (``visibility`` is dim/lock and never an exit; ``surface.reload
 ``workspace.close`` is the Desktop Host's window closing: every open MiniApp closes).
 Out: every conversation event as a hint, and on ``snapshot.get`` the whole workspace state, from
 which a refreshed or reconnected page rebuilds itself (events may be lost; the snapshot may not).
-Every client frame may carry a ``request_id``, echoed in its ``ok`` / ``error`` / ``snapshot`` -
+``ping`` is the page's heartbeat: ``pong`` comes back at once (no database), so a page whose
+connection died silently knows it within seconds. Every client frame may carry a ``request_id``, echoed in its ``ok`` / ``error`` / ``snapshot`` -
 also in the ``error`` for a frame refused as a whole, if it was a JSON object with a valid one.
 
 The session is checked again before each frame and each event, not only at connect: once it no
@@ -51,6 +52,8 @@ _INSTANCE = {"conversation_id": ID_SCHEMA, "instance_id": ID_SCHEMA}
 WORKSPACE_FRAMES = compile_schemas(
     {
         "snapshot.get": frame_schema({}, {**_REQUEST, **_CONVERSATION}),
+        # The page's heartbeat: answered ``pong`` at once, without the database (decision 0047).
+        "ping": frame_schema({}, _REQUEST),
         "message.send": frame_schema(
             {**_CONVERSATION, "text": {"type": "string", "maxLength": 4000}},
             {
@@ -160,6 +163,11 @@ class WorkspaceConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
             return
         request_id = frame.body.pop("request_id", None)
         echo = {"request_id": request_id} if request_id is not None else {}
+        if frame.type == "ping":
+            # Only "this connection is alive": it tells nothing about the user, so no session
+            # check (the next real frame or event does it); the door in front bounds the rate.
+            await self._send("pong", **echo)
+            return
         try:
             # Hints and eta publishes of what this frame decided leave after its answer.
             async with answer_first():

@@ -107,7 +107,7 @@ class Message(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.author_kind}: {self.text[:40]}"
+        return f"{self.get_author_kind_display()}: {self.text[:40]}"
 
 
 class MessageDelivery(models.Model):
@@ -142,7 +142,12 @@ class MessageDelivery(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"message {self.message_id} to {self.agent_id} ({'acked' if self.acked_at else 'pending'})"
+        state = _("acked") if self.acked_at else _("pending")
+        return str(_("message %(message)s to %(agent)s (%(state)s)")) % {
+            "message": self.message_id,
+            "agent": self.agent_id,
+            "state": state,
+        }
 
 
 class InteractionKind(models.TextChoices):
@@ -224,7 +229,7 @@ class Interaction(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.interaction_id} ({self.status})"
+        return f"{self.get_kind_display()} {self.interaction_id} ({self.get_status_display()})"
 
 
 class LanguagePreference(models.Model):

@@ -142,6 +142,8 @@ def workspace(request: HttpRequest) -> HttpResponse:
         {
             "boot": {
                 "user": request.user.get_username(),
+                # Known before the socket is: the message box sends (or keeps) from the first paint.
+                "conversation_id": str(conversation_get_or_create_default(user=request.user).id),
                 "launchable_apps": launchable_apps(),
                 "app_names": app_names(),
                 "running_labels": running_labels(),

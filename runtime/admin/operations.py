@@ -27,7 +27,7 @@ from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link,
 from runtime.admin.incident import InterruptActionMixin, retry_flagged
 from runtime.manifests import running_label_of
 from runtime.miniapps import redact_private
-from runtime.models import Operation, ToolCall
+from runtime.models import LifecycleEvent, Operation, ToolCall
 from runtime.services.recovery import SettleFailure, settle_isolated
 from runtime.transitions import RUNNING_STATES, NotDue, OperationState, is_running
 
@@ -121,6 +121,41 @@ class ToolCallAdmin(ReadOnlyAdmin):
         return object_link(getattr(obj, "outbox_entry", None))
 
 
+def ended_how(operation: Operation) -> str:
+    """Who ended it, how and why ("Interrupted by the operator alice …"), in the admin's language."""
+    if operation.state == OperationState.FOCUSING:
+        return str(_("still running"))
+    if operation.state == OperationState.COMPLETED:
+        return str(_("Completed at its end time."))
+    reason = operation.interruption_reason
+    if reason == "operator":
+        event = (
+            LifecycleEvent.objects.filter(operation_id=operation.pk, kind="operator.interrupt").order_by("-id").first()
+        )
+        if event is not None:
+            return str(_("Interrupted by the operator %(operator)s. Reason given: “%(reason)s”.")) % {
+                "operator": event.data.get("operator", "?"),
+                "reason": event.data.get("reason", ""),
+            }
+        return str(_("Interrupted by an operator."))
+    if reason == "agent_interrupt":
+        # The stop call settled it in its own transaction: it finished at the operation's end.
+        stop = (
+            ToolCall.objects.filter(conversation_id=operation.conversation_id, finished_at=operation.ended_at)
+            .exclude(pk=operation.tool_call_id)
+            .first()
+        )
+        if stop is not None:
+            return str(_("Stopped by an Agent (%(caller)s) with the tool call %(call)s.")) % {
+                "caller": stop.caller,
+                "call": stop.source_tool_call_id,
+            }
+        return str(_("Stopped by an Agent."))
+    if reason in ("returned_to_interact", "switched_app", "app_closed"):
+        return str(_("Ended by the person: %(how)s.")) % {"how": operation.get_interruption_reason_display()}
+    return str(_("Interrupted: %(how)s.")) % {"how": operation.get_interruption_reason_display() if reason else "?"}
+
+
 @admin.register(Operation)
 class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
     """Deadline operations, with the two operator commands (see the module docstring).
@@ -154,12 +189,14 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
         "id__exact",
         "instance__id__exact",
         "conversation__id__exact",
+        # The person's user name (issue 40): what an operator is told when someone asks for help.
+        "conversation__owner__username",
     )
     date_hierarchy = "started_at"
     ordering = ("-started_at",)
     # The details through ``details_json``: a MiniApp's private ones masked (runtime.miniapps).
     exclude = ("details",)
-    readonly_fields = ("details_json", "outbox_link")
+    readonly_fields = ("details_json", "ended_how", "outbox_link")
     # The incident actions (interrupt with a reason, retry flagged): runtime.admin.incident.
     actions = ("settle_due_operations", "retry_flagged_operations", "interrupt_running_operations")
 
@@ -177,6 +214,11 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
     @admin.display(description=_("details"))
     def details_json(self, obj: Operation) -> SafeString | str:
         return pretty_json(obj.details)
+
+    @admin.display(description=_("how it ended"))
+    def ended_how(self, obj: Operation) -> str:
+        """Who ended it, how and why, from the event log (the operation's row keeps only the reason)."""
+        return ended_how(obj)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Operation]:
         lag = ExpressionWrapper(F("settled_at") - F("ends_at"), output_field=DurationField())

@@ -44,7 +44,7 @@ class Agent(models.Model):
         constraints = [models.UniqueConstraint(fields=["user", "name"], name="unique_agent_name_per_user")]
 
     def __str__(self) -> str:
-        return f"{self.name} (for {self.user})"
+        return str(_("%(name)s (for %(user)s)")) % {"name": self.name, "user": self.user}
 
 
 class AgentToken(models.Model):
@@ -81,7 +81,7 @@ class AgentToken(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.prefix}… ({'revoked' if self.revoked_at else 'active'})"
+        return f"{self.prefix}… ({_('revoked') if self.revoked_at else _('active')})"
 
 
 class AgentConnection(models.Model):
@@ -109,4 +109,4 @@ class AgentConnection(models.Model):
         indexes = [models.Index(fields=["agent", "seen_at"], name="agent_connection_seen")]
 
     def __str__(self) -> str:
-        return f"connection {self.id} of {self.agent_id}"
+        return str(_("connection %(id)s of %(agent)s")) % {"id": self.id, "agent": self.agent_id}

@@ -72,4 +72,4 @@ class Workspace(models.Model):
         verbose_name_plural = _("workspaces")
 
     def __str__(self) -> str:
-        return f"workspace of {self.conversation_id}"
+        return str(_("workspace of %(conversation)s")) % {"conversation": self.conversation_id}

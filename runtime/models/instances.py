@@ -72,7 +72,7 @@ class AppInstance(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.app_id} {self.id} ({self.lifecycle_state})"
+        return f"{self.app_id} {self.id} ({self.get_lifecycle_state_display()})"
 
 
 class AppSessionState(models.TextChoices):
@@ -109,7 +109,7 @@ class AppSession(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"app session {self.id} ({self.state})"
+        return str(_("app session %(id)s (%(state)s)")) % {"id": self.id, "state": self.get_state_display()}
 
 
 class InstanceSnapshot(models.Model):
@@ -139,4 +139,7 @@ class InstanceSnapshot(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"snapshot of {self.instance_id} r{self.revision}"
+        return str(_("snapshot of %(instance)s r%(revision)s")) % {
+            "instance": self.instance_id,
+            "revision": self.revision,
+        }

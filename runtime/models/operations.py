@@ -91,7 +91,7 @@ class ToolCall(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tool} {self.source_tool_call_id} ({self.status})"
+        return f"{self.tool} {self.source_tool_call_id} ({self.get_status_display()})"
 
 
 class Operation(models.Model):
@@ -240,7 +240,8 @@ class Operation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"operation {self.id} ({self.state})"
+        # The admin's object titles are in the operator's language (issue 40).
+        return str(_("operation %(id)s (%(state)s)")) % {"id": self.id, "state": self.get_state_display()}
 
 
 class OutboxEntry(models.Model):
@@ -300,4 +301,5 @@ class OutboxEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"outbox {self.id} ({'acked' if self.acked_at else 'pending'})"
+        state = _("acked") if self.acked_at else _("pending")
+        return str(_("outbox %(id)s (%(state)s)")) % {"id": self.id, "state": state}

@@ -15,9 +15,10 @@
 import * as actions from "./actions.js";
 import { RequestError, WorkspaceConnection } from "./connection.js";
 import { format, gettext, language } from "./i18n.js";
-import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, setComposersEnabled, showConnection, tabSeen, toast } from "./render.js";
-import { applyEvent, frontInstance, instanceById, instances, openInstances, operationOf, takeSnapshot, ui } from "./state.js";
+import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, showConnection, tabSeen, toast } from "./render.js";
+import { applyEvent, frontInstance, instanceById, instances, openInstances, operationOf, runningFocus, takeSnapshot, ui } from "./state.js";
 import { SurfaceHost } from "./surfaces.js";
+import * as notify from "./notify.js";
 
 const boot = JSON.parse(document.getElementById("lineup-boot").textContent);
 
@@ -79,8 +80,18 @@ function refresh() {
 
 el.bannerRetry.addEventListener("click", () => conn.retryNow());
 
+// The focus running at the last snapshot: when it is gone from the next one, it ended.
+let lastFocus = null;
+
 function applySnapshot(snapshot) {
   takeSnapshot(snapshot);
+  const focus = runningFocus();
+  if (lastFocus && (!focus || focus.operation_id !== lastFocus.operation_id)) {
+    const block = snapshot.timeline.find((e) => e.type === "block" && e.app_session_id === lastFocus.app_session_id);
+    notify.focusEnded(lastFocus, block);
+  }
+  lastFocus = focus;
+  notify.drawOffer(null, Boolean(focus) && document.visibilityState === "visible");
   actions.outbox.stored(new Set(snapshot.timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id)));
   surfaces.sync(openInstances().filter((i) => !i.is_system && i.surface));
   // A Surface closed for navigating its frame stays failed while it is open (it is not framed again).
@@ -88,7 +99,6 @@ function applySnapshot(snapshot) {
   for (const instance of openInstances()) if (!instance.is_system && instance.surface) project(instance);
   render();
   document.body.dataset.ready = "true";
-  setComposersEnabled(true);
   if (firstDraw) {
     firstDraw = false;
     // The page is for talking to the Agent: the keyboard starts in the message box.
@@ -139,6 +149,27 @@ Object.assign(handlers, {
   retryMessage: actions.retryMessage,
   discardMessage: actions.discardMessage,
 });
+
+// --- the app bar's "More" menu (phones: the bar is one row; what does not fit is in it) -------
+
+function setMoreOpen(open) {
+  el.appbar.classList.toggle("more-open", open);
+  el.moreToggle.setAttribute("aria-expanded", String(open));
+}
+el.moreToggle.addEventListener("click", () => setMoreOpen(!el.appbar.classList.contains("more-open")));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && el.appbar.classList.contains("more-open")) {
+    setMoreOpen(false);
+    el.moreToggle.focus();
+  }
+});
+document.addEventListener("click", (event) => {
+  if (!el.appbar.contains(event.target)) setMoreOpen(false);
+});
+// Opening an app (or a closed one's history) from the menu closes it; the leave warning still comes first.
+el.launchers.addEventListener("click", () => setMoreOpen(false));
+el.closedChips.addEventListener("click", () => setMoreOpen(false));
+el.moreOpenApps.addEventListener("click", () => setMoreOpen(false));
 
 el.back.addEventListener("click", actions.returnToInteract);
 el.close.addEventListener("click", () => {
@@ -234,5 +265,12 @@ document.addEventListener("visibilitychange", () => {
 });
 
 renderLaunchers(boot.launchable_apps);
-setComposersEnabled(false);
+notify.drawSetting(document.getElementById("notify-setting-slot"));
+notify.drawOffer(document.getElementById("notify-offer"));
+// The message boxes work from the first paint (early.js keeps what is sent before this module
+// runs, in the same outbox): the conversation is known from the page itself, so nothing waits
+// for the socket, and what is written while cut off waits in the outbox, shown "Not sent yet".
+ui.conversationId = ui.conversationId || boot.conversation_id || null;
+window.lineupEarly?.adopt();
+render();
 conn.start();

@@ -5,12 +5,24 @@
 // hints ("event"): the page answers them by asking for a fresh snapshot, because hints can be
 // lost and the snapshot can not.
 //
-// Events dispatched: "status" (detail: {status, attempt, retryInMs}), "hello", "event",
+// Events dispatched: "status" (detail: {status, attempt, retryAt}), "hello", "event",
 // "unauthenticated" (the session is gone: the page goes to the login).
+//
+// The page knows within seconds when it is cut off (decision 0047): the browser's offline event
+// drops the socket at once (status "offline", no retries until "online"), and a heartbeat finds a
+// connection that died silently (a server gone without a FIN, a Wi-Fi that stopped answering):
+// after HEARTBEAT_QUIET_MS with no frame the page sends `ping`, and a connection that then
+// stays silent for PONG_DEADLINE_MS is given up and reopened. A closed socket's "close" event can
+// take a minute on a dead network, so the page does not wait for it.
 
 const CLOSE_UNAUTHENTICATED = 4401;
 const BACKOFF_MS = [250, 500, 1000, 2000, 3000, 5000];
 const REQUEST_TIMEOUT_MS = 10000;
+const HEARTBEAT_TICK_MS = 250;
+const HEARTBEAT_QUIET_MS = 2000; // a visible page asks after 2 s of silence ...
+const HEARTBEAT_QUIET_HIDDEN_MS = 20000; // ... a hidden one (nobody is looking) after 20 s
+const PONG_DEADLINE_MS = 2000; // so a silent death is known within 4.5 s
+const CLOSE_GIVEN_UP = 4000;
 
 export class RequestError extends Error {
   constructor(code, detail) {
@@ -31,17 +43,56 @@ export class WorkspaceConnection extends EventTarget {
     this.counter = 0;
     this.retryTimer = null;
     this.stopped = false;
+    this.lastHeard = 0; // when the current socket last said anything (performance.now())
+    this.pingSentAt = 0;
+    this.heartbeat = null;
   }
 
   start() {
     this.stopped = false;
+    window.addEventListener("offline", () => this.wentOffline());
+    window.addEventListener("online", () => this.retryNow());
+    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_TICK_MS);
     this.open();
   }
 
   stop() {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.heartbeat);
     if (this.socket) this.socket.close();
+  }
+
+  /** The browser says the network is gone: the socket is dead whatever it says. */
+  wentOffline() {
+    if (this.stopped) return;
+    if (this.socket) this.giveUp(this.socket);
+    else this.scheduleRetry();
+  }
+
+  /** Treat `socket` as closed now (its own "close" may come much later) and close it. */
+  giveUp(socket) {
+    this.onClose(socket, { code: CLOSE_GIVEN_UP });
+    try {
+      socket.close(CLOSE_GIVEN_UP, "no answer");
+    } catch {
+      // already closing
+    }
+  }
+
+  /** The heartbeat: ping a quiet connection; give up on one that does not answer. */
+  beat() {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN || this.status !== "open") return;
+    const now = performance.now();
+    if (this.pingSentAt > this.lastHeard) {
+      if (now - this.pingSentAt > PONG_DEADLINE_MS) this.giveUp(socket);
+      return;
+    }
+    const quiet = document.visibilityState === "visible" ? HEARTBEAT_QUIET_MS : HEARTBEAT_QUIET_HIDDEN_MS;
+    if (now - this.lastHeard < quiet) return;
+    this.pingSentAt = now;
+    socket.send(JSON.stringify({ type: "ping" }));
   }
 
   get isOpen() {
@@ -50,6 +101,16 @@ export class WorkspaceConnection extends EventTarget {
 
   open() {
     clearTimeout(this.retryTimer);
+    const previous = this.socket;
+    if (previous) {
+      // "Retry now" while an attempt is still connecting: that one is dropped, not left open beside.
+      this.socket = null;
+      try {
+        previous.close();
+      } catch {
+        // already closing
+      }
+    }
     let socket;
     try {
       socket = new WebSocket(this.url);
@@ -58,7 +119,13 @@ export class WorkspaceConnection extends EventTarget {
       return;
     }
     this.socket = socket;
-    socket.addEventListener("message", (event) => this.onFrame(event.data));
+    this.lastHeard = performance.now();
+    this.pingSentAt = 0;
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return; // a socket given up on says nothing any more
+      this.lastHeard = performance.now();
+      this.onFrame(event.data);
+    });
     socket.addEventListener("close", (event) => this.onClose(socket, event));
   }
 
@@ -69,7 +136,7 @@ export class WorkspaceConnection extends EventTarget {
     } catch {
       return;
     }
-    if (!frame || typeof frame !== "object") return;
+    if (!frame || typeof frame !== "object" || frame.type === "pong") return;
     if (frame.type === "hello") {
       this.attempt = 0;
       this.setStatus("open");
@@ -108,15 +175,28 @@ export class WorkspaceConnection extends EventTarget {
   }
 
   scheduleRetry() {
-    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    clearTimeout(this.retryTimer);
+    // Offline (the browser says so) still retries, at the slowest pace: a browser's idea of
+    // "online" can be wrong both ways, and an answer from the server settles it.
+    const offline = navigator.onLine === false;
+    const delay = offline ? BACKOFF_MS[BACKOFF_MS.length - 1] : BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const status = offline ? "offline" : "reconnecting";
     this.attempt += 1;
-    this.setStatus("reconnecting", { retryInMs: delay });
-    this.retryTimer = setTimeout(() => this.open(), delay);
+    // The banner counts down to retryAt (a wall-clock time, so a throttled timer can not freeze it).
+    this.setStatus(status, { retryAt: Date.now() + delay });
+    this.retryTimer = setTimeout(() => {
+      // Trying now: the banner says so until this attempt fails or succeeds.
+      this.setStatus(status, { retryAt: null });
+      this.open();
+    }, delay);
   }
 
   /** Reconnect now instead of waiting for the next retry (the banner's "Retry now"). */
   retryNow() {
-    if (this.status === "reconnecting") this.open();
+    if (this.status === "reconnecting" || this.status === "offline") {
+      this.setStatus("reconnecting", { retryAt: null });
+      this.open();
+    }
   }
 
   setStatus(status, extra = {}) {

@@ -8,7 +8,7 @@
 // it is the stored message, marked "Sent"); "failed" only when the server refused it (it stays, with Retry
 // and Discard), never because the connection was lost.
 
-const STORAGE_KEY = "lineup.outbox.v1";
+const STORAGE_KEY = "lineup.outbox.v1"; // early.js writes here too, before these modules run
 const RETRYABLE = new Set(["offline", "timeout", "internal_error"]);
 
 function randomId() {

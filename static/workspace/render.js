@@ -16,11 +16,15 @@ export const el = {
   banner: $("banner"),
   bannerText: $("banner-text"),
   bannerRetry: $("banner-retry"),
+  bannerCountdown: $("banner-countdown"),
   openChips: $("open-chips"),
   closedMenu: $("closed-menu"),
   closedSummary: $("closed-summary"),
   closedChips: $("closed-chips"),
   launchers: $("launchers"),
+  appbar: $("appbar"),
+  moreOpenApps: $("more-open-apps"),
+  moreToggle: $("more-toggle"),
   interactView: $("interact-view"),
   timeline: $("timeline"),
   timelineEmpty: $("timeline-empty"),
@@ -44,6 +48,7 @@ export const el = {
   dock: $("dock"),
   dockInput: $("dock-input"),
   dockLast: $("dock-last"),
+  dockUnsent: $("dock-unsent"),
   dialog: $("leave-dialog"),
   dialogTitle: $("leave-title"),
   dialogText: $("leave-text"),
@@ -76,12 +81,13 @@ export function attachSurfaces(surfaces) {
   view.surfaces = surfaces;
 }
 
+// Plain words for a chip (issue 40: "foreground/background" are the Runtime's words, not people's).
 const STATE_LABEL = {
-  foreground: () => gettext("foreground"),
-  background: () => gettext("background"),
-  suspended: () => gettext("suspended"),
+  foreground: () => gettext("in front"),
+  background: () => gettext("open behind"),
+  suspended: () => gettext("paused"),
   closed: () => gettext("closed"),
-  launching: () => gettext("launching"),
+  launching: () => gettext("opening"),
 };
 
 function stateLabel(state) {
@@ -89,12 +95,18 @@ function stateLabel(state) {
 }
 
 export function render() {
-  if (!ui.snapshot) return;
+  if (!ui.snapshot) {
+    // Before the first snapshot only what the person wrote is known: it is shown all the same.
+    renderTimeline();
+    renderUnsent();
+    return;
+  }
   renderAppBar();
   renderStage();
   renderTimeline();
   renderOverlay();
   renderDock();
+  renderUnsent();
   announce();
 }
 
@@ -151,10 +163,27 @@ function renderAppBar() {
     build: chip,
   };
   reconcile(el.openChips, open, chips);
+  // On a phone the bar holds Interact and the app in front; the other open apps are in "More".
+  const behind = open.filter((i) => !i.is_system && !(front && front.instance_id === i.instance_id));
+  el.moreOpenApps.hidden = behind.length === 0;
+  reconcile(el.moreOpenApps, behind, {
+    key: (instance) => `m:${instance.instance_id}`,
+    signature: (instance) => JSON.stringify([instance.instance_id, instance.name, instance.lifecycle_state, focus && focus.instance_id]),
+    build: (instance) => {
+      const name = appName(instance.app_id, instance.name);
+      return h("li", {}, h("button", { type: "button", class: "launch", dataset: { appId: instance.app_id, instanceId: instance.instance_id }, onclick: () => handlers.goTo(instance) }, format(gettext("Switch to %(name)s"), { name })));
+    },
+  });
   reconcile(el.closedChips, closed, chips);
   revealFrontChip();
   el.closedMenu.hidden = closed.length === 0;
-  el.closedSummary.textContent = format(ngettext("%(count)s closed", "%(count)s closed", allClosed.length), { count: allClosed.length });
+  // The count covers today, so it does not grow for ever; the menu lists the most recent ones
+  // (older ones too), and every closed app's history is its block in Interact.
+  const today = new Date().toDateString();
+  const closedToday = allClosed.filter((i) => i.closed_at && new Date(i.closed_at).toDateString() === today).length;
+  el.closedSummary.textContent = closedToday
+    ? format(ngettext("%(count)s closed today", "%(count)s closed today", closedToday), { count: closedToday })
+    : gettext("Closed earlier");
 }
 
 /** On a narrow screen the open apps scroll sideways in their row: keep the one in front visible. */
@@ -264,12 +293,8 @@ function renderTimeline() {
   const running = runningOperations();
   const opOf = (block) => running.find((op) => op.app_session_id === block.app_session_id) || null;
   // The person's messages not stored yet (pending, or refused) come last, as written.
-  const onPage = new Set(ui.snapshot.timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id));
-  const waiting = outgoing
-    .waiting(ui.conversationId)
-    .filter((entry) => !onPage.has(entry.client_message_id))
-    .map((entry) => ({ type: "outgoing", ...entry }));
-  const items = [...ui.snapshot.timeline, ...waiting];
+  const timeline = ui.snapshot ? ui.snapshot.timeline : [];
+  const items = [...timeline, ...unsent()];
   el.timelineEmpty.hidden = items.length > 0;
   const keys = items.map(itemKey);
   const arrived = view.seenKeys !== null && keys.some((k) => !view.seenKeys.has(k));
@@ -287,6 +312,31 @@ function renderTimeline() {
   if (el.interactView.hidden) return; // measured when it is shown again (renderStage sets stick)
   if (view.stick) scrollToNewest();
   else if (arrived) el.newMessages.hidden = false;
+}
+
+/**
+ * The person's messages not stored yet (pending, or refused), as written, oldest first; each says
+ * whether the page can send it now ("Sending…") or not ("Not sent yet": cut off).
+ */
+function unsent() {
+  const timeline = ui.snapshot ? ui.snapshot.timeline : [];
+  const onPage = new Set(timeline.filter((e) => e.type === "message" && e.client_message_id).map((e) => e.client_message_id));
+  const offline = !connected();
+  return outgoing
+    .waiting(ui.conversationId)
+    .filter((entry) => !onPage.has(entry.client_message_id))
+    .map((entry) => ({ type: "outgoing", ...entry, offline }));
+}
+
+/** During a focus the IM is not on screen: what is not sent yet is shown in the dock, where the person typed it. */
+function renderUnsent() {
+  const items = el.appView.hidden ? [] : unsent().filter((item) => item.status !== "sent");
+  el.dockUnsent.hidden = items.length === 0;
+  reconcile(el.dockUnsent, items, {
+    key: (item) => `u:${item.client_message_id}`,
+    signature: (item) => JSON.stringify(item),
+    build: (item) => h("li", { class: "dock-unsent-item", dataset: { clientMessageId: item.client_message_id } }, outgoingView(item, handlers)),
+  });
 }
 
 /** Open the block of a closed app's sub-session and bring it into view. */
@@ -335,8 +385,10 @@ function renderDock() {
   const front = frontInstance();
   const all = runningOperations();
   const running = (front && operationOf(front.instance_id)) || (all.length === 1 ? all[0] : null);
+  // A phone's box fits a short hint only (the long one was cut mid-word at 360 px).
+  const narrow = window.matchMedia("(max-width: 640px)").matches;
   el.dockInput.placeholder = running
-    ? format(gettext("Message the Agent — say “stop” to end %(name)s"), { name: operationAppName(running) })
+    ? format(narrow ? gettext("Say “stop” to end %(name)s") : gettext("Message the Agent — say “stop” to end %(name)s"), { name: operationAppName(running) })
     : gettext("Message the Agent");
 }
 
@@ -410,36 +462,52 @@ export function tabSeen() {
 
 setInterval(renderTitle, 1000);
 
-export function showConnection({ status, retryInMs }) {
+// The connection as the banner tells it: redrawn every half second while cut off, so the
+// countdown to the next attempt counts (decision 0047).
+const link = { status: "connecting", retryAt: null, ticker: null };
+
+export function showConnection({ status, retryAt }) {
+  link.status = status;
+  link.retryAt = retryAt ?? null;
   document.body.dataset.connection = status;
-  if (status !== "open") setComposersEnabled(false);
-  if (status === "open") {
+  clearInterval(link.ticker);
+  link.ticker = null;
+  if (status === "reconnecting" || status === "offline") {
+    link.ticker = setInterval(drawBanner, 500);
+  }
+  drawBanner();
+  // What waits to be sent says "Not sent yet" while cut off, "Sending…" while connected.
+  render();
+}
+
+/** Whether the page can reach LineUp now (what the person's unsent messages say depends on it). */
+export function connected() {
+  return link.status === "open";
+}
+
+function drawBanner() {
+  const { status, retryAt } = link;
+  if (status !== "reconnecting" && status !== "offline") {
     el.banner.hidden = true;
     return;
   }
-  if (status === "reconnecting") {
-    // Honest about what the page can know while cut off: the focus keeps its end time (the
-    // server settles it by its deadline, even after a restart), and its result comes when LineUp is back.
-    const lost =
-      retryInMs >= 1000
-        ? format(gettext("Connection lost. Reconnecting in %(seconds)s s…"), { seconds: Math.round(retryInMs / 1000) })
-        : gettext("Connection lost. Reconnecting…");
-    el.bannerText.textContent =
-      ui.snapshot === null
-        ? gettext("Can't reach LineUp yet. Trying again…")
-        : leadingOperation()
-          ? `${lost} ${gettext("Your focus keeps its end time; its result is confirmed once LineUp is back.")}`
-          : lost;
-    el.bannerRetry.hidden = false;
-    el.banner.hidden = false;
-  }
-}
-
-/** Nothing can be sent before the page knows its conversation, or while it is offline. */
-export function setComposersEnabled(enabled) {
-  for (const form of [el.composer, el.dock]) {
-    for (const control of form.querySelectorAll("textarea, input, button")) control.disabled = !enabled;
-  }
+  const lost = status === "offline" ? gettext("You are offline. What you write is kept and sent once you are back.") : gettext("Connection lost. Reconnecting…");
+  // Honest about what the page can know while cut off: the focus keeps its end time (the
+  // server settles it by its deadline, even after a restart), and its result comes when LineUp is back.
+  const text =
+    ui.snapshot === null && status !== "offline"
+      ? gettext("Can't reach LineUp yet. Trying again…")
+      : leadingOperation()
+        ? `${lost} ${gettext("Your focus keeps its end time; its result is confirmed once LineUp is back.")}`
+        : lost;
+  // The banner is a live region: its words change only when the situation does. The countdown
+  // beside them changes every second, so screen readers are not told it (aria-hidden).
+  if (el.bannerText.textContent !== text) el.bannerText.textContent = text;
+  const seconds = retryAt === null ? 0 : Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+  const countdown = seconds >= 1 ? format(gettext("Next try in %(seconds)s s"), { seconds }) : gettext("Trying now…");
+  if (el.bannerCountdown.textContent !== countdown) el.bannerCountdown.textContent = countdown;
+  el.bannerRetry.hidden = false;
+  el.banner.hidden = false;
 }
 
 export function toast(text, tone = "info") {

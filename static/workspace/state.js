@@ -61,6 +61,11 @@ export function operationAppId(op) {
   return instance ? instance.app_id : null;
 }
 
+/** The running focus, if any: an operation its app calls "focusing" (what the notifications speak of). */
+export function runningFocus() {
+  return runningOperations().find((op) => !op.running_label || op.running_label === "focusing") || null;
+}
+
 /**
  * The operation the page speaks of when it names one (tab title, dock, connection banner): the one
  * of the app in front, else the one that ends first.

@@ -73,16 +73,20 @@ export function messageView(entry) {
   );
 }
 
-/** One of the person's messages not stored yet: "Sending…" (sent again after a reconnect), or refused. */
+/**
+ * One of the person's messages not stored yet: "Sending…" while connected, "Not sent yet" while cut
+ * off (`entry.offline`; sent once the page is back), or refused.
+ */
 export function outgoingView(entry, actions) {
   const failed = entry.status === "failed";
   const sendState = failed ? "failed" : entry.status === "sent" ? "sent" : "pending";
+  const pendingText = entry.offline ? gettext("Not sent yet") : gettext("Sending…");
   const state = failed
     ? h("span", { class: "send-state failed" }, format(gettext("Not sent: %(detail)s"), { detail: entry.error || "" }))
-    : h("span", { class: `send-state ${sendState}` }, sendState === "sent" ? gettext("Sent") : gettext("Sending…"));
+    : h("span", { class: `send-state ${sendState}` }, sendState === "sent" ? gettext("Sent") : pendingText);
   const card = h(
     "article",
-    { class: ["message", "from-human", "outgoing", sendState], dataset: { clientMessageId: entry.client_message_id, sendState } },
+    { class: ["message", "from-human", "outgoing", sendState], dataset: { clientMessageId: entry.client_message_id, sendState, offline: sendState === "pending" && entry.offline ? "true" : null } },
     h("header", { class: "message-meta" }, h("span", { class: "author" }, gettext("You")), state),
     h("p", { class: "message-text", dir: "auto" }, entry.text),
   );

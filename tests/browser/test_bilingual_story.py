@@ -79,7 +79,7 @@ WORDS = {
         "helper_prompt": "要我帮你调暗灯光吗？",
         "stop": "停止专注",
         "interrupted_pill": "已中断",
-        "interrupted_line": r"^写作业（3 秒）进行了 \d+ 秒 后中断：由 Agent 停止。$",
+        "interrupted_line": r"^写作业（3 秒）进行了 \d+ 秒 后中断：由助手停止。$",
         "stopped": r"^专注已停止：写作业，进行了\d+秒（按你的要求停止）。$",
     },
 }

@@ -242,7 +242,7 @@ def test_a_surface_document_makes_no_request_to_the_server(ws, server, context):
     context.on("response", lambda response: answered.append((response.frame, response.url)))
     context.on("requestfailed", lambda request: refused.append((request.frame, request.url, request.failure or "")))
     ws.page.get_by_role("button", name="+ Scratch notes").click()
-    chip = ws.page.locator("#apps li.chip[data-app-id='notes']").first
+    chip = ws.page.locator("#appbar li.chip[data-app-id='notes']").first
     expect(chip).to_have_attribute("data-state", "foreground")
     instance_id = chip.get_attribute("data-instance-id")
     frame = ws.surface(instance_id)
@@ -307,4 +307,4 @@ def test_forged_messages_to_the_host_are_refused_and_change_nothing(ws, server, 
     # ... and a display snapshot saying "completed" decides nothing: the focus runs on.
     assert focusing_operation(conversation) == operation
     ws.expect_app_in_front("pomodoro")
-    expect(ws.interact_chip()).to_contain_text("background")
+    expect(ws.interact_chip()).to_contain_text("open behind")

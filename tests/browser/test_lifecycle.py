@@ -59,7 +59,7 @@ def test_back_to_interact_says_it_ends_the_focus_then_interrupts_it_once(ws, ser
     server.wait(lambda: settled(operation), "the return to settle the focus")
     ws.expect_interact_in_front()
     assert_ended_once(operation, state="interrupted", reason="returned_to_interact")
-    expect(ws.interact_chip()).to_contain_text("foreground")
+    expect(ws.interact_chip()).to_contain_text("in front")
     ws.expect_chip_state(str(operation.instance_id), "closed")
     block = ws.block(str(operation.app_session_id))
     expect(block.locator(".pill")).to_have_text("Interrupted")
@@ -73,7 +73,7 @@ def test_switching_to_scratch_notes_interrupts_the_focus_once_and_shows_the_note
     then ends the focus interrupted(switched_app) once, and the notes come back with their text."""
     ws.page.get_by_role("button", name="+ Scratch notes").click()
     ws.expect_app_in_front("notes")
-    notes = ws.page.locator("#apps li.chip[data-app-id='notes']")
+    notes = ws.page.locator("#appbar li.chip[data-app-id='notes']")
     notes_id = notes.get_attribute("data-instance-id")
     editor = ws.page.frame_locator(f"iframe[data-instance-id='{notes_id}']").locator("#text")
     expect(editor).to_be_enabled()

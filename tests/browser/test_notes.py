@@ -23,7 +23,7 @@ def ws(workspace, server) -> WorkspacePage:
 
 def open_notes(ws: WorkspacePage) -> str:
     ws.page.get_by_role("button", name="+ Scratch notes").click()
-    chip = ws.page.locator("#apps li.chip[data-app-id='notes']").first
+    chip = ws.page.locator("#appbar li.chip[data-app-id='notes']").first
     expect(chip).to_have_attribute("data-state", "foreground")
     return chip.get_attribute("data-instance-id")
 

@@ -51,7 +51,7 @@ def test_login_start_a_3_second_focus_complete_and_continue(server, context, web
     ws = WorkspacePage(page, server.url)
     ws.wait_ready()
     expect(page.locator("#timeline-empty")).to_be_visible()
-    expect(ws.interact_chip()).to_contain_text("foreground")
+    expect(ws.interact_chip()).to_contain_text("in front")
 
     # Ask for the focus in the IM.
     ws.say("start a 3 second reading focus")
@@ -74,7 +74,7 @@ def test_login_start_a_3_second_focus_complete_and_continue(server, context, web
     ws.expect_interact_in_front()
     assert_ended_once(operation, state="completed", reason=None)
     ws.expect_chip_state(str(operation.instance_id), "closed")
-    expect(ws.interact_chip()).to_contain_text("foreground")
+    expect(ws.interact_chip()).to_contain_text("in front")
 
     block = ws.block(str(operation.app_session_id))
     expect(block).to_be_visible()

@@ -149,7 +149,7 @@ def test_a_surface_can_not_use_webrtc_nor_a_nested_frame_nor_reach_the_server(ws
     packets_within(udp_listener, 0.5)  # drain the control's retransmissions
 
     ws.page.get_by_role("button", name="+ Scratch notes").click()
-    chip = ws.page.locator("#apps li.chip[data-app-id='notes']").first
+    chip = ws.page.locator("#appbar li.chip[data-app-id='notes']").first
     expect(chip).to_have_attribute("data-state", "foreground")
     instance_id = chip.get_attribute("data-instance-id")
     frame = ws.surface(instance_id)

@@ -83,7 +83,7 @@ class WorkspacePage:
     # --- the app bar ---------------------------------------------------------------------------
 
     def chip(self, instance_id: str) -> Locator:
-        return self.page.locator(f"#apps li.chip[data-instance-id='{instance_id}']")
+        return self.page.locator(f"#appbar li.chip[data-instance-id='{instance_id}']")
 
     def expect_chip_state(self, instance_id: str, state: str) -> None:
         expect(self.chip(instance_id)).to_have_attribute("data-state", state)
@@ -96,7 +96,7 @@ class WorkspacePage:
         expect(self.chip(instance_id).locator(f".state-{state}")).to_be_visible()
 
     def interact_chip(self) -> Locator:
-        return self.page.locator("#apps li.chip[data-app-id='interact']")
+        return self.page.locator("#appbar li.chip[data-app-id='interact']")
 
     # --- a MiniApp in front ----------------------------------------------------------------------
 

@@ -308,6 +308,33 @@ def test_snapshot_get_returns_the_whole_workspace_with_the_request_id(user, ada)
     run(scenario)
 
 
+def test_ping_is_answered_pong_at_once_without_the_database(user, ada, monkeypatch):
+    """The page's heartbeat: ``pong`` with the echoed request_id, and no database call (it runs every
+    few seconds on every open page, so it must cost the server next to nothing)."""
+    import interact.consumers
+
+    calls: list[str] = []
+    real_run_db = interact.consumers.run_db
+
+    async def counting_run_db(call, *args, **kwargs):
+        calls.append(getattr(call, "__name__", repr(call)))
+        return await real_run_db(call, *args, **kwargs)
+
+    async def scenario() -> None:
+        page = await open_page(ada)
+        monkeypatch.setattr(interact.consumers, "run_db", counting_run_db)
+        reply = await page.ask("ping", request_id="hb-1")
+        again = await page.ask("ping")
+        assert reply == {"type": "pong", "request_id": "hb-1"}
+        assert again == {"type": "pong"}
+        assert calls == []
+        await page.snapshot()  # the counter counts: a real frame goes to the database
+        assert calls
+        await page.ws.disconnect()
+
+    run(scenario)
+
+
 @pytest.mark.spec("R-4.3.2")
 def test_message_send_posts_and_announces_to_every_page_of_the_user_only(user, ada, bob):
     """``message.send`` answers ``ok`` with the message id; the user's pages get a ``message.created``

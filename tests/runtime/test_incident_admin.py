@@ -266,3 +266,25 @@ def test_the_incident_actions_and_page_speak_chinese_to_a_staff_user_who_chose_i
     assert "原因" in page and "全部中断" in page and "Interrupt them" not in page
     response = post_action(admin_client, Operation, [focus.pk], post="yes", reason="演练")
     assert "已中断 1 个运行中的操作" in message_texts(response)[0]
+
+
+def test_the_zh_operation_page_says_who_ended_it_how_and_why_and_search_finds_the_user_name(
+    admin_client: Client, admin_user, agent: AgentDriver, user, other_user
+):
+    """Issue 40: an operator finds a person's operations by their user name, and the operation's
+    page says, in Chinese, which operator interrupted it and the reason they gave; the object title
+    is Chinese too (not "operation … (interrupted)")."""
+    LanguagePreference.objects.create(user=admin_user, language="zh-hans")
+    mine = running(agent)
+    bobs = running(other_agent_of(other_user))
+    interrupt_for_operator(operation_id=mine.pk, operator="oncall-ann", reason="卡住了 #7", now=timezone.now())
+
+    found = admin_client.get(changelist(Operation), {"q": user.username}).content.decode()
+    assert str(mine.pk)[:8] in found and str(bobs.pk)[:8] not in found
+
+    page = admin_client.get(reverse("admin:runtime_operation_change", args=[mine.pk])).content.decode()
+    assert "如何结束" in page
+    assert "由运维人员 oncall-ann 中断。填写的原因：“卡住了 #7”。" in page  # noqa: RUF001
+    assert "(interrupted)" not in page and "（已中断）" in page  # noqa: RUF001
+    running_page = admin_client.get(reverse("admin:runtime_operation_change", args=[bobs.pk])).content.decode()
+    assert "仍在进行" in running_page
