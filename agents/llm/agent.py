@@ -1,9 +1,11 @@
 """The LLM Agent's protocol logic: the reference Agent's machinery, with a model making the decisions.
 
-``LLMAgent`` is a ``ReferenceAgent`` (so the same ``AgentClient`` drives it, and it inherits the
+``LLMAgent`` composes a ``ReferenceAgent`` (``self.protocol``, made with the ``llm.`` call prefix):
+every frame but the person's messages and the answers its turns wait for goes there, so the
 Inventory fetches, resent calls after a reconnect, the one ``stale_inventory`` refetch, deduped and
-acked ``tool.result`` s, the result report and the "another round?" confirm). What it changes is
-what a person's message does: it starts a *turn*, an asyncio task (one at a time per conversation,
+acked ``tool.result`` s, the result report and the "another round?" confirm have one implementation;
+the turns use its public methods (``call``, ``say``, ``read_state``, ``language_of``, …), never its
+insides. The same ``AgentClient`` drives it. What it does itself: a person's message starts a *turn*, an asyncio task (one at a time per conversation,
 so the history stays in order) that
 
 1. sends the conversation's bounded history and its Inventory as OpenAI ``tools`` to the model;
@@ -18,7 +20,7 @@ so the history stays in order) that
 
 A model server that fails (after the SDK's bounded retries) ends the turn with a message saying
 so; the next person's message is a new try. The long operation's final ``tool.result`` is reported
-by the inherited machinery — as the reference Agent words it, the same every time — and joins the
+by the composed reference Agent — as it words it, the same every time — and joins the
 history as a note so the model knows how the focus ended.
 
 The model only ever sees ``tool`` messages built from the frames the Runtime sent; call ids are
@@ -92,10 +94,8 @@ class TurnState:
     acted: bool = False  # some tool call reached LineUp
 
 
-class LLMAgent(ReferenceAgent):
-    call_prefix = LLM_CALL_PREFIX
-    result_prefixes = (LLM_CALL_PREFIX, CALL_PREFIX)
-    log_prefix = "llm_agent"
+class LLMAgent:
+    """The model's turns, composed with a ``ReferenceAgent`` that holds the protocol (``self.protocol``)."""
 
     def __init__(
         self,
@@ -106,7 +106,17 @@ class LLMAgent(ReferenceAgent):
         max_steps: int = MAX_STEPS,
         answer_timeout: float = ANSWER_TIMEOUT_SECONDS,
     ) -> None:
-        super().__init__(send, label=label)
+        # Its calls are ``llm.<lang>.<hex>``; it also reports and acks the reference Agent's ``ref.`` ones
+        # (the two are one built-in slot). A start's report joins the history as a note.
+        self.protocol = ReferenceAgent(
+            send,
+            label=label,
+            call_prefix=LLM_CALL_PREFIX,
+            result_prefixes=(LLM_CALL_PREFIX, CALL_PREFIX),
+            log_prefix="llm_agent",
+            on_report=lambda conversation_id, text: self._history(conversation_id).note(text),
+        )
+        self.label = label
         self.model = ChatModel(config)
         self.max_steps = max_steps
         self.answer_timeout = answer_timeout
@@ -123,7 +133,7 @@ class LLMAgent(ReferenceAgent):
     # --- connection events ------------------------------------------------------------------------
 
     def disconnected(self) -> None:
-        super().disconnected()
+        self.protocol.disconnected()
         self._connected.clear()
 
     async def close(self) -> None:
@@ -136,41 +146,40 @@ class LLMAgent(ReferenceAgent):
 
     # --- frames in (the read loop) ----------------------------------------------------------------
 
-    async def _on_welcome(self, frame: dict[str, Any]) -> None:
-        await super()._on_welcome(frame)
-        self._connected.set()
-        welcomed, self._next_welcome = self._next_welcome, asyncio.Event()
-        welcomed.set()
-
-    async def _on_inventory(self, frame: dict[str, Any]) -> None:
-        self._tool_sets[frame["conversation_id"]] = tool_set(frame["tools"])
-        await super()._on_inventory(frame)
-        arrived, self._inventory_arrived = self._inventory_arrived, asyncio.Event()
-        arrived.set()
+    async def handle(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "user.message":
+            await self._on_user_message(frame)
+            await self.protocol.send({"type": "message.ack", "message_id": frame["message_id"]})
+            return
+        if kind in ("tool.accepted", "tool.receipt") and self._answer(frame):
+            return
+        if kind == "tool.rejected":
+            call = self.protocol.pending_call(frame["source_tool_call_id"])
+            refetch = frame["code"] == "stale_inventory" and call is not None and not call.refetched
+            if not refetch and self._answer(frame):
+                return
+            # else the protocol refetches and resends once, or words the rejection
+        if kind == "inventory":
+            self._tool_sets[frame["conversation_id"]] = tool_set(frame["tools"])
+        # Everything else is the protocol's: resends, acks, result reports, the another-round confirm,
+        # and the answers no turn waits for (a confirmed round, a timed-out turn).
+        await self.protocol.handle(frame)
+        if kind == "welcome":
+            self._connected.set()
+            welcomed, self._next_welcome = self._next_welcome, asyncio.Event()
+            welcomed.set()
+        elif kind == "inventory":
+            arrived, self._inventory_arrived = self._inventory_arrived, asyncio.Event()
+            arrived.set()
 
     async def _on_user_message(self, frame: dict[str, Any]) -> None:
-        message_id = frame["message_id"]
-        if message_id in self._messages_seen:
+        if not self.protocol.first_sight(frame["message_id"]):
             return
-        self._messages_seen.put(message_id, True)
         # Not awaited: the turn waits for frames this read loop has to deliver.
-        task = asyncio.create_task(self._turn(frame), name=f"llm-turn-{message_id}")
+        task = asyncio.create_task(self._turn(frame), name=f"llm-turn-{frame['message_id']}")
         self._turns.add(task)
         task.add_done_callback(self._turns.discard)
-
-    async def _on_tool_accepted(self, frame: dict[str, Any]) -> None:
-        if not self._answer(frame):
-            await super()._on_tool_accepted(frame)  # not a turn's call (a confirmed round, a timed-out turn)
-
-    async def _on_tool_receipt(self, frame: dict[str, Any]) -> None:
-        if not self._answer(frame):
-            await super()._on_tool_receipt(frame)
-
-    async def _on_tool_rejected(self, frame: dict[str, Any]) -> None:
-        call = self._calls.get(frame["source_tool_call_id"])
-        refetch = frame["code"] == "stale_inventory" and call is not None and not call.refetched
-        if refetch or not self._answer(frame):
-            await super()._on_tool_rejected(frame)  # refetches and resends once, or words the rejection
 
     def _answer(self, frame: dict[str, Any]) -> bool:
         """Hand a call's answer to the turn waiting for it; False when no turn is."""
@@ -178,15 +187,10 @@ class LLMAgent(ReferenceAgent):
         waiter = self._waiters.pop(source_id, None)
         if waiter is None:
             return False
-        self._calls.pop(source_id, None)
+        self.protocol.forget_call(source_id)
         if not waiter.done():
             waiter.set_result(frame)
         return True
-
-    def _result_text(self, frame: dict[str, Any], language: Language) -> tuple[str, Round]:
-        text, round_ = super()._result_text(frame, language)
-        self._history(frame["conversation_id"]).note(text)
-        return text, round_
 
     # --- turns --------------------------------------------------------------------------------------
 
@@ -195,7 +199,7 @@ class LLMAgent(ReferenceAgent):
 
     async def _turn(self, frame: dict[str, Any]) -> None:
         conversation_id = frame["conversation_id"]
-        language = self._language_of(conversation_id, frame, fallback=detect_language(frame["text"]))
+        language = self.protocol.language_of(conversation_id, frame, fallback=detect_language(frame["text"]))
         turn = TurnState(conversation_id, frame["message_id"], language)
         async with self._locks.setdefault(conversation_id, asyncio.Lock()):
             try:
@@ -203,7 +207,7 @@ class LLMAgent(ReferenceAgent):
             except asyncio.CancelledError:
                 raise
             except Exception:  # a bug must not silence the Agent: say so, keep serving
-                self._log("turn_failed", level="exception", conversation_id=conversation_id)
+                self.protocol.log("turn_failed", level="exception", conversation_id=conversation_id)
                 await self._say_soon(conversation_id, llm_replies.internal_error(turn.language))
 
     async def _converse(self, turn: TurnState, text: str) -> None:
@@ -218,10 +222,10 @@ class LLMAgent(ReferenceAgent):
                 offered = [*tools.openai_tools, STATUS_TOOL]
                 reply = await self.model.complete(history.messages(SYSTEM_PROMPT), offered)
             except ModelError as error:
-                self._log("model_failed", level="warning", reason=error.reason, detail=error.detail, step=step)
+                self.protocol.log("model_failed", level="warning", reason=error.reason, detail=error.detail, step=step)
                 await self._model_failed(turn, error)
                 return
-            self._log(
+            self.protocol.log(
                 "model_replied", conversation_id=turn.conversation_id, step=step, tool_calls=len(reply.tool_calls)
             )
             if not reply.tool_calls:
@@ -255,14 +259,14 @@ class LLMAgent(ReferenceAgent):
             return await self._status_for_model(turn.conversation_id)
         tool = tools.tool_for(request.name)
         if tool is None:
-            self._log("unknown_function", level="warning", function=request.name)
+            self.protocol.log("unknown_function", level="warning", function=request.name)
             await self._say_soon(turn.conversation_id, llm_replies.unknown_function(request.name, turn.language))
             return {"error": "unknown_tool", "detail": f"there is no tool named {request.name!r}; nothing was done"}
         try:
             arguments = parse_arguments(request.arguments)
         except MalformedArguments as error:
             # Never reaches LineUp: there is no object to validate. Nothing was started.
-            self._log("malformed_arguments", level="warning", tool=tool, detail=error.detail)
+            self.protocol.log("malformed_arguments", level="warning", tool=tool, detail=error.detail)
             await self._say_soon(
                 turn.conversation_id, llm_replies.malformed_arguments(tool, error.detail, turn.language)
             )
@@ -277,17 +281,15 @@ class LLMAgent(ReferenceAgent):
         self, turn: TurnState, tool: str, arguments: dict[str, Any], *, cause: str
     ) -> dict[str, Any] | None:
         # Derived from the person's message: the same step of the same message is the same call.
-        source_id = call_id(turn.language, f"llm:{turn.message_id}:{cause}", prefix=self.call_prefix)
-        round_ = _round_of(tool, arguments, turn.language)
-        if round_ is not None:
-            self._rounds.put(source_id, round_)  # names the activity in the result report
+        source_id = call_id(turn.language, f"llm:{turn.message_id}:{cause}", prefix=LLM_CALL_PREFIX)
+        round_ = _round_of(tool, arguments, turn.language)  # names the activity in the result report
         waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiters[source_id] = waiter
         try:
             with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
                 # Starting or stopping is the person moving on: "another round?" is withdrawn first.
-                await self._withdraw_question(turn.conversation_id)
-                await self._call(
+                await self.protocol.withdraw_question(turn.conversation_id)
+                await self.protocol.call(
                     turn.conversation_id,
                     tool,
                     arguments,
@@ -297,7 +299,7 @@ class LLMAgent(ReferenceAgent):
                 )
             return await asyncio.wait_for(waiter, timeout=self.answer_timeout)
         except TimeoutError:
-            self._log("call_unanswered", level="warning", source_tool_call_id=source_id, tool=tool)
+            self.protocol.log("call_unanswered", level="warning", source_tool_call_id=source_id, tool=tool)
             return None
         finally:
             self._waiters.pop(source_id, None)
@@ -336,10 +338,10 @@ class LLMAgent(ReferenceAgent):
 
         try:
             with contextlib.suppress(*SEND_ERRORS):  # asked again after the next welcome
-                await self._read_state(conversation_id, then)
+                await self.protocol.read_state(conversation_id, then)
             state = await asyncio.wait_for(answered, timeout=self.answer_timeout)
         except TimeoutError:
-            self._log("state_unanswered", conversation_id=conversation_id, level="warning")
+            self.protocol.log("state_unanswered", conversation_id=conversation_id, level="warning")
             return {"error": "unavailable", "detail": "the focus status could not be read right now"}
         focus = next((op for op in state.get("operations", []) if op.get("tool") == START_TOOL), None)
         if focus is None or not focus.get("ends_at"):
@@ -361,12 +363,9 @@ class LLMAgent(ReferenceAgent):
             if remaining <= 0:
                 return None
             arrived = self._inventory_arrived
-            if self._connected.is_set() and conversation_id not in self._inventory_requested:
-                self._inventory_requested.add(conversation_id)
-                try:
-                    await self._send({"type": "inventory.get", "conversation_id": conversation_id})
-                except SEND_ERRORS:
-                    self._inventory_requested.discard(conversation_id)
+            if self._connected.is_set():
+                with contextlib.suppress(*SEND_ERRORS):  # asked again on the next pass
+                    await self.protocol.request_inventory(conversation_id)
             # Wakes on an inventory, else re-checks every second (a reconnect clears the request).
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(arrived.wait(), timeout=min(remaining, 1.0))
@@ -382,14 +381,14 @@ class LLMAgent(ReferenceAgent):
             next_welcome = self._next_welcome
             try:
                 await asyncio.wait_for(self._connected.wait(), timeout=self.answer_timeout)
-                await self._say(conversation_id, text, app_session_id=app_session_id)
+                await self.protocol.say(conversation_id, text, app_session_id=app_session_id)
                 return
             except TimeoutError:
                 break
             except SEND_ERRORS:  # lost mid-send: once more on the next connection
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(next_welcome.wait(), timeout=self.answer_timeout)
-        self._log("message_dropped", level="warning", conversation_id=conversation_id)
+        self.protocol.log("message_dropped", level="warning", conversation_id=conversation_id)
 
 
 def _round_of(tool: str, arguments: dict[str, Any], language: Language) -> Round | None:

@@ -184,21 +184,35 @@ def _seconds_between(start: str, end: str) -> int:
     return max(0, round((datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()))
 
 
+# A start's result report as worded (conversation_id, text): how a composing Agent (agents.llm) keeps it.
+ReportHook = Callable[[str, str], None]
+
+
 class ReferenceAgent:
-    # Call ids this Agent makes (``<prefix>.<lang>.<hex>``) and those whose results it reports and
-    # acks; subclasses (agents.llm) use their own prefix.
-    call_prefix = CALL_PREFIX
-    result_prefixes: tuple[str, ...] = (CALL_PREFIX,)
-    log_prefix = "reference_agent"
+    """The protocol with the server, and the rule-based decisions of the reference Agent.
+
+    The LLM Agent composes one (``agents.llm.agent``): it hands it every frame but the person's
+    messages and the answers its turns wait for, and uses the few public methods below
+    (``call``, ``say``, ``read_state``, …) — so the protocol's delivery rules have one implementation.
+    """
 
     def __init__(
         self,
         send: Send,
         *,
         label: str = "reference",
+        call_prefix: str = CALL_PREFIX,
+        result_prefixes: tuple[str, ...] = (CALL_PREFIX,),
+        log_prefix: str = "reference_agent",
+        on_report: ReportHook | None = None,
     ) -> None:
         self._send = send
         self.label = label
+        # Call ids this Agent makes (``<prefix>.<lang>.<hex>``) and those whose results it reports and acks.
+        self.call_prefix = call_prefix
+        self.result_prefixes = result_prefixes
+        self.log_prefix = log_prefix
+        self._on_report = on_report
         self.agent_id: str | None = None
         self.conversations: set[str] = set()
         self._revisions: dict[str, str] = {}  # conversation -> Inventory revision
@@ -574,9 +588,7 @@ class ReferenceAgent:
         """Send ``call`` now if the Inventory revision is known, else fetch the Inventory first."""
         revision = self._revisions.get(call.conversation_id)
         if revision is None:
-            if call.conversation_id not in self._inventory_requested:
-                self._inventory_requested.add(call.conversation_id)
-                await self._send({"type": "inventory.get", "conversation_id": call.conversation_id})
+            await self.request_inventory(call.conversation_id)
             return
         if call.tool not in self._inventory_tools.get(call.conversation_id, {call.tool}):
             self._calls.pop(call.source_tool_call_id, None)
@@ -615,6 +627,8 @@ class ReferenceAgent:
         self._recall_round(frame, language)
         text, round_ = self._result_text(frame, language)
         planned = round_.duration_seconds
+        if self._on_report is not None:
+            self._on_report(conversation_id, text)
         await self._say(conversation_id, text)
         if result["state"] != "completed":
             self._log("result_reported", outbox_id=outbox_id, state=result["state"])
@@ -659,6 +673,68 @@ class ReferenceAgent:
         if app_session_id is not None:
             frame["app_session_id"] = app_session_id
         await self._send(frame)
+
+    # --- what a composing Agent (agents.llm) uses ------------------------------------------------
+
+    def first_sight(self, message_id: str) -> bool:
+        """True the first time ``message_id`` is seen (redeliveries are handled once)."""
+        if message_id in self._messages_seen:
+            return False
+        self._messages_seen.put(message_id, True)
+        return True
+
+    async def request_inventory(self, conversation_id: str) -> None:
+        """``inventory.get`` unless one is on its way on this connection."""
+        if conversation_id in self._inventory_requested:
+            return
+        self._inventory_requested.add(conversation_id)
+        try:
+            await self._send({"type": "inventory.get", "conversation_id": conversation_id})
+        except BaseException:
+            self._inventory_requested.discard(conversation_id)
+            raise
+
+    def pending_call(self, source_tool_call_id: str) -> PendingCall | None:
+        return self._calls.get(source_tool_call_id)
+
+    def forget_call(self, source_tool_call_id: str) -> None:
+        """Its answer was handed to whoever waited for it: nothing to resend."""
+        self._calls.pop(source_tool_call_id, None)
+
+    async def call(
+        self,
+        conversation_id: str,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        language: Language,
+        source_tool_call_id: str,
+        round_: Round | None = None,
+    ) -> None:
+        """Make a tool call (resent after a reconnect until answered); a start's ``round_`` names its report."""
+        if round_ is not None:
+            self._rounds.put(source_tool_call_id, round_)
+        await self._call(
+            conversation_id, tool, arguments, language=language, source_tool_call_id=source_tool_call_id, round_=round_
+        )
+
+    async def withdraw_question(self, conversation_id: str) -> None:
+        await self._withdraw_question(conversation_id)
+
+    async def read_state(self, conversation_id: str, then: StateAsk) -> None:
+        await self._read_state(conversation_id, then)
+
+    def language_of(self, conversation_id: str, frame: dict[str, Any] | None, *, fallback: Language) -> Language:
+        return self._language_of(conversation_id, frame, fallback=fallback)
+
+    async def say(self, conversation_id: str, text: str, *, app_session_id: str | None = None) -> None:
+        await self._say(conversation_id, text, app_session_id=app_session_id)
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self._send(frame)
+
+    def log(self, event: str, *, level: str = "info", **fields: Any) -> None:
+        self._log(event, level=level, **fields)
 
     def _log(self, event: str, *, level: str = "info", **fields: Any) -> None:
         getattr(logger, level)(f"{self.log_prefix}.{event}", agent=self.label, agent_id=self.agent_id, **fields)
