@@ -218,11 +218,12 @@ def what_runs(*, conversation_id: uuid.UUID | str) -> dict[str, Any]:
             "lifecycle_state": row.lifecycle_state,
             "opened_at": isoformat(row.opened_at),
         }
-        session = getattr(row, "app_session", None) if AppInstance.app_session.is_cached(row) else None
+        # Read with the instance (select_related); an app without one has None here, never a query.
+        session = getattr(row, "app_session", None)
         if session is not None:
             item["app_session_id"] = str(session.id)
         readable = manifest.instance_state.agent_readable if manifest and manifest.instance_state else ()
-        snapshot = row.snapshot if AppInstance.snapshot.is_cached(row) else None
+        snapshot = getattr(row, "snapshot", None)  # none for an app without app.instance-state.v1
         if readable and snapshot is not None:
             state = {k: v for k, v in (snapshot.state or {}).items() if k in readable}
             size = encoded_size(state)

@@ -67,7 +67,7 @@ def test_the_agents_note_shows_in_the_open_surface_and_typing_keeps_it(ws, serve
 
 
 @pytest.mark.spec("R-4.1.4")
-def test_a_surface_script_that_throws_shows_the_app_failed_and_is_logged(ws, server, conversation):
+def test_a_surface_script_that_throws_shows_the_app_failed_and_is_logged(ws, server, conversation, watch):
     instance_id = open_notes(ws)
     ws.expect_app_in_front("notes")
     editor = ws.page.frame_locator(f"iframe[data-instance-id='{instance_id}']").locator("#text")
@@ -83,6 +83,10 @@ def test_a_surface_script_that_throws_shows_the_app_failed_and_is_logged(ws, ser
         lambda: LifecycleEvent.objects.filter(kind="surface.failed", instance_id=instance_id).first(), "the log line"
     )
     assert event.data["app_id"] == "notes" and "boom in the notes" in event.data["message"]
+
+    # The one error the page saw is the one thrown here (the fixture fails on any other).
+    assert watch.errors == ["boom in the notes"]
+    watch.errors.clear()
 
     ws.page.get_by_role("button", name="Try again").click()
     expect(ws.page.locator("#app-failed")).to_be_hidden()

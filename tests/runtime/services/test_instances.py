@@ -340,3 +340,19 @@ def test_what_runs_is_bounded(conversation, monkeypatch):
     assert len(seen["instances"]) == 2 and seen["truncated"] is True
     # The first state fits the 30 bytes; the second is left out and says so.
     assert "state" in seen["instances"][0] and seen["instances"][1] == {**seen["instances"][1], "state_omitted": True}
+
+
+def test_what_runs_reads_everything_in_three_statements_and_any_instance(
+    conversation, agent, django_assert_max_num_queries
+):
+    """An instance without a snapshot row (its sub-session and snapshot read with it, or none) is
+    listed like any other; the read does not grow with what is open."""
+    appended(agent.call("notes.append", {"text": "one"}, now=T0))
+    agent.start(600, now=at(1))
+    bare = AppInstance.objects.filter(conversation=conversation, app_id="notes").get()
+    InstanceSnapshot.objects.filter(instance=bare).delete()  # as an app without instance state has none
+    AppSession.objects.filter(instance=bare).delete()
+    with django_assert_max_num_queries(3):
+        seen = what_runs(conversation_id=conversation.id)
+    notes = next(item for item in seen["instances"] if item["app_id"] == "notes")
+    assert "state" not in notes and "app_session_id" not in notes
