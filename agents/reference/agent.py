@@ -21,7 +21,7 @@ activity of a focus running across a restart), the person's language from ``user
 Call ids derive from what caused the call (the person's message id, the confirm's interaction id),
 so a message or an answer delivered twice can never start two focuses.
 
-Size (~430 lines): one frame handler per server frame type, kept in one class so the whole
+Size (~740 lines): one frame handler per server frame type, kept in one class so the whole
 conversation of an Agent with the server reads top to bottom; the call-id scheme above is what a
 split would put in a module of its own (a candidate once the handlers grow).
 """

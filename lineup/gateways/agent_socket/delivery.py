@@ -202,7 +202,9 @@ def user_messages_to_send(agent: Agent, *, now: datetime, everything: bool) -> l
         deliveries = deliveries.filter(next_attempt_at__lte=now)
     page = list(deliveries.order_by("next_attempt_at", "id")[:DELIVERY_BATCH])
     mark_messages_sent(deliveries=page, now=now)
-    saved = LanguagePreference.objects.filter(user_id=agent.user_id).values_list("language", flat=True).first()
+    saved = None
+    if any(not (d.message.data or {}).get("language") for d in page):  # read only when it is needed
+        saved = LanguagePreference.objects.filter(user_id=agent.user_id).values_list("language", flat=True).first()
     return [_user_message_payload(d.message, saved) for d in page]
 
 
