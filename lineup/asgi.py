@@ -90,7 +90,7 @@ configure_tracing()  # only when the OTEL_* environment asks for traces
 start_embedded_scheduler_if_configured()
 
 if settings.LINEUP_REFERENCE_AGENT_URL:
-    from interact.reference_agent.supervisor import start_reference_agent_in_thread
+    from interact.builtin_agents.supervisor import start_reference_agent_in_thread
 
     # An ordinary client of /ws/agent/ (it retries until this server listens), serving every
     # user's conversations, including users created later.

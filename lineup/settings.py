@@ -346,7 +346,7 @@ LINEUP_HTTP_IDLE_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_HTTP_IDLE_TIMEOU
 # sets it to its own /ws/agent/). In production run `manage.py run_reference_agent` once instead.
 LINEUP_REFERENCE_AGENT_URL = os.environ.get("LINEUP_REFERENCE_AGENT_URL", "")
 
-# The built-in Agent is the LLM Agent (interact.llm_agent) when both of these are set, the
+# The built-in Agent is the LLM Agent (agents.llm) when both of these are set, the
 # reference Agent otherwise; either runs wherever the reference Agent would.
 LINEUP_LLM_BASE_URL = os.environ.get("LINEUP_LLM_BASE_URL", "").strip()
 LINEUP_LLM_MODEL = os.environ.get("LINEUP_LLM_MODEL", "").strip()

@@ -4,8 +4,8 @@
 next, so the built-in Agent keeps answering when the Daphne it used dies.
 
 Runs the built-in Agent as a separate process, an ordinary client of ``/ws/agent/``: the LLM Agent
-(interact.llm_agent) when ``LINEUP_LLM_BASE_URL`` and ``LINEUP_LLM_MODEL`` are set, the reference
-Agent (interact.reference_agent) otherwise. With ``--token`` it uses an existing token; with
+(agents.llm) when ``LINEUP_LLM_BASE_URL`` and ``LINEUP_LLM_MODEL`` are set, the reference
+Agent (agents.reference) otherwise. With ``--token`` it uses an existing token; with
 ``--user`` / ``--all-users`` it uses each user's built-in token (Agent ``llm`` or ``reference``),
 the same at every start and none while an operator has it off, and ``--all-users`` also picks up
 users created later. It reconnects forever; SIGINT / SIGTERM stop it.
@@ -20,9 +20,9 @@ import signal
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from interact.llm_agent.selection import builtin_agent
-from interact.reference_agent.client import AgentClient, Unauthorized
-from interact.reference_agent.supervisor import DEFAULT_POLL_SECONDS, ReferenceAgentSupervisor
+from agents.common.client import AgentClient, Unauthorized
+from interact.builtin_agents.selection import builtin_agent
+from interact.builtin_agents.supervisor import DEFAULT_POLL_SECONDS, ReferenceAgentSupervisor
 
 
 class Command(BaseCommand):

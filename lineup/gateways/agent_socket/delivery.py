@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from interact.models import Interaction, InteractionStatus, Message, MessageDelivery
+from interact.models import Interaction, InteractionStatus, LanguagePreference, Message, MessageDelivery
 from interact.services.interactions import ack_resolution, request_interaction, withdraw_interaction
 from interact.services.messages import ack_message, mark_messages_sent, post_agent_message
 from runtime import crashpoints
@@ -202,15 +202,25 @@ def user_messages_to_send(agent: Agent, *, now: datetime, everything: bool) -> l
         deliveries = deliveries.filter(next_attempt_at__lte=now)
     page = list(deliveries.order_by("next_attempt_at", "id")[:DELIVERY_BATCH])
     mark_messages_sent(deliveries=page, now=now)
-    return [
-        {
-            "conversation_id": str(d.message.conversation_id),
-            "message_id": str(d.message_id),
-            "text": d.message.text,
-            "created_at": d.message.created_at.isoformat(),
-        }
-        for d in page
-    ]
+    saved = None
+    if any(not (d.message.data or {}).get("language") for d in page):  # read only when it is needed
+        saved = LanguagePreference.objects.filter(user_id=agent.user_id).values_list("language", flat=True).first()
+    return [_user_message_payload(d.message, saved) for d in page]
+
+
+def _user_message_payload(message: Message, saved_language: str | None) -> dict[str, Any]:
+    payload = {
+        "conversation_id": str(message.conversation_id),
+        "message_id": str(message.id),
+        "text": message.text,
+        "created_at": message.created_at.isoformat(),
+    }
+    # Optional (docs/agent-protocol.md): the page's language when the person wrote this, else the one
+    # they saved, so an Agent can answer in the language the person reads without reading LineUp's rows.
+    language = (message.data or {}).get("language") or saved_language
+    if language:
+        payload["language"] = language
+    return payload
 
 
 def ack_user_message(agent: Agent, message_id: str, *, now: datetime) -> bool:

@@ -332,3 +332,27 @@ def test_interactions_resolve_and_person_messages_arrive_also_after_a_reconnect(
     fresh.send({"type": "message.ack", "message_id": str(uuid.uuid4())})
     refused = fresh.answer()
     assert (refused["type"], refused["code"], "message_id" in refused) == ("error", "forbidden", True), refused
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_a_persons_message_carries_the_language_they_read(live, connect, token, user, conversation):
+    """user.message names the page's language when the person wrote it, else their saved one, else
+    nothing (an optional field): an Agent answers in it without reading LineUp's rows."""
+    from interact.models import LanguagePreference
+
+    conversation_id = str(conversation.id)
+    sock = connect()
+    sock.hello(token)
+
+    def sent(text: str, **extra: object) -> dict:
+        post_human_message(conversation=conversation, user_id=user.id, text=text, now=timezone.now(), **extra)
+        frame = sock.push("user.message")
+        sock.send({"type": "message.ack", "message_id": frame["message_id"]})
+        assert frame["conversation_id"] == conversation_id and frame["text"] == text
+        return frame
+
+    assert "language" not in sent("focus 25 minutes")
+    assert sent("专注25分钟", language="zh-hans")["language"] == "zh-hans"
+    LanguagePreference.objects.create(user=user, language="zh-hans")
+    assert sent("stop")["language"] == "zh-hans"
+    assert sent("stop now", language="en")["language"] == "en"  # the page's language wins

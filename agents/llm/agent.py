@@ -1,0 +1,403 @@
+"""The LLM Agent's protocol logic: the reference Agent's machinery, with a model making the decisions.
+
+``LLMAgent`` composes a ``ReferenceAgent`` (``self.protocol``, made with the ``llm.`` call prefix):
+every frame but the person's messages and the answers its turns wait for goes there, so the
+Inventory fetches, resent calls after a reconnect, the one ``stale_inventory`` refetch, deduped and
+acked ``tool.result`` s, the result report and the "another round?" confirm have one implementation;
+the turns use its public methods (``call``, ``say``, ``read_state``, ``language_of``, …), never its
+insides. The same ``AgentClient`` drives it. What it does itself: a person's message starts a *turn*, an asyncio task (one at a time per conversation,
+so the history stays in order) that
+
+1. sends the conversation's bounded history and its Inventory as OpenAI ``tools`` to the model;
+2. for each tool call the model makes: parses the arguments (not one JSON object -> a clear IM
+   message, nothing is sent), sends a ``tool.call`` with an id derived from the message, and waits
+   for its answer (``tool.accepted`` / ``tool.receipt`` / ``tool.rejected``, which the read loop
+   hands over through a future); a rejection for ``invalid_arguments`` — the Tool Router is the one
+   place arguments are validated — is also told plainly in the IM;
+3. feeds the answers back as ``tool`` messages and asks again, at most ``max_steps`` times, until
+   the model answers with text, which is posted with ``message.send`` (into the focus's sub-session
+   block when the turn started one).
+
+A model server that fails (after the SDK's bounded retries) ends the turn with a message saying
+so; the next person's message is a new try. The long operation's final ``tool.result`` is reported
+by the composed reference Agent — as it words it, the same every time — and joins the
+history as a note so the model knows how the focus ended.
+
+The model only ever sees ``tool`` messages built from the frames the Runtime sent; call ids are
+``llm.<lang>.<hex>``. It also reports and acks the results of ``ref.`` calls, the built-in
+reference Agent's, because the two are one built-in slot: the LLM Agent takes over when configured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+
+from agents.llm import replies as llm_replies
+from agents.llm.config import LLMConfig
+from agents.llm.history import History
+from agents.llm.model import ChatModel, ModelError, ToolCallRequest
+from agents.llm.tools import MalformedArguments, ToolSet, parse_arguments, tool_set
+from agents.reference import replies
+from agents.reference.agent import (
+    CALL_PREFIX,
+    START_TOOL,
+    ReferenceAgent,
+    Round,
+    Send,
+    call_id,
+)
+from agents.reference.intents import MAX_ACTIVITY_LENGTH, MAX_FOCUS_SECONDS, Language, detect_language
+
+LLM_CALL_PREFIX = "llm"
+MAX_STEPS = 4  # model requests per turn: a start, a stop-then-start and the summary fit easily
+ANSWER_TIMEOUT_SECONDS = 30.0  # for a tool call's answer or an Inventory, across a reconnect
+MAX_TEXT = 4000  # message.send's limit
+SYSTEM_PROMPT = (
+    "You are the assistant in LineUp, a workspace where the person talks to you in a chat. You can start"
+    " and stop a fixed-length focus timer (Pomodoro) with the tools you are given; durations are in seconds"
+    " (25 minutes = 1500). Only one focus runs at a time in a conversation. When the person asks for a"
+    " focus, start it; when they ask to stop, stop it. LineUp tells the person itself when a focus ends."
+    " When they ask how long is left or what is running, call the status function if you have it."
+    " Answer briefly, in plain text, in the language the person writes in."
+)
+SEND_ERRORS = (ConnectionError, ConnectionClosed)  # no connection right now: resent after a welcome
+# "How long is left?": the reference Agent's status intent, as a function the model may call. It is
+# the Agent's own (answered from the running focus it reads, never sent to LineUp as a tool call);
+# its name has no "__", so it can not be mistaken for an Inventory tool (pomodoro__start).
+STATUS_FUNCTION = "lineup_focus_status"
+STATUS_TOOL = {
+    "type": "function",
+    "function": {
+        "name": STATUS_FUNCTION,
+        "description": "What focus is running in this conversation and how many seconds are left. Takes nothing.",
+        "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+    },
+}
+
+
+@dataclass
+class TurnState:
+    """What one turn has done so far."""
+
+    conversation_id: str
+    message_id: str
+    language: Language
+    app_session_id: str | None = None  # the focus it started, still open: where its reply goes
+    started: Round | None = None
+    acted: bool = False  # some tool call reached LineUp
+
+
+class LLMAgent:
+    """The model's turns, composed with a ``ReferenceAgent`` that holds the protocol (``self.protocol``)."""
+
+    def __init__(
+        self,
+        send: Send,
+        *,
+        config: LLMConfig,
+        label: str = "llm",
+        max_steps: int = MAX_STEPS,
+        answer_timeout: float = ANSWER_TIMEOUT_SECONDS,
+    ) -> None:
+        # Its calls are ``llm.<lang>.<hex>``; it also reports and acks the reference Agent's ``ref.`` ones
+        # (the two are one built-in slot). A start's report joins the history as a note.
+        self.protocol = ReferenceAgent(
+            send,
+            label=label,
+            call_prefix=LLM_CALL_PREFIX,
+            result_prefixes=(LLM_CALL_PREFIX, CALL_PREFIX),
+            log_prefix="llm_agent",
+            on_report=lambda conversation_id, text: self._history(conversation_id).note(text),
+        )
+        self.label = label
+        self.model = ChatModel(config)
+        self.max_steps = max_steps
+        self.answer_timeout = answer_timeout
+        self._histories: dict[str, History] = {}
+        self._tool_sets: dict[str, ToolSet] = {}
+        self._waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}  # source_tool_call_id -> its answer
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._turns: set[asyncio.Task[None]] = set()
+        self._connected = asyncio.Event()
+        # Replaced after every inventory / welcome frame, so each waiter wakes once per arrival.
+        self._inventory_arrived = asyncio.Event()
+        self._next_welcome = asyncio.Event()
+
+    # --- connection events ------------------------------------------------------------------------
+
+    def disconnected(self) -> None:
+        self.protocol.disconnected()
+        self._connected.clear()
+
+    async def close(self) -> None:
+        for task in list(self._turns):
+            task.cancel()
+        for task in list(self._turns):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.model.close()
+
+    # --- frames in (the read loop) ----------------------------------------------------------------
+
+    async def handle(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "user.message":
+            await self._on_user_message(frame)
+            await self.protocol.send({"type": "message.ack", "message_id": frame["message_id"]})
+            return
+        if kind in ("tool.accepted", "tool.receipt") and self._answer(frame):
+            return
+        if kind == "tool.rejected":
+            call = self.protocol.pending_call(frame["source_tool_call_id"])
+            refetch = frame["code"] == "stale_inventory" and call is not None and not call.refetched
+            if not refetch and self._answer(frame):
+                return
+            # else the protocol refetches and resends once, or words the rejection
+        if kind == "inventory":
+            self._tool_sets[frame["conversation_id"]] = tool_set(frame["tools"])
+        # Everything else is the protocol's: resends, acks, result reports, the another-round confirm,
+        # and the answers no turn waits for (a confirmed round, a timed-out turn).
+        await self.protocol.handle(frame)
+        if kind == "welcome":
+            self._connected.set()
+            welcomed, self._next_welcome = self._next_welcome, asyncio.Event()
+            welcomed.set()
+        elif kind == "inventory":
+            arrived, self._inventory_arrived = self._inventory_arrived, asyncio.Event()
+            arrived.set()
+
+    async def _on_user_message(self, frame: dict[str, Any]) -> None:
+        if not self.protocol.first_sight(frame["message_id"]):
+            return
+        # Not awaited: the turn waits for frames this read loop has to deliver.
+        task = asyncio.create_task(self._turn(frame), name=f"llm-turn-{frame['message_id']}")
+        self._turns.add(task)
+        task.add_done_callback(self._turns.discard)
+
+    def _answer(self, frame: dict[str, Any]) -> bool:
+        """Hand a call's answer to the turn waiting for it; False when no turn is."""
+        source_id = frame["source_tool_call_id"]
+        waiter = self._waiters.pop(source_id, None)
+        if waiter is None:
+            return False
+        self.protocol.forget_call(source_id)
+        if not waiter.done():
+            waiter.set_result(frame)
+        return True
+
+    # --- turns --------------------------------------------------------------------------------------
+
+    def _history(self, conversation_id: str) -> History:
+        return self._histories.setdefault(conversation_id, History())
+
+    async def _turn(self, frame: dict[str, Any]) -> None:
+        conversation_id = frame["conversation_id"]
+        language = self.protocol.language_of(conversation_id, frame, fallback=detect_language(frame["text"]))
+        turn = TurnState(conversation_id, frame["message_id"], language)
+        async with self._locks.setdefault(conversation_id, asyncio.Lock()):
+            try:
+                await self._converse(turn, frame["text"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug must not silence the Agent: say so, keep serving
+                self.protocol.log("turn_failed", level="exception", conversation_id=conversation_id)
+                await self._say_soon(conversation_id, llm_replies.internal_error(turn.language))
+
+    async def _converse(self, turn: TurnState, text: str) -> None:
+        history = self._history(turn.conversation_id)
+        messages = history.begin_turn(text)
+        tools = await self._tools(turn.conversation_id)
+        if tools is None:
+            await self._say_soon(turn.conversation_id, llm_replies.tools_unavailable(turn.language))
+            return
+        for step in range(self.max_steps):
+            try:
+                offered = [*tools.openai_tools, STATUS_TOOL]
+                reply = await self.model.complete(history.messages(SYSTEM_PROMPT), offered)
+            except ModelError as error:
+                self.protocol.log("model_failed", level="warning", reason=error.reason, detail=error.detail, step=step)
+                await self._model_failed(turn, error)
+                return
+            self.protocol.log(
+                "model_replied", conversation_id=turn.conversation_id, step=step, tool_calls=len(reply.tool_calls)
+            )
+            if not reply.tool_calls:
+                answer = reply.text or llm_replies.empty_reply(turn.language)
+                messages.append({"role": "assistant", "content": answer})
+                await self._say_soon(turn.conversation_id, answer[:MAX_TEXT], app_session_id=turn.app_session_id)
+                return
+            answers = []
+            for index, request in enumerate(reply.tool_calls):
+                content = await self._run_tool_call(turn, tools, request, cause=f"{step}:{index}")
+                answers.append(
+                    {"role": "tool", "tool_call_id": request.id, "content": json.dumps(content, ensure_ascii=False)}
+                )
+            # Kept together or not at all: a tool_calls message without its answers breaks every later request.
+            messages.extend([reply.assistant_message(), *answers])
+        await self._say_soon(turn.conversation_id, llm_replies.too_many_steps(self.max_steps, turn.language))
+
+    async def _model_failed(self, turn: TurnState, error: ModelError) -> None:
+        text = llm_replies.model_failed(error.reason, error.detail, turn.language, acted=turn.acted)
+        await self._say_soon(turn.conversation_id, text)
+        if turn.started is not None and turn.app_session_id is not None:
+            # The focus runs although the model could not announce it: say it as the reference Agent would.
+            started = replies.focus_started(turn.started.duration_seconds, turn.started.activity, turn.language)
+            await self._say_soon(turn.conversation_id, started, app_session_id=turn.app_session_id)
+
+    async def _run_tool_call(
+        self, turn: TurnState, tools: ToolSet, request: ToolCallRequest, *, cause: str
+    ) -> dict[str, Any]:
+        """Make one of the model's tool calls; returns what the model is told about it."""
+        if request.name == STATUS_FUNCTION:
+            return await self._status_for_model(turn.conversation_id)
+        tool = tools.tool_for(request.name)
+        if tool is None:
+            self.protocol.log("unknown_function", level="warning", function=request.name)
+            await self._say_soon(turn.conversation_id, llm_replies.unknown_function(request.name, turn.language))
+            return {"error": "unknown_tool", "detail": f"there is no tool named {request.name!r}; nothing was done"}
+        try:
+            arguments = parse_arguments(request.arguments)
+        except MalformedArguments as error:
+            # Never reaches LineUp: there is no object to validate. Nothing was started.
+            self.protocol.log("malformed_arguments", level="warning", tool=tool, detail=error.detail)
+            await self._say_soon(
+                turn.conversation_id, llm_replies.malformed_arguments(tool, error.detail, turn.language)
+            )
+            return {"error": "invalid_arguments", "detail": f"{error.detail}; nothing was done"}
+        frame = await self._call_and_wait(turn, tool, arguments, cause=cause)
+        if frame is None:
+            return {"error": "no_answer", "detail": "LineUp has not answered yet; the call is resent when it can be"}
+        turn.acted = True
+        return await self._outcome(turn, tool, arguments, frame)
+
+    async def _call_and_wait(
+        self, turn: TurnState, tool: str, arguments: dict[str, Any], *, cause: str
+    ) -> dict[str, Any] | None:
+        # Derived from the person's message: the same step of the same message is the same call.
+        source_id = call_id(turn.language, f"llm:{turn.message_id}:{cause}", prefix=LLM_CALL_PREFIX)
+        round_ = _round_of(tool, arguments, turn.language)  # names the activity in the result report
+        waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiters[source_id] = waiter
+        try:
+            with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
+                # Starting or stopping is the person moving on: "another round?" is withdrawn first.
+                await self.protocol.withdraw_question(turn.conversation_id)
+                await self.protocol.call(
+                    turn.conversation_id,
+                    tool,
+                    arguments,
+                    language=turn.language,
+                    source_tool_call_id=source_id,
+                    round_=round_,
+                )
+            return await asyncio.wait_for(waiter, timeout=self.answer_timeout)
+        except TimeoutError:
+            self.protocol.log("call_unanswered", level="warning", source_tool_call_id=source_id, tool=tool)
+            return None
+        finally:
+            self._waiters.pop(source_id, None)
+
+    async def _outcome(
+        self, turn: TurnState, tool: str, arguments: dict[str, Any], frame: dict[str, Any]
+    ) -> dict[str, Any]:
+        kind = frame["type"]
+        if kind == "tool.accepted":
+            if frame.get("result") is None:
+                turn.app_session_id = frame["app_session_id"]
+                turn.started = _round_of(tool, arguments, turn.language)
+                return {
+                    "status": "started",
+                    "operation_id": frame["operation_id"],
+                    "replayed": frame["replayed"],
+                }
+            return {"status": "already_ended", "operation_id": frame["operation_id"], "result": frame["result"]}
+        if kind == "tool.receipt":
+            if frame["receipt"].get("status") == "interrupted":
+                turn.app_session_id = None  # that block is read-only now; reply in the main IM
+            return dict(frame["receipt"])
+        code, detail = frame["code"], frame["detail"]
+        if code == "invalid_arguments":
+            await self._say_soon(turn.conversation_id, llm_replies.invalid_arguments(tool, detail, turn.language))
+        return {"error": code, "detail": detail}
+
+    async def _status_for_model(self, conversation_id: str) -> dict[str, Any]:
+        """The status intent's answer, for the model: the running focus and its seconds left, or none
+        (read with ``conversation.state.get``)."""
+        answered: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+        async def then(state: dict[str, Any]) -> None:
+            if not answered.done():
+                answered.set_result(state)
+
+        try:
+            with contextlib.suppress(*SEND_ERRORS):  # asked again after the next welcome
+                await self.protocol.read_state(conversation_id, then)
+            state = await asyncio.wait_for(answered, timeout=self.answer_timeout)
+        except TimeoutError:
+            self.protocol.log("state_unanswered", conversation_id=conversation_id, level="warning")
+            return {"error": "unavailable", "detail": "the focus status could not be read right now"}
+        focus = next((op for op in state.get("operations", []) if op.get("tool") == START_TOOL), None)
+        if focus is None or not focus.get("ends_at"):
+            return {"running": False}
+        remaining = max(0, round((datetime.fromisoformat(focus["ends_at"]) - datetime.now(UTC)).total_seconds()))
+        return {
+            "running": True,
+            "activity": focus.get("activity"),
+            "ends_at": focus["ends_at"],
+            "seconds_left": remaining,
+        }
+
+    async def _tools(self, conversation_id: str) -> ToolSet | None:
+        """The conversation's Inventory as tools, fetched (and waited for) when not known yet."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.answer_timeout
+        while conversation_id not in self._tool_sets:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return None
+            arrived = self._inventory_arrived
+            if self._connected.is_set():
+                with contextlib.suppress(*SEND_ERRORS):  # asked again on the next pass
+                    await self.protocol.request_inventory(conversation_id)
+            # Wakes on an inventory, else re-checks every second (a reconnect clears the request).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(arrived.wait(), timeout=min(remaining, 1.0))
+        return self._tool_sets[conversation_id]
+
+    async def _say_soon(self, conversation_id: str, text: str, *, app_session_id: str | None = None) -> None:
+        """``message.send`` now, or after a reconnect (waiting up to ``answer_timeout``); dropped and logged after.
+
+        A turn outlives connections (a model answer can take a minute), so unlike the read loop's
+        own replies its messages may find the connection gone.
+        """
+        for _ in range(2):
+            next_welcome = self._next_welcome
+            try:
+                await asyncio.wait_for(self._connected.wait(), timeout=self.answer_timeout)
+                await self.protocol.say(conversation_id, text, app_session_id=app_session_id)
+                return
+            except TimeoutError:
+                break
+            except SEND_ERRORS:  # lost mid-send: once more on the next connection
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(next_welcome.wait(), timeout=self.answer_timeout)
+        self.protocol.log("message_dropped", level="warning", conversation_id=conversation_id)
+
+
+def _round_of(tool: str, arguments: dict[str, Any], language: Language) -> Round | None:
+    """The round a well-formed ``pomodoro.start`` asks for (None otherwise: the Router will say why)."""
+    if tool != START_TOOL:
+        return None
+    seconds, activity = arguments.get("duration_seconds"), arguments.get("activity")
+    if type(seconds) is not int or not 1 <= seconds <= MAX_FOCUS_SECONDS:
+        return None
+    if activity is not None and (not isinstance(activity, str) or len(activity) > MAX_ACTIVITY_LENGTH):
+        return None
+    return Round(seconds, activity or None, language)

@@ -1,0 +1,747 @@
+"""The reference Agent's protocol logic, independent of the transport (docs/agent-protocol.md).
+
+``ReferenceAgent`` is fed every frame the server sends (``await agent.handle(frame)``) and
+answers through the async ``send(frame)`` it was given, so tests drive it with a fake transport
+and ``agents.common.client`` drives it over a real WebSocket. One instance serves one Agent token (one
+user's conversations) and outlives reconnects: ``disconnected()`` then the next ``welcome``
+resend the tool calls that were never answered, with the same ``source_tool_call_id`` (answered
+from the stored rows if the server had already handled them, docs/decisions/0002).
+
+What it remembers is small and only a convenience: rounds by call id (to name the activity in the
+result), confirms by interaction id, and the ``outbox_id`` s / message ids already handled (to
+dedupe at-least-once redeliveries). Everything needed to report a result comes from the result
+itself — durations from ``started_at`` / ``ends_at`` / ``ended_at``, the language from its own call
+id (``ref.<lang>.<hex>``) — so a result of a call made before a restart is still reported, and a
+confirm id carries its language and duration (``again.<lang>.<seconds>.<outbox_id>``).
+
+What it needs besides the person's words comes over the wire too (docs/decisions/0048): what runs
+from ``conversation.state`` (asked for "how long is left?", and on the first ``welcome`` to name the
+activity of a focus running across a restart), the person's language from ``user.message``.
+
+Call ids derive from what caused the call (the person's message id, the confirm's interaction id),
+so a message or an answer delivered twice can never start two focuses.
+
+Size (~740 lines): one frame handler per server frame type, kept in one class so the whole
+conversation of an Agent with the server reads top to bottom; the call-id scheme above is what a
+split would put in a module of its own (a candidate once the handlers grow).
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Generic, TypeVar
+
+import structlog
+
+from agents.common.client import Send
+from agents.reference import quiz, replies
+from agents.reference.intents import (
+    MAX_FOCUS_SECONDS,
+    DurationOutOfRange,
+    FocusStatus,
+    Help,
+    Intent,
+    Language,
+    StartFocus,
+    StartQuiz,
+    StopFocus,
+    parse_intent,
+)
+
+logger = structlog.get_logger("lineup.reference_agent")
+
+START_TOOL = "pomodoro.start"
+INTERRUPT_TOOL = "pomodoro.interrupt"
+QUIZ_START_TOOL = "quiz.start"
+QUIZ_STOP_TOOL = "quiz.stop"
+CALL_PREFIX = "ref"
+CONFIRM_PREFIX = "again"
+# "Start a 10-hour focus?": a request over LONG_FOCUS_SECONDS is confirmed before it starts (a
+# typo such as "600 minutes" for "60 minutes" must not silently hold the person for ten hours).
+LONG_PREFIX = "long"
+LONG_FOCUS_SECONDS = 4 * 60 * 60
+# uuid5 namespace for call ids derived from a message or an interaction (any fixed uuid works).
+_IDS = uuid.UUID("6f1c2b54-9d7e-4f0a-8c37-2f7f6b0c9e11")
+REMEMBER = 4096  # per kind; far more than one person's rounds between restarts
+# "Start another round?" is a question about now: left unanswered it times out within minutes
+# rather than offering a stale round later, and the next one supersedes it (the "again." topic of
+# its id, interact.services.interactions).
+CONFIRM_TIMEOUT_SECONDS = 5 * 60
+
+# What runs in a conversation (a ``conversation.state`` frame) to whoever asked for it.
+StateAsk = Callable[[dict[str, Any]], Awaitable[None]]
+# After a fresh start, what runs is read for at most this many of the Agent's conversations (to name
+# the activity of a focus running across the restart when its result comes).
+STATE_READS_ON_FIRST_WELCOME = 16
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Bounded(Generic[K, V]):
+    """A dict that forgets its oldest keys beyond ``limit`` (dedupe memory must not grow forever)."""
+
+    def __init__(self, limit: int = REMEMBER) -> None:
+        self.limit = limit
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: K) -> V | None:
+        return self._items.get(key)
+
+    def pop(self, key: K) -> V | None:
+        return self._items.pop(key, None)
+
+    def put(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One focus as the person asked for it."""
+
+    duration_seconds: int
+    activity: str | None
+    language: Language
+
+
+@dataclass
+class PendingCall:
+    """A tool call not answered yet (it is resent after a reconnect)."""
+
+    conversation_id: str
+    source_tool_call_id: str
+    tool: str
+    arguments: dict[str, Any]
+    language: Language
+    round: Round | None = None
+    refetched: bool = False  # stale_inventory: fetched the Inventory again and retried once
+    in_flight: bool = False  # sent on the current connection
+
+
+def call_id(language: Language, cause: str | None = None, *, prefix: str = CALL_PREFIX) -> str:
+    """A ``source_tool_call_id``: ``ref.<lang>.<hex>``, derived from ``cause`` when there is one."""
+    token = uuid.uuid5(_IDS, cause) if cause is not None else uuid.uuid4()
+    return f"{prefix}.{language}.{token.hex}"
+
+
+def language_of_call(source_tool_call_id: str, prefixes: tuple[str, ...] = (CALL_PREFIX,)) -> Language | None:
+    """The language a call id of one of ``prefixes`` carries; None for another Agent's id."""
+    parts = source_tool_call_id.split(".")
+    if len(parts) == 3 and parts[0] in prefixes and parts[1] in ("en", "zh"):
+        return parts[1]  # type: ignore[return-value]
+    return None
+
+
+def confirm_id(language: Language, duration_seconds: int, outbox_id: str) -> str:
+    return f"{CONFIRM_PREFIX}.{language}.{duration_seconds}.{outbox_id}"
+
+
+def long_confirm_id(language: Language, duration_seconds: int, message_id: str) -> str:
+    """``long.<lang>.<seconds>.<hex>``: "Start a 10-hour focus?" before a long request starts."""
+    return f"{LONG_PREFIX}.{language}.{duration_seconds}.{uuid.uuid5(_IDS, f'long:{message_id}').hex}"
+
+
+def round_from_confirm_id(interaction_id: str) -> Round | None:
+    """The round a confirm id describes (without its activity, which only memory holds)."""
+    parts = interaction_id.split(".", 3)
+    if (
+        len(parts) != 4
+        or parts[0] not in (CONFIRM_PREFIX, LONG_PREFIX)
+        or parts[1] not in ("en", "zh")
+        or not parts[2].isdigit()
+    ):
+        return None
+    seconds = int(parts[2])
+    if not 1 <= seconds <= MAX_FOCUS_SECONDS:
+        return None
+    return Round(duration_seconds=seconds, activity=None, language=parts[1])  # type: ignore[arg-type]
+
+
+def agent_language(code: object) -> Language | None:
+    """A page language code ("zh-hans", "en") as the Agent's language; None for an unknown one."""
+    if not isinstance(code, str) or not code:
+        return None
+    if code.lower().startswith("zh"):
+        return "zh"
+    return "en" if code.lower().startswith("en") else None
+
+
+def _seconds_between(start: str, end: str) -> int:
+    return max(0, round((datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()))
+
+
+# A start's result report as worded (conversation_id, text): how a composing Agent (agents.llm) keeps it.
+ReportHook = Callable[[str, str], None]
+
+
+class ReferenceAgent:
+    """The protocol with the server, and the rule-based decisions of the reference Agent.
+
+    The LLM Agent composes one (``agents.llm.agent``): it hands it every frame but the person's
+    messages and the answers its turns wait for, and uses the few public methods below
+    (``call``, ``say``, ``read_state``, …) — so the protocol's delivery rules have one implementation.
+    """
+
+    def __init__(
+        self,
+        send: Send,
+        *,
+        label: str = "reference",
+        call_prefix: str = CALL_PREFIX,
+        result_prefixes: tuple[str, ...] = (CALL_PREFIX,),
+        log_prefix: str = "reference_agent",
+        on_report: ReportHook | None = None,
+    ) -> None:
+        self._send = send
+        self.label = label
+        # Call ids this Agent makes (``<prefix>.<lang>.<hex>``) and those whose results it reports and acks.
+        self.call_prefix = call_prefix
+        self.result_prefixes = result_prefixes
+        self.log_prefix = log_prefix
+        self._on_report = on_report
+        self.agent_id: str | None = None
+        self.conversations: set[str] = set()
+        self._revisions: dict[str, str] = {}  # conversation -> Inventory revision
+        self._inventory_tools: dict[str, set[str]] = {}
+        self._inventory_requested: set[str] = set()
+        self._calls: dict[str, PendingCall] = {}  # source_tool_call_id -> unanswered call
+        self._rounds: Bounded[str, Round] = Bounded()  # source_tool_call_id -> what was started
+        self._announced: Bounded[str, bool] = Bounded()  # starts whose "Focus started" was posted
+        self._confirms: Bounded[str, Round] = Bounded()  # interaction_id -> the round it offers
+        self._results_done: Bounded[str, bool] = Bounded()  # outbox ids reported
+        self._messages_seen: Bounded[str, bool] = Bounded()
+        self._resolutions_seen: Bounded[str, bool] = Bounded()
+        # conversation -> the activity of a start this Agent answered with "how long?": the next
+        # message may be the bare answer ("25 minutes").
+        self._asked_how_long: Bounded[str, str | None] = Bounded()
+        # conversation -> its pending question ("another round?", "start a long focus?"): withdrawn
+        # once the person moves on.
+        self._open_questions: Bounded[str, str] = Bounded()
+        # conversations where a quiz this Agent started is running: "stop" there stops the quiz.
+        self._quizzes: Bounded[str, str] = Bounded()
+        # conversation -> the person's language as the last user.message said it (page, else saved).
+        self._languages: Bounded[str, Language] = Bounded()
+        # operation -> its activity, as conversation.state showed it running: names the result of a
+        # focus started before this process did.
+        self._activities: Bounded[str, str] = Bounded()
+        # conversation -> who waits for its conversation.state (asked once per connection).
+        self._state_asks: dict[str, list[StateAsk]] = {}
+        self._state_requested: set[str] = set()
+        self._welcomed_once = False
+
+    # --- connection events (from the client) ---------------------------------------------------
+
+    def disconnected(self) -> None:
+        """The connection is gone: whatever was in flight gets resent after the next welcome."""
+        for call in self._calls.values():
+            call.in_flight = False
+        self._inventory_requested.clear()
+        self._state_requested.clear()
+
+    async def close(self) -> None:
+        """The client is stopping for good (this Agent has no background work of its own)."""
+
+    @property
+    def pending_calls(self) -> list[PendingCall]:
+        return list(self._calls.values())
+
+    # --- frames in -------------------------------------------------------------------------------
+
+    async def handle(self, frame: dict[str, Any]) -> None:
+        handler = getattr(self, "_on_" + str(frame.get("type", "")).replace(".", "_"), None)
+        if handler is None:
+            self._log("frame_ignored", frame_type=frame.get("type"))
+            return
+        await handler(frame)
+        # Acked once handled, duplicates too: the server sends each again until it has seen the ack.
+        if frame.get("type") == "user.message":
+            await self._send({"type": "message.ack", "message_id": frame["message_id"]})
+        elif frame.get("type") == "interaction.resolved":
+            await self._send(
+                {
+                    "type": "interaction.ack",
+                    "conversation_id": frame["conversation_id"],
+                    "interaction_id": frame["interaction_id"],
+                }
+            )
+
+    async def _on_welcome(self, frame: dict[str, Any]) -> None:
+        self.agent_id = frame["agent_id"]
+        self.conversations = set(frame["conversations"])
+        self._log("welcomed", conversations=len(self.conversations))
+        for call in list(self._calls.values()):
+            if call.conversation_id not in self.conversations:
+                self._calls.pop(call.source_tool_call_id)
+                continue
+            await self._dispatch(call)
+        for conversation_id in list(self._state_asks):  # asked before the connection dropped
+            await self._request_state(conversation_id)
+        if not self._welcomed_once:
+            self._welcomed_once = True
+            for conversation_id in sorted(self.conversations)[:STATE_READS_ON_FIRST_WELCOME]:
+                await self._request_state(conversation_id)
+
+    async def _on_conversation_state(self, frame: dict[str, Any]) -> None:
+        conversation_id = frame["conversation_id"]
+        self._state_requested.discard(conversation_id)
+        for operation in frame.get("operations", []):
+            if operation.get("activity"):
+                self._activities.put(operation["operation_id"], operation["activity"])
+        for ask in self._state_asks.pop(conversation_id, []):
+            await ask(frame)
+
+    async def _read_state(self, conversation_id: str, then: StateAsk) -> None:
+        """Ask the server what runs in the conversation (``conversation.state.get``); ``then`` gets the answer."""
+        self._state_asks.setdefault(conversation_id, []).append(then)
+        await self._request_state(conversation_id)
+
+    async def _request_state(self, conversation_id: str) -> None:
+        if conversation_id in self._state_requested:
+            return
+        self._state_requested.add(conversation_id)
+        await self._send({"type": "conversation.state.get", "conversation_id": conversation_id})
+
+    async def _on_inventory(self, frame: dict[str, Any]) -> None:
+        conversation_id = frame["conversation_id"]
+        self._inventory_requested.discard(conversation_id)
+        self._revisions[conversation_id] = frame["revision"]
+        self._inventory_tools[conversation_id] = {tool["name"] for tool in frame["tools"]}
+        for call in list(self._calls.values()):
+            if call.conversation_id == conversation_id and not call.in_flight:
+                await self._dispatch(call)
+
+    async def _on_user_message(self, frame: dict[str, Any]) -> None:
+        message_id = frame["message_id"]
+        if message_id in self._messages_seen:
+            return
+        self._messages_seen.put(message_id, True)
+        conversation_id = frame["conversation_id"]
+        asked = conversation_id in self._asked_how_long
+        activity_asked_for = self._asked_how_long.pop(conversation_id)
+        intent = parse_intent(frame["text"], awaiting_duration=asked)
+        # The person's language, whatever script this one message used (an activity stays as typed).
+        language = self._language_of(conversation_id, frame, fallback=intent.language)
+        self._log("intent", conversation_id=conversation_id, message_id=message_id, intent=type(intent).__name__)
+        await self._act(conversation_id, message_id, intent, language, activity_asked_for)
+
+    async def _act(
+        self, conversation_id: str, message_id: str, intent: Intent, language: Language, asked_activity: str | None
+    ) -> None:
+        if isinstance(intent, StartFocus):
+            round_ = Round(intent.duration_seconds, intent.activity or asked_activity, language)
+            await self._withdraw_question(conversation_id)  # starting something else answers "another round?"
+            if round_.duration_seconds > LONG_FOCUS_SECONDS:
+                await self._confirm_long(conversation_id, message_id, round_)
+            else:
+                await self._start(conversation_id, round_, cause=f"message:{message_id}")
+        elif isinstance(intent, StartQuiz):
+            await self._withdraw_question(conversation_id)
+            source_id = call_id(language, f"message:{message_id}", prefix=self.call_prefix)
+            arguments = {
+                "duration_seconds": intent.duration_seconds,
+                "title": replies.quiz_title(intent.kind, language),
+                # Seeded by the call id: a resent call carries the same questions.
+                "questions": quiz.questions(intent.kind, source_id),
+            }
+            await self._call(
+                conversation_id, QUIZ_START_TOOL, arguments, language=language, source_tool_call_id=source_id
+            )
+        elif isinstance(intent, StopFocus):
+            await self._withdraw_question(conversation_id)
+            await self._call(
+                conversation_id,
+                QUIZ_STOP_TOOL if conversation_id in self._quizzes else INTERRUPT_TOOL,
+                {},
+                language=language,
+                source_tool_call_id=call_id(language, f"message:{message_id}", prefix=self.call_prefix),
+            )
+        elif isinstance(intent, FocusStatus):
+            await self._read_state(conversation_id, functools.partial(self._say_status, conversation_id, language))
+        elif isinstance(intent, DurationOutOfRange):
+            await self._say(
+                conversation_id, (replies.quiz_out_of_range if intent.quiz else replies.out_of_range)(language)
+            )
+        else:
+            assert isinstance(intent, Help)
+            if intent.missing_duration:
+                self._asked_how_long.put(conversation_id, intent.activity)
+            await self._say(
+                conversation_id,
+                replies.help_text(
+                    language, missing_duration=intent.missing_duration, topic=intent.topic, activity=intent.activity
+                ),
+            )
+
+    def _language_of(self, conversation_id: str, frame: dict[str, Any] | None, *, fallback: Language) -> Language:
+        """The person's language: the one ``frame`` (a user.message) names — the page's, else their saved
+        one — else the one their last message named; ``fallback`` when none is known."""
+        named = agent_language(frame.get("language")) if frame is not None else None
+        if named is not None:
+            self._languages.put(conversation_id, named)
+            return named
+        return self._languages.get(conversation_id) or fallback
+
+    async def _say_status(self, conversation_id: str, language: Language, state: dict[str, Any]) -> None:
+        """ "How long is left?": the running focus's remaining time and activity, or that none runs."""
+        focus = next((op for op in state.get("operations", []) if op.get("tool") == START_TOOL), None)
+        if focus is None or not focus.get("ends_at"):
+            await self._say(conversation_id, replies.nothing_to_stop(language))
+            return
+        remaining = _seconds_between(datetime.now(UTC).isoformat(), focus["ends_at"])
+        await self._say(conversation_id, replies.status_running(remaining, focus.get("activity"), language))
+
+    async def _confirm_long(self, conversation_id: str, message_id: str, round_: Round) -> None:
+        """Ask before a focus over LONG_FOCUS_SECONDS; "yes" starts it (``_on_interaction_resolved``)."""
+        interaction_id = long_confirm_id(round_.language, round_.duration_seconds, message_id)
+        self._confirms.put(interaction_id, round_)
+        self._open_questions.put(conversation_id, interaction_id)  # a later start or stop withdraws it too
+        await self._send(
+            {
+                "type": "interaction.request",
+                "conversation_id": conversation_id,
+                "interaction_id": interaction_id,
+                "kind": "confirm",
+                "prompt": replies.long_focus_question(round_.duration_seconds, round_.activity, round_.language),
+                "timeout_seconds": CONFIRM_TIMEOUT_SECONDS,
+            }
+        )
+
+    async def _withdraw_question(self, conversation_id: str) -> None:
+        """The person moved on (a new start, a stop): the pending "another round?" is withdrawn, so it
+        never shows over the next focus nor waits to be answered "yes" while one runs."""
+        interaction_id = self._open_questions.pop(conversation_id)
+        if interaction_id is None:
+            return
+        await self._send(
+            {"type": "interaction.withdraw", "conversation_id": conversation_id, "interaction_id": interaction_id}
+        )
+        self._log("question_withdrawn", conversation_id=conversation_id, interaction_id=interaction_id)
+
+    async def _on_tool_accepted(self, frame: dict[str, Any]) -> None:
+        source_id = frame["source_tool_call_id"]
+        call = self._calls.pop(source_id, None)
+        round_ = call.round if call is not None else self._rounds.get(source_id)
+        self._log("tool_accepted", source_tool_call_id=source_id, replayed=frame.get("replayed", False))
+        if call is not None and call.tool == QUIZ_START_TOOL:
+            if frame.get("result") is None and source_id not in self._announced:
+                self._announced.put(source_id, True)
+                self._quizzes.put(frame["conversation_id"], source_id)
+                count = len(call.arguments["questions"])
+                await self._say(
+                    frame["conversation_id"],
+                    replies.quiz_started(call.arguments["duration_seconds"], count, call.language),
+                    app_session_id=frame["app_session_id"],
+                )
+            return
+        if frame.get("result") is not None or source_id in self._announced or round_ is None:
+            # Already final (a replay after the focus ended): its tool.result reports it.
+            return
+        self._announced.put(source_id, True)
+        await self._say(
+            frame["conversation_id"],
+            replies.focus_started(round_.duration_seconds, round_.activity, round_.language),
+            app_session_id=frame["app_session_id"],
+        )
+
+    async def _on_tool_receipt(self, frame: dict[str, Any]) -> None:
+        source_id = frame["source_tool_call_id"]
+        call = self._calls.pop(source_id, None)
+        status = frame["receipt"].get("status")
+        self._log("tool_receipt", source_tool_call_id=source_id, status=status)
+        language = call.language if call is not None else (language_of_call(source_id, self.result_prefixes) or "en")
+        if status in ("no_active_focusing_operation", "no_active_quiz", "operation_already_final"):
+            stopped_quiz = call is not None and call.tool == QUIZ_STOP_TOOL
+            await self._say(frame["conversation_id"], replies.nothing_to_stop(language, quiz=stopped_quiz))
+        # "interrupted": the start's tool.result follows at once and is the report.
+
+    async def _on_tool_rejected(self, frame: dict[str, Any]) -> None:
+        source_id, code, detail = frame["source_tool_call_id"], frame["code"], frame["detail"]
+        call = self._calls.get(source_id)
+        self._log("tool_rejected", source_tool_call_id=source_id, code=code)
+        if call is None:
+            return
+        if code == "stale_inventory" and not call.refetched:
+            # Rejected calls are not stored, so the same id may go again once the Inventory is fresh.
+            call.refetched, call.in_flight = True, False
+            self._revisions.pop(call.conversation_id, None)
+            await self._dispatch(call)
+            return
+        self._calls.pop(source_id)
+        if call.tool == QUIZ_START_TOOL:
+            text = (
+                replies.quiz_running(call.language)
+                if code == "active_quiz"
+                else replies.start_rejected(code, detail, call.language)
+            )
+        elif call.tool == START_TOOL:
+            text = (
+                replies.already_focusing(call.language)
+                if code == "active_focusing_operation"
+                else replies.start_rejected(code, detail, call.language)
+            )
+        else:
+            text = replies.stop_rejected(code, detail, call.language)
+        await self._say(call.conversation_id, text)
+
+    async def _on_tool_result(self, frame: dict[str, Any]) -> None:
+        outbox_id, source_id = frame["outbox_id"], frame["source_tool_call_id"]
+        language = language_of_call(source_id, self.result_prefixes)
+        if language is None:
+            # Another Agent of this user made that call: its result is that Agent's to ack.
+            self._log("foreign_result_left", outbox_id=outbox_id, source_tool_call_id=source_id)
+            return
+        self._calls.pop(source_id, None)  # a result means the call was accepted, answer seen or not
+        if outbox_id not in self._results_done:
+            if isinstance(frame.get("result"), dict) and frame["result"].get("isError") is True:
+                # The app could not shape its result (docs/agent-protocol.md): it ended all the same.
+                self._rounds.pop(source_id)
+                if self._quizzes.get(frame["conversation_id"]) == source_id:
+                    self._quizzes.pop(frame["conversation_id"])
+                await self._say(frame["conversation_id"], replies.result_failed(language))
+                self._log("result_reported", outbox_id=outbox_id, state="error", level="warning")
+            elif frame.get("tool") == START_TOOL:
+                await self._report(frame, language)
+            elif frame.get("tool") == QUIZ_START_TOOL:
+                await self._report_quiz(frame, language)
+            # Marked only once the report went out: a connection lost half-way reports again.
+            self._results_done.put(outbox_id, True)
+        else:
+            self._log("result_duplicate", outbox_id=outbox_id, source_tool_call_id=source_id)
+        # Always ack, duplicates too: the server redelivers until it has seen an ack.
+        await self._send({"type": "outbox.ack", "outbox_id": outbox_id})
+        self._log("result_acked", outbox_id=outbox_id, source_tool_call_id=source_id)
+
+    async def _on_interaction_resolved(self, frame: dict[str, Any]) -> None:
+        interaction_id = frame["interaction_id"]
+        if interaction_id in self._resolutions_seen:
+            return
+        self._resolutions_seen.put(interaction_id, True)
+        round_ = self._confirms.pop(interaction_id) or round_from_confirm_id(interaction_id)
+        self._log("interaction_resolved", interaction_id=interaction_id, status=frame["status"])
+        if round_ is None:
+            return
+        conversation_id = frame["conversation_id"]
+        if self._open_questions.get(conversation_id) == interaction_id:
+            self._open_questions.pop(conversation_id)
+        if frame["status"] == "answered" and frame.get("value") is True:
+            await self._start(conversation_id, round_, cause=f"interaction:{interaction_id}")
+        elif frame["status"] == "answered" and interaction_id.startswith(f"{LONG_PREFIX}."):
+            await self._say(conversation_id, replies.long_focus_declined(round_.language))
+        elif frame["status"] == "answered":
+            await self._say(conversation_id, replies.another_round_declined(round_.language))
+        # dismissed / timed_out / failed / superseded: the person moved on; nothing to add.
+
+    async def _on_message_sent(self, frame: dict[str, Any]) -> None:
+        pass
+
+    async def _on_interaction_pending(self, frame: dict[str, Any]) -> None:
+        pass
+
+    async def _on_interaction_withdrawn(self, frame: dict[str, Any]) -> None:
+        pass  # its interaction.resolved (superseded) follows, and is acked there
+
+    async def _on_error(self, frame: dict[str, Any]) -> None:
+        # Errors carry no reference to the frame they answer. The only one this Agent expects is
+        # app_session_ended: a very short focus ended before "Focus started" reached its block;
+        # the result report (in the main IM) follows anyway.
+        self._log("server_error", code=frame.get("code"), detail=frame.get("detail"), level="warning")
+
+    # --- decisions ---------------------------------------------------------------------------
+
+    async def _start(self, conversation_id: str, round_: Round, *, cause: str) -> None:
+        arguments: dict[str, Any] = {"duration_seconds": round_.duration_seconds}
+        if round_.activity:
+            arguments["activity"] = round_.activity
+        source_id = call_id(round_.language, cause, prefix=self.call_prefix)
+        self._rounds.put(source_id, round_)
+        await self._call(
+            conversation_id,
+            START_TOOL,
+            arguments,
+            language=round_.language,
+            round_=round_,
+            source_tool_call_id=source_id,
+        )
+
+    async def _call(
+        self,
+        conversation_id: str,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        language: Language,
+        source_tool_call_id: str,
+        round_: Round | None = None,
+    ) -> None:
+        call = PendingCall(conversation_id, source_tool_call_id, tool, arguments, language, round=round_)
+        self._calls[source_tool_call_id] = call
+        await self._dispatch(call)
+
+    async def _dispatch(self, call: PendingCall) -> None:
+        """Send ``call`` now if the Inventory revision is known, else fetch the Inventory first."""
+        revision = self._revisions.get(call.conversation_id)
+        if revision is None:
+            await self.request_inventory(call.conversation_id)
+            return
+        if call.tool not in self._inventory_tools.get(call.conversation_id, {call.tool}):
+            self._calls.pop(call.source_tool_call_id, None)
+            await self._say(call.conversation_id, replies.not_available(call.language))
+            return
+        call.in_flight = True
+        await self._send(
+            {
+                "type": "tool.call",
+                "conversation_id": call.conversation_id,
+                "source_tool_call_id": call.source_tool_call_id,
+                "tool": call.tool,
+                "arguments": call.arguments,
+                "inventory_revision": revision,
+            }
+        )
+        self._log("tool_call_sent", tool=call.tool, source_tool_call_id=call.source_tool_call_id)
+
+    def _result_text(self, frame: dict[str, Any], language: Language) -> tuple[str, Round]:
+        """How a start's ``tool.result`` is worded, and the round it ran (its activity from memory)."""
+        result = frame["result"]
+        planned = _seconds_between(result["started_at"], result["ends_at"])
+        remembered = self._rounds.pop(frame["source_tool_call_id"])
+        round_ = Round(planned, remembered.activity if remembered else None, language)
+        if result["state"] == "completed":
+            return replies.focus_completed(planned, round_.activity, language), round_
+        elapsed = _seconds_between(result["started_at"], result["ended_at"])
+        return replies.focus_interrupted(elapsed, result.get("interruption_reason"), round_.activity, language), round_
+
+    async def _report(self, frame: dict[str, Any], language: Language) -> None:
+        """Tell the person how the focus ended (main IM: its block is read-only now); after a completed
+        one, offer another. An interrupted focus gets no such question: the person stopped or left it,
+        so "another round?" would be about a moment that has passed."""
+        result, outbox_id, conversation_id = frame["result"], frame["outbox_id"], frame["conversation_id"]
+        language = self._language_of(conversation_id, None, fallback=language)
+        self._recall_round(frame, language)
+        text, round_ = self._result_text(frame, language)
+        planned = round_.duration_seconds
+        if self._on_report is not None:
+            self._on_report(conversation_id, text)
+        await self._say(conversation_id, text)
+        if result["state"] != "completed":
+            self._log("result_reported", outbox_id=outbox_id, state=result["state"])
+            return
+        interaction_id = confirm_id(language, planned, outbox_id)
+        self._confirms.put(interaction_id, round_)
+        self._open_questions.put(conversation_id, interaction_id)
+        await self._send(
+            {
+                "type": "interaction.request",
+                "conversation_id": conversation_id,
+                "interaction_id": interaction_id,
+                "kind": "confirm",
+                "prompt": replies.another_round(planned, language),
+                "timeout_seconds": CONFIRM_TIMEOUT_SECONDS,
+            }
+        )
+        self._log("result_reported", outbox_id=outbox_id, state=result["state"], interaction_id=interaction_id)
+
+    async def _report_quiz(self, frame: dict[str, Any], language: Language) -> None:
+        """Tell the person their quiz's score (main IM), however it ended."""
+        result, conversation_id = frame["result"], frame["conversation_id"]
+        if self._quizzes.get(conversation_id) == frame["source_tool_call_id"]:
+            self._quizzes.pop(conversation_id)
+        language = self._language_of(conversation_id, None, fallback=language)
+        score = result["score"]
+        text = replies.quiz_result(result["state"], score["correct"], score["answered"], score["total"], language)
+        await self._say(conversation_id, text)
+        self._log("result_reported", outbox_id=frame["outbox_id"], state=result["state"], tool=QUIZ_START_TOOL)
+
+    def _recall_round(self, frame: dict[str, Any], language: Language) -> None:
+        """A result of a call this process does not remember (made before a restart): its activity as
+        ``conversation.state`` showed the operation running, so the report still says what it was for."""
+        source_id, result = frame["source_tool_call_id"], frame["result"]
+        if self._rounds.get(source_id) is not None:
+            return
+        planned = _seconds_between(result["started_at"], result["ends_at"])
+        self._rounds.put(source_id, Round(planned, self._activities.get(result["operation_id"]), language))
+
+    async def _say(self, conversation_id: str, text: str, *, app_session_id: str | None = None) -> None:
+        frame: dict[str, Any] = {"type": "message.send", "conversation_id": conversation_id, "text": text}
+        if app_session_id is not None:
+            frame["app_session_id"] = app_session_id
+        await self._send(frame)
+
+    # --- what a composing Agent (agents.llm) uses ------------------------------------------------
+
+    def first_sight(self, message_id: str) -> bool:
+        """True the first time ``message_id`` is seen (redeliveries are handled once)."""
+        if message_id in self._messages_seen:
+            return False
+        self._messages_seen.put(message_id, True)
+        return True
+
+    async def request_inventory(self, conversation_id: str) -> None:
+        """``inventory.get`` unless one is on its way on this connection."""
+        if conversation_id in self._inventory_requested:
+            return
+        self._inventory_requested.add(conversation_id)
+        try:
+            await self._send({"type": "inventory.get", "conversation_id": conversation_id})
+        except BaseException:
+            self._inventory_requested.discard(conversation_id)
+            raise
+
+    def pending_call(self, source_tool_call_id: str) -> PendingCall | None:
+        return self._calls.get(source_tool_call_id)
+
+    def forget_call(self, source_tool_call_id: str) -> None:
+        """Its answer was handed to whoever waited for it: nothing to resend."""
+        self._calls.pop(source_tool_call_id, None)
+
+    async def call(
+        self,
+        conversation_id: str,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        language: Language,
+        source_tool_call_id: str,
+        round_: Round | None = None,
+    ) -> None:
+        """Make a tool call (resent after a reconnect until answered); a start's ``round_`` names its report."""
+        if round_ is not None:
+            self._rounds.put(source_tool_call_id, round_)
+        await self._call(
+            conversation_id, tool, arguments, language=language, source_tool_call_id=source_tool_call_id, round_=round_
+        )
+
+    async def withdraw_question(self, conversation_id: str) -> None:
+        await self._withdraw_question(conversation_id)
+
+    async def read_state(self, conversation_id: str, then: StateAsk) -> None:
+        await self._read_state(conversation_id, then)
+
+    def language_of(self, conversation_id: str, frame: dict[str, Any] | None, *, fallback: Language) -> Language:
+        return self._language_of(conversation_id, frame, fallback=fallback)
+
+    async def say(self, conversation_id: str, text: str, *, app_session_id: str | None = None) -> None:
+        await self._say(conversation_id, text, app_session_id=app_session_id)
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self._send(frame)
+
+    def log(self, event: str, *, level: str = "info", **fields: Any) -> None:
+        self._log(event, level=level, **fields)
+
+    def _log(self, event: str, *, level: str = "info", **fields: Any) -> None:
+        getattr(logger, level)(f"{self.log_prefix}.{event}", agent=self.label, agent_id=self.agent_id, **fields)
