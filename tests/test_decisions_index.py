@@ -9,7 +9,7 @@ from pathlib import Path
 DECISIONS = Path(__file__).resolve().parents[1] / "docs" / "decisions"
 STATUS = re.compile(r"^\*\*Status:\*\*\s*(.*)$", re.M)
 # How a record's Status line names the older records it changes ("amends 0030, 0031", "completes 0024").
-CHANGES = re.compile(r"\b(?:amends|supersedes|updates|completes|replaces)\b([^;)]*)")
+CHANGES = re.compile(r"\b(?:amends|supersedes|updates|completes|replaces|extends)\b([^;)]*)")
 
 
 def records() -> dict[str, str]:
