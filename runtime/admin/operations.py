@@ -123,7 +123,7 @@ class ToolCallAdmin(ReadOnlyAdmin):
 
 def ended_how(operation: Operation) -> str:
     """Who ended it, how and why ("Interrupted by the operator alice …"), in the admin's language."""
-    if operation.state == OperationState.FOCUSING:
+    if is_running(operation.state):
         return str(_("still running"))
     if operation.state == OperationState.COMPLETED:
         return str(_("Completed at its end time."))
