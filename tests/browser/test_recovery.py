@@ -37,7 +37,7 @@ def test_the_page_reconnects_by_itself_and_restarts_resume_or_settle_the_focus(w
     completed at its ends_at; a second round killed and restarted after its ends_at is settled
     once by recovery, and the page shows Interact with the result."""
     banner = ws.page.locator("#banner")
-    operation = start_focus(ws, server, conversation, "start a 12 second reading focus")
+    operation = start_focus(ws, server, conversation, "start a 20 second reading focus")
     server.kill()
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Reconnecting")
