@@ -171,7 +171,7 @@ def aimed_frames(draw: st.DrawFn, pools: dict[str, list[str]]) -> dict[str, Any]
 @pytest.mark.spec("R-2.2.3", "R-4.1.5")
 def test_schema_valid_frames_get_ok_or_a_stable_refusal_that_changes_nothing(page, scenario):
     """A schema-valid page frame, with ids that are random, the user's own or another user's, is
-    answered ``snapshot`` (snapshot.get) or ``ok`` naming the frame, or refused with a stable
+    answered ``snapshot`` (snapshot.get), ``pong`` (ping) or ``ok`` naming the frame, or refused with a stable
     Runtime code - never ``internal_error``; the request_id comes back; a refusal changes no row
     (only its own ``*.rejected`` decision-log entry); the connection answers the next frame."""
 
@@ -189,6 +189,9 @@ def test_schema_valid_frames_get_ok_or_a_stable_refusal_that_changes_nothing(pag
             assert set(new_event_kinds(since)) <= REJECTION_EVENTS, (frame, new_event_kinds(since))
         elif frame["type"] == "snapshot.get":
             assert reply["type"] == "snapshot", (frame, reply)
+        elif frame["type"] == "ping":  # the page's heartbeat: answered at once, nothing read or written
+            assert reply["type"] == "pong", (frame, reply)
+            assert database_state() == before, (frame, reply)
         else:
             assert (reply["type"], reply["frame"]) == ("ok", frame["type"]), (frame, reply)
         page.still_usable()
