@@ -4,8 +4,10 @@ tests/lineup/test_alert_rules.py runs the rules on hand-written series (promtool
 (Debian's ``prometheus``) scrapes a real Daphne's ``/metrics`` while a real Celery worker and beat run
 the sweep, and evaluates docs/operations/prometheus-alerts.yml with its durations scaled from minutes
 to seconds (``scaled_rules``: the same expressions, so a wrong selector or label fails here too). The
-worker is SIGKILLed: its counter files stay in ``LINEUP_METRICS_DIR``, the sweep count stops growing,
-and LineUpWorkerStopped must fire; before that, on the healthy system, no rule may fire.
+host's two Daphnes are scraped as the docs say (each shows the host's sums). On the healthy system no
+rule may fire. One Daphne is SIGKILLed: LineUpNotReady fires for that one and the sweeps still show
+through the other. Then the worker is SIGKILLed: its counter files stay in ``LINEUP_METRICS_DIR``, the
+sweep count stops growing, and LineUpWorkerStopped must fire.
 """
 
 from __future__ import annotations
@@ -48,8 +50,8 @@ def scaled_rules(text: str) -> str:
     return scaled
 
 
-def start_prometheus(processes: ProcessSupervisor, tmp_path: Path, *, target: str) -> int:
-    """A real Prometheus scraping ``target`` as the docs' job (``job="lineup"``, a ``host`` label)."""
+def start_prometheus(processes: ProcessSupervisor, tmp_path: Path, *, targets: list[str]) -> int:
+    """A real Prometheus scraping ``targets`` as the docs' job (``job="lineup"``, a ``host`` label)."""
     binary = shutil.which("prometheus")
     if binary is None:
         pytest.fail("prometheus is missing: apt-get install prometheus (.ci/run installs it)", pytrace=False)
@@ -57,7 +59,7 @@ def start_prometheus(processes: ProcessSupervisor, tmp_path: Path, *, target: st
     config = {
         "global": {"scrape_interval": "1s", "scrape_timeout": "1s", "evaluation_interval": "1s"},
         "rule_files": [str(tmp_path / "rules.yml")],
-        "scrape_configs": [{"job_name": "lineup", "static_configs": [{"targets": [target], "labels": {"host": "h1"}}]}],
+        "scrape_configs": [{"job_name": "lineup", "static_configs": [{"targets": targets, "labels": {"host": "h1"}}]}],
     }
     (tmp_path / "prometheus.yml").write_text(json.dumps(config))  # JSON is YAML
     port = free_port()
@@ -112,7 +114,9 @@ def test_lineup_worker_stopped_fires_on_a_real_scrape_after_the_worker_is_killed
         worker = start_celery_worker(processes, env=env)
         start_celery_beat(processes, env=env)
         daphne_port, _ = start_daphne(processes, "daphne", env=env)
-        port = start_prometheus(processes, tmp_path, target=f"127.0.0.1:{daphne_port}")
+        other_port, other = start_daphne(processes, "daphne-2", env=env)
+        targets = [f"127.0.0.1:{daphne_port}", f"127.0.0.1:{other_port}"]
+        port = start_prometheus(processes, tmp_path, targets=targets)
         window = 3 * SECONDS_PER_MINUTE  # LineUpWorkerStopped's [3m]
 
         def sweeping() -> bool:
@@ -125,24 +129,50 @@ def test_lineup_worker_stopped_fires_on_a_real_scrape_after_the_worker_is_killed
         healthy_since = time.time()
         seen: dict[str, str] = {}
 
-        def healthy_long_enough() -> bool:
+        def evaluated_since(since: float) -> bool:
             states = rule_states(port)
             seen.update({name: state for name, (state, _) in states.items() if state != "inactive"})
-            return min(at for _, at in states.values()) > healthy_since + window + 2 * SECONDS_PER_MINUTE
+            return min(at for _, at in states.values()) > since
 
-        wait_for(healthy_long_enough, timeout=60, what="healthy evaluations", describe=processes.describe)
+        wait_for(
+            lambda: evaluated_since(healthy_since + window + 2 * SECONDS_PER_MINUTE),
+            timeout=60,
+            what="healthy evaluations",
+            describe=processes.describe,
+        )
         assert seen == {}, f"alerts on a healthy system: {seen}"
+
+        other.kill()  # one scraped Daphne gone: that target is down, the other still shows the sums
+        killed_at = time.time()
+
+        def firing(alertname: str) -> dict | None:
+            alerts = [a for a in api(port, "alerts")["alerts"] if a["labels"]["alertname"] == alertname]
+            return next((a for a in alerts if a["state"] == "firing"), None)
+
+        not_ready = wait_for(
+            lambda: firing("LineUpNotReady"), timeout=60, what="LineUpNotReady", describe=processes.describe
+        )
+        assert not_ready["labels"]["instance"] == f"127.0.0.1:{other_port}"
+        seen.clear()
+        # A full window after the kill the sweeps still show through the first Daphne: no false stop.
+        wait_for(
+            lambda: evaluated_since(killed_at + window + 2 * SECONDS_PER_MINUTE),
+            timeout=60,
+            what="evaluations after the Daphne's death",
+            describe=processes.describe,
+        )
+        assert "LineUpWorkerStopped" not in seen and "LineUpTargetsMissing" not in seen, seen
 
         worker.kill()  # SIGKILL, children too: the sweep tasks pile up in Redis, nobody counts them
         killed_at = time.time()
-
-        def firing() -> float | None:
-            state, _ = rule_states(port)["LineUpWorkerStopped"]
-            return time.time() - killed_at if state == "firing" else None
-
-        after = wait_for(firing, timeout=60, what="LineUpWorkerStopped to fire", describe=processes.describe)
+        stopped = wait_for(
+            lambda: firing("LineUpWorkerStopped"),
+            timeout=60,
+            what="LineUpWorkerStopped to fire",
+            describe=processes.describe,
+        )
+        after = time.time() - killed_at
         # The window must empty of sweeps, then the `for` must pass: about 3 + 1 scaled minutes.
         assert after >= window, f"fired {after:.1f} s after the kill, before the window emptied"
-        alerts = {a["labels"]["alertname"]: a for a in api(port, "alerts")["alerts"] if a["state"] == "firing"}
-        assert alerts["LineUpWorkerStopped"]["labels"]["severity"] == "critical"
-        assert "LineUpNotReady" not in alerts and "LineUpTargetsMissing" not in alerts
+        assert stopped["labels"]["severity"] == "critical"
+        assert firing("LineUpTargetsMissing") is None  # the first Daphne still answers
