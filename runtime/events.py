@@ -189,6 +189,8 @@ class EventLine(NamedTuple):
 # More rows than this announced together (a sweep's or recovery's batch) log one line with counts
 # instead of a line each; the metrics count each row as before.
 BATCH_LINE_ABOVE = 32
+# The events that settle an operation: their line and their count carry the settlement's ``path``.
+SETTLEMENT_KINDS = frozenset({"operation.completed", "operation.interrupted"})
 
 
 def announce_events(events: list[LifecycleEvent | EventLine], *, level: str = "info") -> None:
@@ -204,6 +206,8 @@ def announce_events(events: list[LifecycleEvent | EventLine], *, level: str = "i
         else:
             for event in events:
                 line = {k: _plain(v) for k in _ID_FIELDS if (v := getattr(event, k))}
+                if event.kind in SETTLEMENT_KINDS:  # the metrics' path label, under the same name
+                    line["path"] = metrics.path_of(event.data.get("trigger") or "deadline", via=via)
                 # A MiniApp's private details (a quiz's answer key) stay in the row, never in a log line.
                 log(event.kind, **line, **redact_private(event.data))
         metrics.count_events([(e.kind, e.data) for e in events], via=via)  # once committed, like the line

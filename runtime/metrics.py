@@ -60,15 +60,17 @@ DECISION_SECONDS = Histogram(
     ["service"],
     buckets=DECISION_BUCKETS,
 )
+# ``trigger`` is the event log's and the log line's word (``deadline``, ``agent_interrupt``, ``switch_app``,
+# ...); ``path`` says which part of LineUp did it (``PATHS``), the same field on the log line.
 SETTLEMENTS = Counter(
     "lineup_settlements_total",
-    "Operations settled, by final state and by what settled them (eta, sweep, recovery or the interrupting event).",
-    ["state", "trigger"],
+    "Operations settled, by final state, by trigger (as in the event log) and by the path that settled them.",
+    ["state", "trigger", "path"],
 )
 SETTLEMENT_LAG = Histogram(
     "lineup_settlement_lag_seconds",
-    "settled_at - ends_at of each completed operation, by what settled it (eta, sweep, recovery).",
-    ["trigger"],
+    "settled_at - ends_at of each completed operation, by trigger and by the path that settled it.",
+    ["trigger", "path"],
     buckets=LAG_BUCKETS,
 )
 SETTLEMENT_FAILURES = Counter(
@@ -110,8 +112,8 @@ for _path in ("sweep", "recovery"):
     SWEEP_BATCHES.labels(_path)
 for _attempt in ("first", "redelivery"):
     OUTBOX_SENDS.labels(_attempt)
-for _trigger in ("eta", "sweep", "recovery"):
-    SETTLEMENT_LAG.labels(_trigger)
+for _path in ("eta", "sweep", "recovery"):
+    SETTLEMENT_LAG.labels("deadline", _path)
 
 WORKSPACE_PAGES = Gauge(
     "lineup_workspace_pages",
@@ -138,6 +140,23 @@ def settlement_path() -> str:
     return _settling_via.get()
 
 
+# What settled an operation, by its trigger: a deadline by whichever of eta, sweep or recovery was
+# running (``settling_via``); the others name their path whatever ran them.
+PATHS = ("eta", "sweep", "recovery", "interrupt", "lifecycle", "operator")
+_PATH_BY_TRIGGER = {
+    "agent_interrupt": "interrupt",
+    "switch_app": "lifecycle",
+    "close_app": "lifecycle",
+    "return_to_interact": "lifecycle",
+    "operator": "operator",
+}
+
+
+def path_of(trigger: str, *, via: str) -> str:
+    """The ``path`` label and log field of a settlement with ``trigger``, decided while ``via`` ran."""
+    return via if trigger == "deadline" else _PATH_BY_TRIGGER.get(trigger, trigger)
+
+
 # --- what the code calls ------------------------------------------------------------------------
 
 
@@ -154,12 +173,12 @@ def count_events(events: list[tuple[str, dict[str, Any]]], *, via: str) -> None:
     for kind, data in events:
         outcome = data.get("code") or data.get("status") or "ok"
         tally[(DECISIONS, (kind, str(outcome)))] += 1
-        if kind in ("operation.completed", "operation.interrupted"):
+        if kind in ("operation.completed", "operation.interrupted"):  # runtime.events.SETTLEMENT_KINDS
             trigger = data.get("trigger") or "deadline"
-            path = via if trigger == "deadline" else trigger
-            tally[(SETTLEMENTS, (kind.removeprefix("operation."), path))] += 1
+            path = path_of(trigger, via=via)
+            tally[(SETTLEMENTS, (kind.removeprefix("operation."), trigger, path))] += 1
             if data.get("lag_ms") is not None:
-                SETTLEMENT_LAG.labels(path).observe(max(data["lag_ms"], 0) / 1000)
+                SETTLEMENT_LAG.labels(trigger, path).observe(max(data["lag_ms"], 0) / 1000)
             _tally_settlement_facts(data, tally)
         elif kind == "settlement.failed":
             tally[(SETTLEMENT_FAILURES, ())] += 1

@@ -63,7 +63,7 @@ def rig(request, tmp_path, django_db_setup) -> Iterator[tuple[PostgresCluster, P
 def test_metrics_from_daphne_and_worker_and_readiness_through_a_postgresql_outage(rig) -> None:
     """After a start settled by the worker's eta task, a start interrupted by the Agent and one
     result left unacknowledged, one Daphne's /metrics shows the decisions, the settlements by
-    trigger, the lag histogram (the worker's own figures), the eta publish, and a backlog equal to
+    trigger and path, the lag histogram (the worker's own figures), the eta publish, and a backlog equal to
     the database's; /readyz is 503 while PostgreSQL is stopped and 200 again after, and a probe by
     IP (a Host outside ALLOWED_HOSTS) is answered with no error in the log."""
     postgres, processes, env = rig
@@ -91,16 +91,19 @@ def test_metrics_from_daphne_and_worker_and_readiness_through_a_postgresql_outag
 
     def scraped() -> str | None:
         status, body = get(port, "/metrics")
-        settled = sample(body, "lineup_settlements_total", state="interrupted", trigger="agent_interrupt")
+        settled = sample(
+            body, "lineup_settlements_total", state="interrupted", trigger="agent_interrupt", path="interrupt"
+        )
         return body if status == 200 and settled == 1 else None
 
     body = wait_for(scraped, timeout=15, what="the interrupt in /metrics", describe=processes.describe)
     assert sample(body, "lineup_decisions_total", kind="operation.started", outcome="ok") == 2
     assert sample(body, "lineup_decisions_total", kind="tool.receipt", outcome="interrupted") == 1
     # The eta settlement was made in a worker child: its figures reach Daphne's /metrics.
-    assert sample(body, "lineup_settlements_total", state="completed", trigger="eta") == 1
-    assert sample(body, "lineup_settlement_lag_seconds_count", trigger="eta") == 1
-    assert sample(body, "lineup_settlement_lag_seconds_bucket", trigger="eta", le="5.0") == 1
+    # One vocabulary with the log: the trigger is the event's (deadline), the path what settled it.
+    assert sample(body, "lineup_settlements_total", state="completed", trigger="deadline", path="eta") == 1
+    assert sample(body, "lineup_settlement_lag_seconds_count", trigger="deadline", path="eta") == 1
+    assert sample(body, "lineup_settlement_lag_seconds_bucket", trigger="deadline", path="eta", le="5.0") == 1
     assert sample(body, "lineup_eta_tasks_published_total") == 2
     assert sample(body, "lineup_decision_duration_seconds_count", service="start_operation") == 2
     assert sample(body, "lineup_outbox_sends_total", attempt="first") >= 2

@@ -13,6 +13,7 @@ from lineup.probes import ProbeMiddleware
 from miniapps.pomodoro.tools import interrupt_focus, start_focus
 from runtime import metrics
 from runtime.services.recovery import recover_runtime
+from runtime.transitions import Trigger
 
 pytestmark = pytest.mark.django_db
 
@@ -70,16 +71,22 @@ def test_probe_paths_only_for_get(client):
     assert client.post("/healthz").status_code == 404
 
 
-def test_decisions_settlements_and_lag_are_counted_once_committed(conversation, django_capture_on_commit_callbacks):
+def test_decisions_settlements_and_lag_are_counted_once_committed(
+    conversation, django_capture_on_commit_callbacks, caplog
+):
     """A start, an interrupt and a recovery settlement move the decision counters, the settlement
-    counter by trigger and the lag histogram of the path that settled it."""
+    counter by trigger and path and the lag histogram of the path that settled it; each settlement's
+    log line says the same trigger and path as its metric (one vocabulary, issue 41)."""
+    caplog.set_level(logging.INFO)
     now = timezone.now()
+    interrupted_labels = {"state": "interrupted", "trigger": "agent_interrupt", "path": "interrupt"}
+    recovered_labels = {"state": "completed", "trigger": "deadline", "path": "recovery"}
     before = {
         "started": value("lineup_decisions_total", kind="operation.started", outcome="ok"),
-        "interrupted": value("lineup_settlements_total", state="interrupted", trigger="agent_interrupt"),
-        "recovered": value("lineup_settlements_total", state="completed", trigger="recovery"),
-        "lag": value("lineup_settlement_lag_seconds_count", trigger="recovery"),
-        "lag_sum": value("lineup_settlement_lag_seconds_sum", trigger="recovery"),
+        "interrupted": value("lineup_settlements_total", **interrupted_labels),
+        "recovered": value("lineup_settlements_total", **recovered_labels),
+        "lag": value("lineup_settlement_lag_seconds_count", trigger="deadline", path="recovery"),
+        "lag_sum": value("lineup_settlement_lag_seconds_sum", trigger="deadline", path="recovery"),
         "duration": value("lineup_decision_duration_seconds_count", service="start_operation"),
     }
     common = {"conversation_id": conversation.id, "activity": None, "caller": "test"}
@@ -93,11 +100,35 @@ def test_decisions_settlements_and_lag_are_counted_once_committed(conversation, 
 
     assert value("lineup_decisions_total", kind="operation.started", outcome="ok") == before["started"] + 2
     assert value("lineup_decision_duration_seconds_count", service="start_operation") == before["duration"] + 2
-    interrupted = value("lineup_settlements_total", state="interrupted", trigger="agent_interrupt")
-    assert interrupted == before["interrupted"] + 1
-    assert value("lineup_settlements_total", state="completed", trigger="recovery") == before["recovered"] + 1
-    assert value("lineup_settlement_lag_seconds_count", trigger="recovery") == before["lag"] + 1
-    assert value("lineup_settlement_lag_seconds_sum", trigger="recovery") == pytest.approx(before["lag_sum"] + 3, 0.01)
+    assert value("lineup_settlements_total", **interrupted_labels) == before["interrupted"] + 1
+    assert value("lineup_settlements_total", **recovered_labels) == before["recovered"] + 1
+    assert value("lineup_settlement_lag_seconds_count", trigger="deadline", path="recovery") == before["lag"] + 1
+    lag_sum = value("lineup_settlement_lag_seconds_sum", trigger="deadline", path="recovery")
+    assert lag_sum == pytest.approx(before["lag_sum"] + 3, 0.01)
+    lines = [r.msg for r in caplog.records if isinstance(r.msg, dict) and r.msg["event"].startswith("operation.")]
+    settled = {line["event"]: (line["trigger"], line["path"]) for line in lines if "trigger" in line}
+    assert settled == {
+        "operation.interrupted": ("agent_interrupt", "interrupt"),
+        "operation.completed": ("deadline", "recovery"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("trigger", "via", "path"),
+    [
+        ("deadline", "eta", "eta"),
+        ("deadline", "sweep", "sweep"),
+        ("deadline", "recovery", "recovery"),
+        ("agent_interrupt", "eta", "interrupt"),
+        ("switch_app", "eta", "lifecycle"),
+        ("close_app", "sweep", "lifecycle"),
+        ("return_to_interact", "eta", "lifecycle"),
+        ("operator", "eta", "operator"),
+    ],
+)
+def test_every_trigger_has_one_of_the_documented_paths(trigger, via, path):
+    assert metrics.path_of(trigger, via=via) == path
+    assert {metrics.path_of(t.value, via=via) for t in Trigger} <= set(metrics.PATHS)
 
 
 def test_rate_limit_refusals_have_a_counter_for_any_door():

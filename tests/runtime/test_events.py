@@ -207,18 +207,20 @@ def test_every_decision_is_one_json_log_line_with_its_ids():
     assert not [line for line in logged if line["event"] == "tool.receipt"]
     receipt = one(logged, "operation.interrupted", operation_id=out["interrupted"]["operation_id"])["receipt"]
     assert receipt["status"] == "interrupted" and receipt["source_tool_call_id"] == out["interrupt_call_id"]
-    for name, reason, trigger in (
-        ("interrupted", "agent_interrupt", "agent_interrupt"),
-        ("returned", "returned_to_interact", "return_to_interact"),
+    # Each settlement's line says its trigger and path as its metrics' labels do (operations § 7).
+    for name, reason, trigger, path in (
+        ("interrupted", "agent_interrupt", "agent_interrupt", "interrupt"),
+        ("returned", "returned_to_interact", "return_to_interact", "lifecycle"),
     ):
         line = one(logged, "operation.interrupted", operation_id=out[name]["operation_id"])
         assert line_ids(line) == {"conversation_id": conversation_id, **out[name]}
-        assert (line["interruption_reason"], line["trigger"]) == (reason, trigger)
+        assert (line["interruption_reason"], line["trigger"], line["path"]) == (reason, trigger, path)
 
     completed = out["completed"]
     line = one(logged, "operation.completed", operation_id=completed["operation_id"])
     assert line_ids(line) == {"conversation_id": conversation_id, **completed}
     assert (line["trigger"], line["ended_at"]) == ("deadline", isoformat(at(80)))  # completed at ends_at
+    assert line["path"] == "recovery"  # the scenario's recover_runtime settled it
     # One line per settlement: what it did is in its data, not in lines of its own (decision 0035).
     for kind in ("outbox.written", "instance.closed", "app_session.ended"):
         assert not [line for line in logged if line["event"] == kind], kind

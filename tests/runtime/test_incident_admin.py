@@ -245,12 +245,15 @@ def test_operator_interrupts_are_counted_as_decisions_and_settlements_by_trigger
         return REGISTRY.get_sample_value(name, labels) or 0.0
 
     before_decisions = value("lineup_decisions_total", kind="operator.interrupt", outcome="interrupted")
-    before_settled = value("lineup_settlements_total", state="interrupted", trigger="operator")
+    before_settled = value("lineup_settlements_total", state="interrupted", trigger="operator", path="operator")
     focus = running(agent)
     with django_capture_on_commit_callbacks(execute=True):
         interrupt_for_operator(operation_id=focus.pk, operator="ops", reason="metrics", now=timezone.now())
     assert value("lineup_decisions_total", kind="operator.interrupt", outcome="interrupted") == before_decisions + 1
-    assert value("lineup_settlements_total", state="interrupted", trigger="operator") == before_settled + 1
+    assert (
+        value("lineup_settlements_total", state="interrupted", trigger="operator", path="operator")
+        == before_settled + 1
+    )
 
 
 @pytest.mark.spec("R-4.1.1")
