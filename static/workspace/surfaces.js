@@ -98,16 +98,26 @@ class SurfaceFrame {
     this.iframe.dataset.appId = this.appId;
     this.iframe.hidden = true;
     // An error page (the server down, a 404) loads too, but never says "ready".
-    // A load the host did not ask for is the Surface navigating its own frame: the host's
-    // frame-src refuses the new page, but a navigation is how a Surface could name a host on the
-    // network (its DNS lookup), so the frame is closed for good at the first one, never reloaded
+    // A load the host did not ask for is the Surface's own doing. Reloading its own document is
+    // allowed (R-4.2.2: the focus runs on): that document's SDK says "ready" while it loads, before
+    // this event. Any other page never does — it is the Surface navigating its frame, which the
+    // host's frame-src refuses, but a navigation is how a Surface could name a host on the network
+    // (its DNS lookup) — so such a frame is closed for good, never reloaded
     // (docs/decisions/0006-surface-sandbox-and-csp.md).
     this.loadsAsked = 1;
     this.loadsSeen = 0;
     this.iframe.addEventListener("load", () => {
       this.loadsSeen += 1;
       if (this.loadsSeen > this.loadsAsked) {
-        this.host.closeNavigated(this);
+        if (this.loads >= this.loadsSeen) {
+          this.loadsAsked = this.loadsSeen; // its own document again: a reload
+        } else {
+          clearTimeout(this.navigationTimer);
+          this.navigationTimer = setTimeout(() => {
+            if (this.loads < this.loadsSeen) this.host.closeNavigated(this);
+            else this.loadsAsked = this.loadsSeen;
+          }, READY_AFTER_LOAD_MS);
+        }
         return;
       }
       if (this.awaitingReady) this.armReadyTimeout(READY_AFTER_LOAD_MS);
@@ -232,6 +242,7 @@ class SurfaceFrame {
 
   destroy() {
     clearTimeout(this.readyTimer);
+    clearTimeout(this.navigationTimer);
     this.port?.close();
     this.port = null;
     this.iframe.remove();
