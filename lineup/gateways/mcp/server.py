@@ -67,9 +67,7 @@ TASKS_PROTOCOL_VERSION = "2025-11-25"
 RELATED_TASK_META = "io.modelcontextprotocol/related-task"
 # 2026-07-28: tasks are the extension SEP-2663, offered to the clients that declare it (decision 0044).
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
-# How long after its deadline a task is promised to stay readable (its ttlMs counts from its start).
-# The rows are kept longer (the Runtime's retention); the promise is what a client may rely on.
-TASK_RESULT_TTL = timedelta(hours=24)
+TASK_RESULT_TTL = bridge.TASK_RESULT_TTL
 DESCRIPTOR_META = "lineup/descriptor"
 SOURCE_META = "lineup/source_tool_call_id"
 REPLAYED_META = "lineup/replayed"
