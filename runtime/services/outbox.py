@@ -135,3 +135,27 @@ def ack_outbox_entry(*, outbox_id: uuid.UUID | str, agent_id: uuid.UUID | str, n
     if not mine.exists():  # only when nothing was acked: which refusal is it
         raise Rejection(RejectionCode.FORBIDDEN, "no such outbox entry for this Agent")
     return False
+
+
+def ack_lapsed_outbox_entries(*, channel: str, kept_for: timedelta, now: datetime, limit: int) -> int:
+    """Ack, as lapsed, at most ``limit`` unacked ``channel`` entries whose promise ran out: both their
+    operation's deadline and their own writing are more than ``kept_for`` ago. Returns how many.
+
+    For a channel whose Agents fetch results instead of being sent them (MCP): an Agent that never
+    asks would otherwise keep its entry unacked for ever. The result itself stays on the tool call;
+    only the outbox stops counting it as owed. Oldest first, bounded, so one sweep stays short
+    however large the backlog; a conditional UPDATE, so a concurrent ack is not counted twice.
+    """
+    cutoff = now - kept_for
+    ids = list(
+        OutboxEntry.objects.filter(
+            channel=channel, acked_at__isnull=True, created_at__lte=cutoff, operation__ends_at__lte=cutoff
+        )
+        .order_by("created_at")
+        .values_list("id", flat=True)[:limit]
+    )
+    if not ids:
+        return 0
+    acked = OutboxEntry.objects.filter(pk__in=ids, acked_at__isnull=True).update(acked_at=now)
+    logger.info("outbox.lapsed_acked", channel=channel, count=acked)
+    return acked

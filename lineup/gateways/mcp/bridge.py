@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from runtime.clock import isoformat
@@ -23,7 +23,7 @@ from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import DeliveryChannel, Operation, OutboxEntry
 from runtime.services.agents import authenticate_agent, token_digest, token_refusal
 from runtime.services.operations import cancel_operation, operation_projection, wire_state
-from runtime.services.outbox import ack_outbox_entry
+from runtime.services.outbox import ack_lapsed_outbox_entries, ack_outbox_entry
 from runtime.tool_calls import Accepted, ToolOutcome
 from runtime.tool_router import Caller, access_conversation, route_tool_call
 from runtime.transitions import FINAL_OPERATION_STATES
@@ -302,6 +302,22 @@ def deliver_result(binding: Binding, view: OperationView, *, now: datetime, rech
     if outbox_id is None:
         return False
     return ack_outbox_entry(outbox_id=outbox_id, agent_id=binding.agent_id, now=now)
+
+
+# How long after its deadline a task is promised to stay readable (its ttlMs counts from its start).
+# The rows are kept longer (the Runtime's retention); the promise is what a client may rely on.
+TASK_RESULT_TTL = timedelta(hours=24)
+TASK_TTL_SWEEPER = "mcp_tasks_lapsed"
+TASK_TTL_BATCH = 500  # entries acked per sweep at most: one sweep stays short whatever the backlog
+
+
+def ack_lapsed_tasks(now: datetime) -> int:
+    """The periodic sweep's part for MCP (decision 0044): ack the outbox entries of tasks whose
+    ``ttlMs`` ran out unread. An Agent that polls acks its entry with the first ``tasks/get`` or
+    ``tasks/result`` that returns the result; one that never does would leave it unacked for ever."""
+    return ack_lapsed_outbox_entries(
+        channel=DeliveryChannel.MCP, kept_for=TASK_RESULT_TTL, now=now, limit=TASK_TTL_BATCH
+    )
 
 
 def _view(row: Operation) -> OperationView:

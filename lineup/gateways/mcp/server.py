@@ -67,9 +67,7 @@ TASKS_PROTOCOL_VERSION = "2025-11-25"
 RELATED_TASK_META = "io.modelcontextprotocol/related-task"
 # 2026-07-28: tasks are the extension SEP-2663, offered to the clients that declare it (decision 0044).
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
-# How long after its deadline a task is promised to stay readable (its ttlMs counts from its start).
-# The rows are kept longer (the Runtime's retention); the promise is what a client may rely on.
-TASK_RESULT_TTL = timedelta(hours=24)
+TASK_RESULT_TTL = bridge.TASK_RESULT_TTL
 DESCRIPTOR_META = "lineup/descriptor"
 SOURCE_META = "lineup/source_tool_call_id"
 REPLAYED_META = "lineup/replayed"
@@ -450,7 +448,8 @@ async def _get_extension_task(
             state=view.state,
             outbox_acked=acked,
         )
-        task["result"] = _wire_call_result(_json_result(view.result or {}, {}), ctx.protocol_version)
+        # An app's error result stays a result of the tool: completed with isError (SEP-2663).
+        task["result"] = _wire_call_result(_final_call_result(view.result or {}, {}), ctx.protocol_version)
     return task
 
 
@@ -530,20 +529,23 @@ async def task_result(ctx: ServerRequestContext[Any, Any], params: types.GetTask
         state=view.state,
         outbox_acked=acked,
     )
-    meta = {RELATED_TASK_META: {"taskId": view.operation_id}}
-    final = view.result or {}
+    result = _final_call_result(view.result or {}, {RELATED_TASK_META: {"taskId": view.operation_id}})
+    return _wire_call_result(result, ctx.protocol_version)
+
+
+def _final_call_result(final: dict[str, Any], meta: dict[str, Any]) -> types.CallToolResult:
+    """An operation's one final result as the ``tools/call`` result its task ends with (both tasks
+    revisions)."""
     if final.get("isError") is True:
         # The app could not shape a valid result (decision 0041): an error result whose
         # structuredContent is the rejection shape the outputSchema allows; the text has it all.
-        result = types.CallToolResult(
+        return types.CallToolResult(
             content=[types.TextContent(type="text", text=json.dumps(final, ensure_ascii=False, separators=(",", ":")))],
             structured_content={"code": str(final["error"]["code"]), "detail": str(final["error"]["detail"])},
             is_error=True,
             _meta=meta,
         )
-    else:
-        result = _json_result(final, meta)
-    return _wire_call_result(result, ctx.protocol_version)
+    return _json_result(final, meta)
 
 
 # --- the fallback for clients without tasks: the operation as a resource ----------------------------

@@ -62,7 +62,7 @@ SCENARIOS = (
 
 
 FIXTURE_PREFIX = "conformance."  # miniapps/conformance: the suite's fixture tools, by their bare names
-FIXTURE_TOOLS = ("slow_compute", "greet")
+FIXTURE_TOOLS = ("slow_compute", "failing_job", "greet")
 
 
 def to_lineup(body: bytes | None, headers: dict[str, str]) -> bytes | None:

@@ -14,5 +14,11 @@ class ConformanceConfig(AppConfig):
         from tests.lineup.gateways.mcp.conformance_app import tools
 
         register_miniapp(
-            tools.APP_ID, tools={tools.SLOW_COMPUTE: tools.slow_compute, tools.GREET: tools.greet}, result=tools.result
+            tools.APP_ID,
+            tools={
+                tools.SLOW_COMPUTE: tools.slow_compute,
+                tools.FAILING_JOB: tools.failing_job,
+                tools.GREET: tools.greet,
+            },
+            result=tools.result,
         )
