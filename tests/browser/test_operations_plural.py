@@ -43,7 +43,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "switch_text": "Switching to Practice quiz ends your 15 min reading focus now",
         "back_title": "End the focus and go back to Interact?",
         "back_text": "Going back to Interact ends your 15 min reading focus now",
-        "dock": "say “stop” to end {name}",
+        "dock": "“stop” to end {name}",  # the long hint, or the short one a phone gets
     },
     "zh": {
         "locale": "zh-CN",
@@ -56,7 +56,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "switch_text": "切换到练习测验会立即结束你的 15 分钟「阅读」专注",
         "back_title": "结束专注并返回对话？",
         "back_text": "返回对话会立即结束你的 15 分钟「阅读」专注",
-        "dock": "说“停止”即可结束{name}",
+        "dock": "结束{name}",  # the long hint, or the short one a phone gets
     },
 }
 CASES = {
