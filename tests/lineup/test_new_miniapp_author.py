@@ -5,11 +5,13 @@ package files are edited, as docs/miniapps.md says:
 
 - ``checklist``: short tools on ``runtime.api.open_instance`` / ``save_instance_state`` /
   ``read_instance_state`` over an ``app.instance-state.v1`` state whose ``items`` the manifest lets an
-  Agent read. The Agent creates it with items, the person's tick is saved through the one write path,
-  the Agent reads it back with its own tool and with ``conversation.state.get`` /
-  ``lineup.conversation_state``.
+  Agent read. The Agent creates it with items; the person ticks one as the Surface's ``saveState``
+  does (the logged-in page's ``state.save`` on ``/ws/workspace/``), the Agent another with its tool on
+  the state as it is then; the Agent reads both back with its own tool and with
+  ``conversation.state.get`` / ``lineup.conversation_state``.
 - ``reading``: the scaffold's timer with ``exclusive: false`` and ``ends_when_left: false``: it may run
-  twice at once, and going back to Interact leaves it running to its one ``completed`` result.
+  twice at once (a bare stop is then ``ambiguous_operation``), and the person going back to Interact
+  (the page's ``return_to_interact``) leaves it running to its one ``completed`` result.
 
 Both run over ``/ws/agent/`` and MCP beside a Pomodoro focus and a quiz (a reading start during a
 focus ends it ``interrupted(switched_app)``: Pomodoro's manifest rule), on the embedded server, and
@@ -19,14 +21,20 @@ the copy's ``runtime/`` is byte-identical to the original's.
 from __future__ import annotations
 
 import hashlib
+import http.cookiejar
 import json
+import re
 import shutil
 import subprocess
 import sys
+import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import ClientConnection, connect
 
 from tests.lineup.gateways.agent_socket.client import AgentSocket
 from tests.lineup.gateways.mcp.client import McpClient
@@ -187,11 +195,6 @@ CHECKLIST_REGISTRATION = (
     'tools={"checklist.create": tools.create, "checklist.tick": tools.tick, "checklist.read": tools.read}'
 )
 
-LEAVE = (
-    "from django.utils import timezone; from runtime.services import lifecycle; "
-    "lifecycle.return_to_interact(conversation_id='{conversation_id}', now=timezone.now())"
-)
-
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
@@ -226,6 +229,46 @@ def _write_apps(project: Path) -> None:
     start["deadline_operation"].update(exclusive=False, ends_when_left=False, running_label="reading")
     manifest["translations"] = {"zh-hans": {"name": "阅读计时", "running_label": "阅读中"}}
     reading.write_text(json.dumps(manifest, ensure_ascii=False, indent=2), "utf-8")
+
+
+class PersonPage:
+    """The person's page, as the Web host drives it: logged in with the embedded login, on ``/ws/workspace/``."""
+
+    def __init__(self, base: str, data_dir: Path) -> None:
+        login = json.loads((data_dir / "login.json").read_text("utf-8"))
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        with opener.open(f"{base}/accounts/login/", timeout=10) as page:
+            csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.read().decode()).group(1)
+        form = urllib.parse.urlencode({**login, "csrfmiddlewaretoken": csrf}).encode()
+        with opener.open(f"{base}/accounts/login/", data=form, timeout=10) as landed:
+            assert landed.url.endswith("/workspace/"), landed.url
+        cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+        self.ws: ClientConnection = connect(
+            base.replace("http", "ws", 1) + "/ws/workspace/",
+            additional_headers={"Cookie": cookie, "Origin": base},
+            open_timeout=10,
+            compression=None,
+            ping_interval=None,
+            legacy=True,
+        )
+        self.sent = 0
+
+    def request(self, frame_type: str, **body: Any) -> dict[str, Any]:
+        """Send one frame and return its ``ok`` (failing on its ``error``), skipping the pushes on the way."""
+        self.sent += 1
+        request_id = f"page-{self.sent}"
+        self.ws.send(json.dumps({"type": frame_type, "request_id": request_id, **body}))
+        deadline = time.monotonic() + 15
+        while (remaining := deadline - time.monotonic()) > 0:
+            frame = json.loads(self.ws.recv(timeout=remaining))
+            if frame.get("request_id") == request_id:
+                assert frame["type"] == "ok", frame
+                return frame
+        raise AssertionError(f"no answer to {frame_type} within 15s")
+
+    def close(self) -> None:
+        self.ws.close()
 
 
 def _state_get(sock: AgentSocket, conversation_id: str) -> dict[str, Any]:
@@ -291,24 +334,32 @@ def test_a_checklist_and_a_reading_timer_from_the_docs_run_beside_pomodoro_and_t
         assert made["type"] == "tool.receipt", made
         assert (made["receipt"]["status"], made["receipt"]["revision"]) == ("opened", 1), made
         checklist_id = made["receipt"]["instance_id"]
-        ticked = call("checklist.tick", "c-2", {"index": 1})
+        # The person ticks "eggs" as the Surface's saveState does: the whole state, on the revision read.
+        page = PersonPage(f"http://127.0.0.1:{port}", tmp_path / "data")
+        eggs = [{"text": "milk", "done": False}, {"text": "eggs", "done": True}, {"text": "bread", "done": False}]
+        saved = page.request(
+            "state.save", conversation_id=conversation_id, instance_id=checklist_id, state={"items": eggs}, revision=1
+        )
+        assert saved["revision"] == 2, saved
+        # The Agent ticks "bread" on the state as it is now: the person's tick is kept.
+        ticked = call("checklist.tick", "c-2", {"index": 2})
         assert ticked["type"] == "tool.receipt", ticked
         assert (ticked["receipt"]["status"], ticked["receipt"]["instance_id"], ticked["receipt"]["revision"]) == (
             "saved",
             checklist_id,
-            2,
+            3,
         )
-        assert call("checklist.tick", "c-2", {"index": 1})["replayed"] is True  # a retry writes nothing
+        assert call("checklist.tick", "c-2", {"index": 2})["replayed"] is True  # a retry writes nothing
         beyond = call("checklist.tick", "c-3", {"index": 7})
         assert (beyond["type"], beyond["code"]) == ("tool.rejected", "no_such_item"), beyond
         read = call("checklist.read", "c-4", {})
         assert read["receipt"] == {
             "status": "read",
-            "revision": 2,
+            "revision": 3,
             "items": [
                 {"text": "milk", "done": False},
                 {"text": "eggs", "done": True},
-                {"text": "bread", "done": False},
+                {"text": "bread", "done": True},
             ],
         }, read
         state = _state_get(sock, conversation_id)
@@ -336,7 +387,8 @@ def test_a_checklist_and_a_reading_timer_from_the_docs_run_beside_pomodoro_and_t
         assert (ambiguous["type"], ambiguous["code"]) == ("tool.rejected", "ambiguous_operation"), ambiguous
         assert {c["operation_id"] for c in ambiguous["candidates"]} == {first["operation_id"], second["operation_id"]}
 
-        _manage(project, "shell", "-c", LEAVE.format(conversation_id=conversation_id), env=env)
+        # The person goes back to Interact from the reading timer in front: it runs on.
+        page.request("return_to_interact", conversation_id=conversation_id)
         running = _by_app(_state_get(sock, conversation_id)["operations"])
         assert {op["operation_id"] for op in running["reading"]} == {first["operation_id"], second["operation_id"]}
         assert {op["state"] for op in running["reading"]} == {"reading"}  # its own running label
@@ -361,9 +413,9 @@ def test_a_checklist_and_a_reading_timer_from_the_docs_run_beside_pomodoro_and_t
             )
             mcp_tick = mcp.call("checklist.tick", {"index": 0}, key="m-1")
             assert not mcp_tick.is_error, mcp_tick
-            assert (mcp_tick.structured_content["status"], mcp_tick.structured_content["revision"]) == ("saved", 3)
+            assert (mcp_tick.structured_content["status"], mcp_tick.structured_content["revision"]) == ("saved", 4)
             mcp_read = mcp.call("checklist.read", {}, key="m-2")
-            assert [item["done"] for item in mcp_read.structured_content["items"]] == [True, True, False]
+            assert [item["done"] for item in mcp_read.structured_content["items"]] == [True, True, True]
             seen = mcp.call("lineup.conversation_state", {})
             assert not seen.is_error, seen
             mcp_instances = _by_app(seen.structured_content["instances"])
@@ -384,6 +436,7 @@ def test_a_checklist_and_a_reading_timer_from_the_docs_run_beside_pomodoro_and_t
         quiz_stop = call("quiz.stop", "q-2", {})
         assert quiz_stop["receipt"]["status"] == "interrupted", quiz_stop
         sock.close()
+        page.close()
     finally:
         server.terminate()
         try:
