@@ -4,7 +4,9 @@ The copy (the repository's files, no database) gets ``timer2`` from the command 
 ``runtime/`` is edited — then boots the embedded server (SQLite, the in-process deadline
 scheduler), issues an Agent token and drives the new app beside Pomodoro: over ``/ws/agent/`` and
 over MCP, ``timer2.start`` gets one result at its deadline naming ``timer2.start``, and a second
-start is stopped by ``timer2.stop`` with the stable receipt — while a Pomodoro focus runs on.
+start is stopped by ``timer2.stop`` with the stable receipt. A Pomodoro focus running when the first
+``timer2.start`` comes ends ``interrupted(switched_app)``: Pomodoro's manifest rule, whoever starts
+the other app.
 """
 
 from __future__ import annotations
@@ -118,7 +120,7 @@ def test_startminiapp_timer2_runs_over_the_agent_socket_and_mcp_beside_pomodoro(
         assert {"timer2.start", "timer2.stop", "pomodoro.start", "pomodoro.interrupt"} <= tools
         revision = inventory["revision"]
 
-        # Beside Pomodoro: a focus runs through everything below.
+        # Beside Pomodoro: a focus runs when timer2 starts.
         focus = sock.request(_tool_call("pomodoro.start", conversation_id, "p-1", {"duration_seconds": 600}, revision))
         assert focus["type"] == "tool.accepted", focus
 
@@ -127,6 +129,13 @@ def test_startminiapp_timer2_runs_over_the_agent_socket_and_mcp_beside_pomodoro(
             _tool_call("timer2.start", conversation_id, "t-1", {"duration_seconds": TIMER_SECONDS}, revision)
         )
         assert first["type"] == "tool.accepted", first
+        # The focus runs alone in its conversation and switches (its manifest): timer2's start ends it.
+        switched = sock.push("tool.result", source_tool_call_id="p-1")
+        assert (switched["result"]["state"], switched["result"]["interruption_reason"]) == (
+            "interrupted",
+            "switched_app",
+        )
+        sock.ack(switched["outbox_id"], conversation_id)
         result = sock.push("tool.result", timeout=TIMER_SECONDS + 15, source_tool_call_id="t-1")
         assert (result["tool"], result["result"]["state"]) == ("timer2.start", "completed")
         assert result["result"]["ended_at"] == result["result"]["ends_at"]
@@ -164,9 +173,9 @@ def test_startminiapp_timer2_runs_over_the_agent_socket_and_mcp_beside_pomodoro(
         finally:
             mcp.close()
 
-        # Pomodoro was never disturbed: its focus still runs, and only it ends it.
+        # The focus ended once, when timer2 started: nothing of timer2's afterwards touched it again.
         ended = sock.request(_tool_call("pomodoro.interrupt", conversation_id, "p-2", {}, revision))
-        assert ended["receipt"] == {"status": "interrupted", "operation_id": focus["operation_id"]}, ended
+        assert ended["receipt"] == {"status": "operation_already_final", "operation_id": focus["operation_id"]}, ended
         sock.close()
     finally:
         server.terminate()
