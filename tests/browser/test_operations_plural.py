@@ -80,6 +80,16 @@ def chip_word(ws: WorkspacePage, instance_id: str):
     return ws.chip(instance_id).locator(".state-focusing")
 
 
+def switch_to(page: Page, ws: WorkspacePage, instance_id: str, *, narrow: bool) -> None:
+    """Click an app open behind: its chip, or on a phone (where the bar holds only Interact and the
+    app in front) its entry in "More"."""
+    if narrow:
+        page.locator("#more-toggle").click()
+        page.locator(f"#more-open-apps button[data-instance-id='{instance_id}']").click()
+    else:
+        ws.chip(instance_id).locator(".chip-main").click()
+
+
 def accepted(frame: dict[str, Any]) -> dict[str, Any]:
     assert frame["type"] == "tool.accepted", frame
     return frame
@@ -92,6 +102,8 @@ def test_two_operations_each_surface_shows_its_own_and_leaving_the_focus_asks_fi
 ):
     viewport, language = CASES[case]
     words = WORDS[language]
+    # A screen up to 640 px wide holds only Interact and the app in front in its bar (its max-width: 640px rule).
+    narrow = viewport["width"] <= 640
     errors: list[str] = []
     page = new_page(browser, server, web_user, locale=words["locale"], viewport=viewport, watch=errors)
     ws = WorkspacePage(page, server.url)
@@ -130,7 +142,7 @@ def test_two_operations_each_surface_shows_its_own_and_leaving_the_focus_asks_fi
     screenshot(page, f"two-operations-{case}-focus", tmp_path)
 
     # Switching to the quiz would end the focus: the page asks first, naming the focus, and Cancel keeps it.
-    ws.chip(quiz_id).locator(".chip-main").click()
+    switch_to(page, ws, quiz_id, narrow=narrow)
     dialog = ws.leave_dialog()
     expect(dialog).to_be_visible()
     expect(dialog.locator("#leave-text")).to_contain_text(words["switch_text"])
@@ -163,7 +175,7 @@ def test_two_operations_each_surface_shows_its_own_and_leaving_the_focus_asks_fi
     expect(page).to_have_title(re.compile(rf"^(9|10):\d\d · {words['title']} · "))
 
     # The quiz in front: its own countdown, its name in the dock; leaving it ends nothing, so no dialog.
-    ws.chip(quiz_id).locator(".chip-main").click()
+    switch_to(page, ws, quiz_id, narrow=narrow)
     expect(dialog).to_be_hidden()
     ws.expect_app_in_front("quiz")
     expect(countdown(page, quiz_id)).to_have_text(COUNTDOWN)
