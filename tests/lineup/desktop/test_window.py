@@ -113,7 +113,7 @@ def test_closing_the_window_during_a_focus_settles_it_interrupted_once_and_reope
     ws = WorkspacePage(desktop.page, desktop.url)
     ws.expect_interact_in_front()
     ws.expect_chip_state(str(operation.instance_id), "closed")
-    expect(ws.interact_chip()).to_contain_text("foreground")
+    expect(ws.interact_chip()).to_have_attribute("data-state", "foreground")  # its words are the person's ("in front")
     expect(ws.block(str(operation.app_session_id)).locator(".pill")).to_have_text("Interrupted")
     assert_ended_once(operation, state="interrupted", reason="app_closed")
     assert desktop.close_window() == 0
