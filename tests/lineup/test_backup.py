@@ -45,7 +45,7 @@ def test_backup_with_a_password_writes_0600_and_restores(cluster, tmp_path) -> N
     _psql(cluster, "CREATE DATABASE lineup OWNER lineup")
     env = {k: v for k, v in os.environ.items() if k in {"PATH", "LANG"}}
     env["DATABASE_URL"] = f"postgres://lineup:{PASSWORD}@127.0.0.1:{cluster.port}/lineup"
-    env["LINEUP_SECRET_KEY"] = "backup-test"
+    env["LINEUP_SECRET_KEY"] = "backup-test-" + "0123456789abcdef" * 4  # start-up refuses a short key
     migrated = subprocess.run(
         [PYTHON, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
