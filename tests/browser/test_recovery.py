@@ -55,7 +55,8 @@ def test_the_page_reconnects_by_itself_and_restarts_resume_or_settle_the_focus(w
     expect(ws.chip(str(operation.instance_id)).locator(".state-restored")).to_be_visible()
     assert AppInstance.objects.get(pk=operation.instance_id).restored_at is not None
 
-    server.wait(lambda: settled(operation), "the resumed deadline", timeout=15)
+    left = (operation.ends_at - timezone.now()).total_seconds()
+    server.wait(lambda: settled(operation), "the resumed deadline", timeout=max(0.0, left) + 15)
     ws.expect_interact_in_front()
     assert_ended_once(operation, state="completed", reason=None)
     assert operation.ended_at == operation.ends_at, "resumed from ends_at, never restarted"
@@ -74,6 +75,7 @@ def test_the_page_reconnects_by_itself_and_restarts_resume_or_settle_the_focus(w
     assert_ended_once(second, state="completed", reason=None)
     assert second.ended_at == second.ends_at
     expect(ws.block(str(second.app_session_id)).locator(".pill")).to_have_text("Completed")
-    # The Agent of the restarted server never saw the start, yet its report names the activity:
-    # it reads it from the operation.
-    server.wait(lambda: agent_said(conversation, r"^Focus complete: 2 seconds of reading\.$"), "the report")
+    # The Agent of the restarted server never saw the start, and the operation ended while it was
+    # down: it reports the focus once, by its result (decision 0048: the activity is not in the
+    # frozen result, and what runs no longer lists it; issue 36 follow-up).
+    server.wait(lambda: agent_said(conversation, r"^Focus complete: 2 seconds(?: of reading)?\.$"), "the report")
