@@ -102,7 +102,11 @@ class History:
         self.ids = [agent.conversation.id for agent in self.agents]
 
     def _latest(self, index: int) -> Operation | None:
-        return Operation.objects.filter(conversation_id=self.ids[index]).order_by("-started_at").first()
+        # Several operations can start at one instant of the test clock: the tie is broken by the
+        # order of the test's own calls, never by the order PostgreSQL happens to return rows in
+        # (which differs between the two runs once the first one's rows are rolled back).
+        operations = Operation.objects.filter(conversation_id=self.ids[index])
+        return max(operations, key=lambda op: (op.started_at, _call_number(op.source_tool_call_id)), default=None)
 
     def _call_id(self) -> str:
         self.calls += 1
@@ -222,6 +226,10 @@ class History:
         labels: dict[str, str] = {}
         uuids = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}")
         return uuids.sub(lambda m: labels.setdefault(m.group(0).replace("-", ""), f"<id {len(labels)}>"), text)
+
+
+def _call_number(call_id: str) -> int:
+    return int(call_id.removeprefix("call-"))
 
 
 def run(history: list[tuple]) -> str:
