@@ -14,7 +14,7 @@
 
 import * as actions from "./actions.js";
 import { RequestError, WorkspaceConnection } from "./connection.js";
-import { format, gettext, language } from "./i18n.js";
+import { appName, format, gettext, language } from "./i18n.js";
 import { attachSurfaces, el, handlers, outgoing, render, renderLaunchers, showConnection, tabSeen, toast } from "./render.js";
 import { applyEvent, frontInstance, instanceById, instances, openInstances, operationOf, runningFocus, takeSnapshot, ui } from "./state.js";
 import { SurfaceHost } from "./surfaces.js";
@@ -116,7 +116,7 @@ function projectionFor(instance) {
     instance: {
       instance_id: instance.instance_id,
       app_id: instance.app_id,
-      name: instance.name,
+      name: appName(instance.app_id, instance.name), // in the page's language, as the chips say it
       lifecycle_state: instance.lifecycle_state,
       restored: instance.restored,
       read_only: instance.lifecycle_state === "closed",

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 -- Chinese text uses full-width punctuation on purpose
 """A new MiniApp author, from docs/miniapps.md alone: a checklist (no deadline) and a reading timer.
 
 In a fresh copy of the project, ``manage.py startminiapp`` makes two apps, and only their own
@@ -20,16 +21,15 @@ the copy's ``runtime/`` is byte-identical to the original's.
 
 from __future__ import annotations
 
-import hashlib
 import http.cookiejar
+import itertools
 import json
 import re
-import shutil
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +38,16 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.lineup.gateways.agent_socket.client import AgentSocket
 from tests.lineup.gateways.mcp.client import McpClient
-from tests.lineup.test_startminiapp import NOT_COPIED, _env, _http_ok, _manage, _poll, _tool_call
-from tests.support.processes import ROOT, free_port
+from tests.support.processes import ROOT
+from tests.support.project_copy import (
+    AgentAccess,
+    EmbeddedServer,
+    copy_project,
+    manage,
+    project_env,
+    tool_call,
+    tree_digest,
+)
 
 pytestmark = pytest.mark.spec("R-3.11", "R-2.2.4", "R-2.2.5", "R-2.2.8", "R-3.8")
 
@@ -196,19 +204,134 @@ CHECKLIST_REGISTRATION = (
 )
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    copy = tmp_path / "project"
-    shutil.copytree(ROOT, copy, ignore=NOT_COPIED)
-    return copy
+# The checklist's Surface, replacing the scaffold's countdown: the items as checkboxes, drawn from
+# the projection's snapshot; a tick saves the whole state with the SDK's saveState on the revision
+# read (docs/miniapps.md, "The Surface SDK"); a newer snapshot (the Agent's tick) is taken as it comes.
+CHECKLIST_HTML = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Checklist</title>
+  <link rel="stylesheet" href="checklist.css">
+  <script src="sdk/lineup-sdk.js"></script>
+  <script src="checklist.js" defer></script>
+</head>
+<body>
+  <main id="checklist">
+    <h1 id="title">Checklist</h1>
+    <ul id="items"></ul>
+    <p id="status" aria-live="polite"></p>
+  </main>
+</body>
+</html>
+"""
 
+CHECKLIST_JS = """/* The checklist: ticks saved as the instance's state; the Agent's ticks arrive in the projection. */
+(function () {
+  "use strict";
 
-def _tree_digest(root: Path) -> dict[str, str]:
-    return {
-        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(root.rglob("*"))
-        if path.is_file() and "__pycache__" not in path.parts
+  var WORDS = {
+    en: { title: "Checklist", empty: "Nothing to tick yet.", saving: "Saving…", saved: "Saved",
+          closed: "Closed: read-only", failed: "Not saved ({code})" },
+    "zh-hans": { title: "清单", empty: "还没有要勾选的事项。", saving: "正在保存…", saved: "已保存",
+                 closed: "已关闭：只读", failed: "没有保存（{code}）" },
+  };
+  var words = WORDS.en;
+  var items = [];
+  var revision = 0;
+  var readOnly = false;
+  var shown = "";
+  var list = document.getElementById("items");
+  var status = document.getElementById("status");
+
+  function say(key, code) {
+    shown = key;
+    status.textContent = key ? words[key].replace("{code}", code || "") : "";
+  }
+
+  function draw() {
+    document.getElementById("title").textContent = words.title;
+    document.title = words.title;
+    list.textContent = "";
+    if (!items.length) {
+      var empty = document.createElement("li");
+      empty.className = "empty";
+      empty.textContent = words.empty;
+      list.appendChild(empty);
     }
+    items.forEach(function (item, index) {
+      var row = document.createElement("li");
+      var label = document.createElement("label");
+      var box = document.createElement("input");
+      box.type = "checkbox";
+      box.checked = item.done;
+      box.disabled = readOnly;
+      box.addEventListener("change", function () { tick(index, box.checked, 0); });
+      label.appendChild(box);
+      label.appendChild(document.createTextNode(item.text));
+      row.dataset.done = String(item.done);
+      row.appendChild(label);
+      list.appendChild(row);
+    });
+  }
+
+  function take(snapshot) {
+    if (!snapshot || snapshot.revision < revision) return;
+    revision = snapshot.revision;
+    items = (snapshot.state && snapshot.state.items) || [];
+    draw();
+  }
+
+  function tick(index, done, attempt) {
+    var next = items.map(function (item, i) { return { text: item.text, done: i === index ? done : item.done }; });
+    say("saving");
+    LineUp.saveState({ items: next }, { revision: revision }).then(
+      function (saved) {
+        revision = saved.revision;
+        items = next;
+        say("saved");
+        draw();
+      },
+      function (error) {
+        if (error.code === "stale_revision" && attempt < 3) {
+          // Someone saved first (the Agent's tick): read their list and tick again on it.
+          return LineUp.getState().then(function (held) { take(held); tick(index, done, attempt + 1); });
+        }
+        if (error.code === "instance_closed") readOnly = true;
+        say(readOnly ? "closed" : "failed", error.code);
+        draw();
+      }
+    );
+  }
+
+  LineUp.onProjection(function (projection) {
+    var language = String(projection.language || "en").toLowerCase();
+    words = WORDS[language] || (language.indexOf("zh") === 0 ? WORDS["zh-hans"] : WORDS.en);
+    document.documentElement.lang = language.indexOf("zh") === 0 ? "zh-Hans" : "en";
+    if (projection.instance && projection.instance.read_only) readOnly = true;
+    say(shown);
+    if (projection.snapshot && projection.snapshot.revision > revision) take(projection.snapshot);
+    else draw();
+  });
+  LineUp.getState().then(take);
+})();
+"""
+
+CHECKLIST_CSS = """:root { color-scheme: light dark; font-family: system-ui, "Noto Sans CJK SC", sans-serif; }
+:root { background: #f7f5ef; color: #2a2d31; }
+@media (prefers-color-scheme: dark) { :root { background: #15191e; color: #d7dee5; } }
+body { margin: 0; }
+main { max-width: 32rem; margin: 0 auto; padding: 1.5rem 1rem; }
+h1 { font-size: 1.4rem; margin: 0 0 1rem; }
+ul { list-style: none; margin: 0; padding: 0; }
+li { border-bottom: 1px solid #e3e1da; }
+label { display: flex; align-items: center; gap: 0.75rem; padding: 0.75rem 0.25rem; font-size: 1.1rem; cursor: pointer; }
+input[type=checkbox] { width: 1.4rem; height: 1.4rem; margin: 0; }
+li[data-done=true] label { text-decoration: line-through; }
+li.empty { padding: 0.75rem 0.25rem; }
+#status { font-size: 0.85rem; min-height: 1.3em; }
+"""
 
 
 def _write_apps(project: Path) -> None:
@@ -222,6 +345,13 @@ def _write_apps(project: Path) -> None:
     apps_py = apps_py.replace(scaffolded, CHECKLIST_REGISTRATION)
     apps_py = apps_py.replace("result=tools.result,", "").replace("projection=tools.projection,", "")
     (checklist / "apps.py").write_text(apps_py, "utf-8")
+    surface = checklist / "surface"
+    for name, text in (
+        ("index.html", CHECKLIST_HTML),
+        ("checklist.js", CHECKLIST_JS),
+        ("checklist.css", CHECKLIST_CSS),
+    ):
+        (surface / name).write_text(text, "utf-8")
 
     reading = project / "miniapps" / "reading" / "manifest.json"
     manifest = json.loads(reading.read_text("utf-8"))
@@ -234,8 +364,7 @@ def _write_apps(project: Path) -> None:
 class PersonPage:
     """The person's page, as the Web host drives it: logged in with the embedded login, on ``/ws/workspace/``."""
 
-    def __init__(self, base: str, data_dir: Path) -> None:
-        login = json.loads((data_dir / "login.json").read_text("utf-8"))
+    def __init__(self, base: str, login: dict[str, str]) -> None:
         jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         with opener.open(f"{base}/accounts/login/", timeout=10) as page:
@@ -284,165 +413,348 @@ def _by_app(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
-def test_a_checklist_and_a_reading_timer_from_the_docs_run_beside_pomodoro_and_the_quiz(project: Path, tmp_path: Path):
-    env = _env(tmp_path / "data")
+@dataclass
+class Authored:
+    """The copy with both apps, migrated, its embedded server running and an Agent token issued."""
+
+    project: Path
+    server: EmbeddedServer
+    access: AgentAccess
+
+    @property
+    def conversation_id(self) -> str:
+        return self.access.conversation_id
+
+    def agent(self) -> tuple[AgentSocket, str]:
+        """A new Agent connection on ``/ws/agent/``, said hello, with the Inventory revision."""
+        sock = AgentSocket(f"ws://127.0.0.1:{self.server.port}/ws/agent/")
+        sock.hello(self.access.token)
+        return sock, sock.inventory(self.conversation_id)["revision"]
+
+
+@pytest.fixture(scope="module")
+def authored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Authored]:
+    """One copy and one server for the module's tests (each call id of theirs is their own)."""
+    root = tmp_path_factory.mktemp("author")
+    project = copy_project(root / "project")
+    env = project_env(root / "data")
     for name in ("checklist", "reading"):
-        _manage(project, "startminiapp", name, env=env)
+        manage(project, "startminiapp", name, env=env)
     _write_apps(project)
-    assert _tree_digest(project / "runtime") == _tree_digest(ROOT / "runtime")
-
-    _manage(project, "migrate", "--noinput", env=env)
-    port = free_port()
-    log = (tmp_path / "server.log").open("w")
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "run_embedded", "--port", str(port)],
-        cwd=project,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    assert tree_digest(project / "runtime") == tree_digest(ROOT / "runtime")
+    manage(project, "migrate", "--noinput", env=env)
+    server = EmbeddedServer(project, env, root / "server.log").start()
     try:
-        _poll(lambda: _http_ok(f"http://127.0.0.1:{port}/admin/login/"), timeout=60, what="the embedded server")
-        issued = _manage(project, "create_agent_token", "author", "--user", "lineup", env=env)
-        token = issued.stdout.strip().splitlines()[-1]
-        mcp_url = next(line for line in issued.stderr.splitlines() if "MCP URL" in line).split(": ", 1)[1]
-        mcp_url = mcp_url.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{port}").strip()
-        conversation_id = mcp_url.rstrip("/").rsplit("/", 1)[1]
-
-        sock = AgentSocket(f"ws://127.0.0.1:{port}/ws/agent/")
-        sock.hello(token)
-        inventory = sock.inventory(conversation_id)
-        published = {tool["name"]: tool for tool in inventory["tools"]}
-        assert {"checklist.create", "checklist.tick", "checklist.read", "reading.start", "reading.stop"} <= set(
-            published
-        )
-        assert {"pomodoro.start", "quiz.start"} <= set(published)
-        assert published["checklist.tick"]["call_model"] == "short"
-        revision = inventory["revision"]
-
-        def call(tool: str, call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
-            return sock.request(_tool_call(tool, conversation_id, call_id, arguments, revision))
-
-        # A quiz runs in the background and a Pomodoro focus in front.
-        quiz = call("quiz.start", "q-1", {"duration_seconds": 600, "questions": [{"prompt": "2+2", "answer": "4"}]})
-        assert quiz["type"] == "tool.accepted", quiz
-        focus = call("pomodoro.start", "p-1", {"duration_seconds": 600, "activity": "writing"})
-        assert focus["type"] == "tool.accepted", focus
-
-        # (a) The checklist: the Agent makes it (behind the focus, which runs on), the person ticks, the Agent reads.
-        made = call("checklist.create", "c-1", {"items": ["milk", "eggs", "bread"]})
-        assert made["type"] == "tool.receipt", made
-        assert (made["receipt"]["status"], made["receipt"]["revision"]) == ("opened", 1), made
-        checklist_id = made["receipt"]["instance_id"]
-        # The person ticks "eggs" as the Surface's saveState does: the whole state, on the revision read.
-        page = PersonPage(f"http://127.0.0.1:{port}", tmp_path / "data")
-        eggs = [{"text": "milk", "done": False}, {"text": "eggs", "done": True}, {"text": "bread", "done": False}]
-        saved = page.request(
-            "state.save", conversation_id=conversation_id, instance_id=checklist_id, state={"items": eggs}, revision=1
-        )
-        assert saved["revision"] == 2, saved
-        # The Agent ticks "bread" on the state as it is now: the person's tick is kept.
-        ticked = call("checklist.tick", "c-2", {"index": 2})
-        assert ticked["type"] == "tool.receipt", ticked
-        assert (ticked["receipt"]["status"], ticked["receipt"]["instance_id"], ticked["receipt"]["revision"]) == (
-            "saved",
-            checklist_id,
-            3,
-        )
-        assert call("checklist.tick", "c-2", {"index": 2})["replayed"] is True  # a retry writes nothing
-        beyond = call("checklist.tick", "c-3", {"index": 7})
-        assert (beyond["type"], beyond["code"]) == ("tool.rejected", "no_such_item"), beyond
-        read = call("checklist.read", "c-4", {})
-        assert read["receipt"] == {
-            "status": "read",
-            "revision": 3,
-            "items": [
-                {"text": "milk", "done": False},
-                {"text": "eggs", "done": True},
-                {"text": "bread", "done": True},
-            ],
-        }, read
-        state = _state_get(sock, conversation_id)
-        instances, operations = _by_app(state["instances"]), _by_app(state["operations"])
-        (listed,) = instances["checklist"]
-        assert (listed["instance_id"], listed["app_name"]) == (checklist_id, "Checklist")
-        assert listed["state"] == {"items": read["receipt"]["items"]}, listed
-        assert "checklist" not in operations  # no operation, no deadline
-        assert operations["pomodoro"][0]["operation_id"] == focus["operation_id"]  # undisturbed
-        assert operations["quiz"][0]["operation_id"] == quiz["operation_id"]
-
-        # (b) The reading timer: a start during the focus follows Pomodoro's rule (switch, interrupting
-        # it); it is not exclusive; leaving it for Interact does not end it.
-        first = call("reading.start", "r-1", {"duration_seconds": READING_SECONDS})
-        assert first["type"] == "tool.accepted", first
-        switched = sock.push("tool.result", source_tool_call_id="p-1")
-        assert (switched["result"]["state"], switched["result"]["interruption_reason"]) == (
-            "interrupted",
-            "switched_app",
-        )
-        sock.ack(switched["outbox_id"], conversation_id)
-        second = call("reading.start", "r-2", {"duration_seconds": 600})
-        assert second["type"] == "tool.accepted", second  # exclusive: false
-        ambiguous = call("reading.stop", "r-3", {})
-        assert (ambiguous["type"], ambiguous["code"]) == ("tool.rejected", "ambiguous_operation"), ambiguous
-        assert {c["operation_id"] for c in ambiguous["candidates"]} == {first["operation_id"], second["operation_id"]}
-
-        # The person goes back to Interact from the reading timer in front: it runs on.
-        page.request("return_to_interact", conversation_id=conversation_id)
-        running = _by_app(_state_get(sock, conversation_id)["operations"])
-        assert {op["operation_id"] for op in running["reading"]} == {first["operation_id"], second["operation_id"]}
-        assert {op["state"] for op in running["reading"]} == {"reading"}  # its own running label
-        assert running["quiz"][0]["operation_id"] == quiz["operation_id"]
-        assert "pomodoro" not in running
-
-        done = sock.push("tool.result", timeout=READING_SECONDS + 15, source_tool_call_id="r-1")
-        assert (done["tool"], done["result"]["state"]) == ("reading.start", "completed"), done
-        assert done["result"]["ended_at"] == done["result"]["ends_at"]
-        sock.ack(done["outbox_id"], conversation_id)
-        stopped = call("reading.stop", "r-4", {})  # one runs now: no ambiguity
-        assert stopped["receipt"] == {"status": "interrupted", "operation_id": second["operation_id"]}, stopped
-        sock.push("tool.result", source_tool_call_id="r-2")
-        assert [frame for frame in sock.frames_within(0.5) if frame.get("source_tool_call_id") == "r-1"] == []
-
-        # Over MCP: the same tools, the same conversation.
-        mcp = McpClient(mcp_url, token, timeout=SHORT_READING_SECONDS + 20)
-        try:
-            listed_tools = {tool.name for tool in mcp.list_tools().tools}
-            assert {"checklist.create", "checklist.tick", "checklist.read", "reading.start", "quiz.start"} <= (
-                listed_tools
-            )
-            mcp_tick = mcp.call("checklist.tick", {"index": 0}, key="m-1")
-            assert not mcp_tick.is_error, mcp_tick
-            assert (mcp_tick.structured_content["status"], mcp_tick.structured_content["revision"]) == ("saved", 4)
-            mcp_read = mcp.call("checklist.read", {}, key="m-2")
-            assert [item["done"] for item in mcp_read.structured_content["items"]] == [True, True, True]
-            seen = mcp.call("lineup.conversation_state", {})
-            assert not seen.is_error, seen
-            mcp_instances = _by_app(seen.structured_content["instances"])
-            assert mcp_instances["checklist"][0]["state"] == {"items": mcp_read.structured_content["items"]}
-            assert _by_app(seen.structured_content["operations"])["quiz"][0]["operation_id"] == quiz["operation_id"]
-
-            task = mcp.call_as_task("reading.start", {"duration_seconds": SHORT_READING_SECONDS}, key="m-3").task
-            final = mcp.task_result(task.task_id, timeout=SHORT_READING_SECONDS + 20)
-            assert not final.is_error, final
-            assert (final.structured_content["state"], final.structured_content["operation_id"]) == (
-                "completed",
-                task.task_id,
-            )
-        finally:
-            mcp.close()
-
-        # The quiz ran through all of it, and only its own stop ends it.
-        quiz_stop = call("quiz.stop", "q-2", {})
-        assert quiz_stop["receipt"]["status"] == "interrupted", quiz_stop
-        sock.close()
-        page.close()
+        yield Authored(project, server, server.issue_agent_token("author"))
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
-    assert _tree_digest(project / "runtime") == _tree_digest(ROOT / "runtime")
+        server.stop()
+    assert tree_digest(project / "runtime") == tree_digest(ROOT / "runtime")
+
+
+def test_a_checklist_and_a_reading_timer_from_the_docs_run_beside_pomodoro_and_the_quiz(authored: Authored):
+    conversation_id, port = authored.conversation_id, authored.server.port
+    mcp_url, token = authored.access.mcp_url, authored.access.token
+    sock = AgentSocket(f"ws://127.0.0.1:{port}/ws/agent/")
+    sock.hello(token)
+    inventory = sock.inventory(conversation_id)
+    published = {tool["name"]: tool for tool in inventory["tools"]}
+    assert {"checklist.create", "checklist.tick", "checklist.read", "reading.start", "reading.stop"} <= set(published)
+    assert {"pomodoro.start", "quiz.start"} <= set(published)
+    assert published["checklist.tick"]["call_model"] == "short"
+    revision = inventory["revision"]
+
+    def call(tool: str, call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return sock.request(tool_call(tool, conversation_id, call_id, arguments, revision))
+
+    # A quiz runs in the background and a Pomodoro focus in front.
+    quiz = call("quiz.start", "q-1", {"duration_seconds": 600, "questions": [{"prompt": "2+2", "answer": "4"}]})
+    assert quiz["type"] == "tool.accepted", quiz
+    focus = call("pomodoro.start", "p-1", {"duration_seconds": 600, "activity": "writing"})
+    assert focus["type"] == "tool.accepted", focus
+
+    # (a) The checklist: the Agent makes it (behind the focus, which runs on), the person ticks, the Agent reads.
+    made = call("checklist.create", "c-1", {"items": ["milk", "eggs", "bread"]})
+    assert made["type"] == "tool.receipt", made
+    assert (made["receipt"]["status"], made["receipt"]["revision"]) == ("opened", 1), made
+    checklist_id = made["receipt"]["instance_id"]
+    # The person ticks "eggs" as the Surface's saveState does: the whole state, on the revision read.
+    page = PersonPage(authored.server.url, authored.server.login())
+    eggs = [{"text": "milk", "done": False}, {"text": "eggs", "done": True}, {"text": "bread", "done": False}]
+    saved = page.request(
+        "state.save", conversation_id=conversation_id, instance_id=checklist_id, state={"items": eggs}, revision=1
+    )
+    assert saved["revision"] == 2, saved
+    # The Agent ticks "bread" on the state as it is now: the person's tick is kept.
+    ticked = call("checklist.tick", "c-2", {"index": 2})
+    assert ticked["type"] == "tool.receipt", ticked
+    assert (ticked["receipt"]["status"], ticked["receipt"]["instance_id"], ticked["receipt"]["revision"]) == (
+        "saved",
+        checklist_id,
+        3,
+    )
+    assert call("checklist.tick", "c-2", {"index": 2})["replayed"] is True  # a retry writes nothing
+    beyond = call("checklist.tick", "c-3", {"index": 7})
+    assert (beyond["type"], beyond["code"]) == ("tool.rejected", "no_such_item"), beyond
+    read = call("checklist.read", "c-4", {})
+    assert read["receipt"] == {
+        "status": "read",
+        "revision": 3,
+        "items": [
+            {"text": "milk", "done": False},
+            {"text": "eggs", "done": True},
+            {"text": "bread", "done": True},
+        ],
+    }, read
+    state = _state_get(sock, conversation_id)
+    instances, operations = _by_app(state["instances"]), _by_app(state["operations"])
+    (listed,) = instances["checklist"]
+    assert (listed["instance_id"], listed["app_name"]) == (checklist_id, "Checklist")
+    assert listed["state"] == {"items": read["receipt"]["items"]}, listed
+    assert "checklist" not in operations  # no operation, no deadline
+    assert operations["pomodoro"][0]["operation_id"] == focus["operation_id"]  # undisturbed
+    assert operations["quiz"][0]["operation_id"] == quiz["operation_id"]
+
+    # (b) The reading timer: a start during the focus follows Pomodoro's rule (switch, interrupting
+    # it); it is not exclusive; leaving it for Interact does not end it.
+    first = call("reading.start", "r-1", {"duration_seconds": READING_SECONDS})
+    assert first["type"] == "tool.accepted", first
+    switched = sock.push("tool.result", source_tool_call_id="p-1")
+    assert (switched["result"]["state"], switched["result"]["interruption_reason"]) == (
+        "interrupted",
+        "switched_app",
+    )
+    sock.ack(switched["outbox_id"], conversation_id)
+    second = call("reading.start", "r-2", {"duration_seconds": 600})
+    assert second["type"] == "tool.accepted", second  # exclusive: false
+    ambiguous = call("reading.stop", "r-3", {})
+    assert (ambiguous["type"], ambiguous["code"]) == ("tool.rejected", "ambiguous_operation"), ambiguous
+    assert {c["operation_id"] for c in ambiguous["candidates"]} == {first["operation_id"], second["operation_id"]}
+
+    # The person goes back to Interact from the reading timer in front: it runs on.
+    page.request("return_to_interact", conversation_id=conversation_id)
+    running = _by_app(_state_get(sock, conversation_id)["operations"])
+    assert {op["operation_id"] for op in running["reading"]} == {first["operation_id"], second["operation_id"]}
+    assert {op["state"] for op in running["reading"]} == {"reading"}  # its own running label
+    assert running["quiz"][0]["operation_id"] == quiz["operation_id"]
+    assert "pomodoro" not in running
+
+    done = sock.push("tool.result", timeout=READING_SECONDS + 15, source_tool_call_id="r-1")
+    assert (done["tool"], done["result"]["state"]) == ("reading.start", "completed"), done
+    assert done["result"]["ended_at"] == done["result"]["ends_at"]
+    sock.ack(done["outbox_id"], conversation_id)
+    stopped = call("reading.stop", "r-4", {})  # one runs now: no ambiguity
+    assert stopped["receipt"] == {"status": "interrupted", "operation_id": second["operation_id"]}, stopped
+    sock.push("tool.result", source_tool_call_id="r-2")
+    assert [frame for frame in sock.frames_within(0.5) if frame.get("source_tool_call_id") == "r-1"] == []
+
+    # Over MCP: the same tools, the same conversation.
+    mcp = McpClient(mcp_url, token, timeout=SHORT_READING_SECONDS + 20)
+    try:
+        listed_tools = {tool.name for tool in mcp.list_tools().tools}
+        assert {"checklist.create", "checklist.tick", "checklist.read", "reading.start", "quiz.start"} <= (listed_tools)
+        mcp_tick = mcp.call("checklist.tick", {"index": 0}, key="m-1")
+        assert not mcp_tick.is_error, mcp_tick
+        assert (mcp_tick.structured_content["status"], mcp_tick.structured_content["revision"]) == ("saved", 4)
+        mcp_read = mcp.call("checklist.read", {}, key="m-2")
+        assert [item["done"] for item in mcp_read.structured_content["items"]] == [True, True, True]
+        seen = mcp.call("lineup.conversation_state", {})
+        assert not seen.is_error, seen
+        mcp_instances = _by_app(seen.structured_content["instances"])
+        assert mcp_instances["checklist"][0]["state"] == {"items": mcp_read.structured_content["items"]}
+        assert _by_app(seen.structured_content["operations"])["quiz"][0]["operation_id"] == quiz["operation_id"]
+
+        task = mcp.call_as_task("reading.start", {"duration_seconds": SHORT_READING_SECONDS}, key="m-3").task
+        final = mcp.task_result(task.task_id, timeout=SHORT_READING_SECONDS + 20)
+        assert not final.is_error, final
+        assert (final.structured_content["state"], final.structured_content["operation_id"]) == (
+            "completed",
+            task.task_id,
+        )
+    finally:
+        mcp.close()
+
+    # The quiz ran through all of it, and only its own stop ends it.
+    quiz_stop = call("quiz.stop", "q-2", {})
+    assert quiz_stop["receipt"]["status"] == "interrupted", quiz_stop
+    sock.close()
+    page.close()
+
+
+# --- the browser: the person's page in Chromium, on the same server -------------------------------
+
+BROWSER_CASES: dict[str, tuple[dict[str, int], str, dict[str, str]]] = {
+    # case: (viewport, browser locale, what the page says: the reading timer's and the quiz's running
+    # words, the reading Surface's title and caption, the checklist's title and its saved status)
+    "en-1280": (
+        {"width": 1280, "height": 800},
+        "en-GB",
+        {
+            "reading": "reading",
+            "quiz": "running",
+            "reading_title": "Reading",
+            "caption": "Running.",
+            "title": "Checklist",
+            "saved": "Saved",
+        },
+    ),
+    "zh-hans-360": (
+        {"width": 360, "height": 740},
+        "zh-CN",
+        {
+            "reading": "阅读中",
+            "quiz": "进行中",
+            "reading_title": "阅读计时",
+            "caption": "计时中。",
+            "title": "清单",
+            "saved": "已保存",
+        },
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium through Playwright, for this module only (as tests/browser/conftest.py
+    launches it): Playwright's sync API runs an event loop in this thread while it is started."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)", pytrace=False)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def _bring_to_front(page: Any, ws: Any, instance_id: str, *, narrow: bool) -> None:
+    """Click an app open behind: its chip, or on a phone (its bar holds Interact and the app in front) "More"."""
+    if narrow:
+        page.locator("#more-toggle").click()
+        page.locator(f"#more-open-apps button[data-instance-id='{instance_id}']").click()
+    else:
+        ws.chip(instance_id).locator(".chip-main").click()
+
+
+@pytest.mark.parametrize("case", list(BROWSER_CASES))
+def test_the_person_ticks_the_checklist_and_the_reading_timer_runs_on_in_the_browser(
+    authored: Authored, chromium: Any, case: str, tmp_path: Path
+):
+    """In Chromium: the checklist the Agent made shows in its Surface, the person's tick reaches the
+    Agent and the Agent's tick the Surface; the reading timer's Surface counts down its own operation
+    beside a quiz, and neither leaving it for the checklist nor going back to Interact ends it."""
+    from playwright.sync_api import expect
+
+    from tests.browser.conftest import UI_TIMEOUT_MS, screenshot
+    from tests.browser.test_people import fits, no_blocking_violations
+    from tests.browser.workspace_page import COUNTDOWN, WorkspacePage
+
+    viewport, locale, words = BROWSER_CASES[case]
+    narrow = viewport["width"] <= 640
+    conversation_id = authored.conversation_id
+    context = chromium.new_context(viewport=viewport, locale=locale, timezone_id="UTC")
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    sock, revision = authored.agent()
+
+    call_ids = itertools.count(1)
+
+    def call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        call_id = f"browser-{case}-{next(call_ids)}"  # this case's own: the server is the module's
+        return sock.request(tool_call(tool, conversation_id, call_id, arguments, revision))
+
+    def instance_of(operation_id: str) -> str:
+        running = _state_get(sock, conversation_id)["operations"]
+        return next(op["instance_id"] for op in running if op["operation_id"] == operation_id)
+
+    try:
+        # The person signs in with the embedded login, as the server printed it.
+        login = authored.server.login()
+        page.goto(f"{authored.server.url}/accounts/login/")
+        page.locator("#id_username").fill(login["username"])
+        page.locator("#id_password").fill(login["password"])
+        page.locator("#id_password").press("Enter")
+        ws = WorkspacePage(page, authored.server.url)
+        page.wait_for_url("**/workspace/")
+        ws.wait_ready()
+
+        # The Agent starts a quiz, then the reading timer: both run, the reading timer in front.
+        quiz = call("quiz.start", {"duration_seconds": 600, "questions": [{"prompt": "2+2", "answer": "4"}]})
+        assert quiz["type"] == "tool.accepted", quiz
+        reading = call("reading.start", {"duration_seconds": 600})
+        assert reading["type"] == "tool.accepted", reading
+        quiz_id, reading_id = instance_of(quiz["operation_id"]), instance_of(reading["operation_id"])
+        ws.expect_app_in_front("reading")
+        reading_surface = page.frame_locator(f"#frames iframe[data-instance-id='{reading_id}']")
+        # Its own operation, in its own words: a countdown (never "--:--"), its running caption and label.
+        expect(reading_surface.locator("#countdown")).to_have_text(COUNTDOWN)
+        assert reading_surface.locator("#countdown").inner_text() in {"10:00", "09:59", "09:58", "09:57"}
+        expect(reading_surface.locator("#caption")).to_have_text(words["caption"])
+        # The scaffold's title is the app's name in the page's language: the manifest's translations.
+        expect(reading_surface.locator("#title")).to_have_text(words["reading_title"])
+        expect(reading_surface.locator("#timer")).to_have_attribute("data-state", "reading")
+        expect(ws.chip(reading_id).locator(".state-focusing")).to_have_text(words["reading"])
+        # The quiz runs beside it with its own countdown in its own Surface.
+        quiz_surface = page.frame_locator(f"#frames iframe[data-instance-id='{quiz_id}']")
+        expect(quiz_surface.locator("#countdown")).to_have_text(COUNTDOWN)
+        if not narrow:
+            expect(ws.chip(quiz_id).locator(".state-focusing")).to_have_text(words["quiz"])
+        fits(page, "#dock-input")
+        no_blocking_violations(page, f"the reading timer beside a quiz ({case})")
+        screenshot(page, f"new-author-reading-beside-quiz-{case}", tmp_path)
+
+        # The Agent makes a checklist (behind: the reading timer stays in front); the person opens it.
+        made = call("checklist.create", {"items": ["milk", "eggs", "bread"]})
+        assert made["type"] == "tool.receipt", made
+        checklist_id = made["receipt"]["instance_id"]
+        ws.expect_app_in_front("reading")
+        _bring_to_front(page, ws, checklist_id, narrow=narrow)
+        expect(ws.leave_dialog()).to_be_hidden()  # leaving the reading timer ends nothing: no question
+        ws.expect_app_in_front("checklist")
+        checklist = page.frame_locator(f"#frames iframe[data-instance-id='{checklist_id}']")
+        expect(checklist.locator("#title")).to_have_text(words["title"])
+        rows = checklist.locator("#items li")
+        expect(rows).to_have_count(3)
+        expect(rows.locator("input[type=checkbox]:checked")).to_have_count(0)
+
+        # The person ticks "eggs" in the Surface; the Agent reads it back as ticked.
+        rows.nth(1).locator("input[type=checkbox]").check()
+        expect(checklist.locator("#status")).to_have_text(words["saved"])
+        read = call("checklist.read", {})
+        assert read["receipt"]["items"] == [
+            {"text": "milk", "done": False},
+            {"text": "eggs", "done": True},
+            {"text": "bread", "done": False},
+        ], read
+        # The Agent ticks "bread": the Surface shows it, on top of the person's tick.
+        ticked = call("checklist.tick", {"index": 2})
+        assert (ticked["type"], ticked["receipt"]["instance_id"]) == ("tool.receipt", checklist_id), ticked
+        expect(rows.nth(2)).to_have_attribute("data-done", "true")
+        expect(rows.nth(1)).to_have_attribute("data-done", "true")
+        expect(rows.nth(0)).to_have_attribute("data-done", "false")
+        fits(page, "#dock-input")
+        no_blocking_violations(page, f"the checklist ({case})")
+        screenshot(page, f"new-author-checklist-{case}", tmp_path)
+
+        # Back to Interact: nothing asks, and the reading timer (and the quiz) run on.
+        page.locator("#back-to-interact").click()
+        expect(ws.leave_dialog()).to_be_hidden()
+        ws.expect_interact_in_front()
+        running = _by_app(_state_get(sock, conversation_id)["operations"])
+        assert [op["operation_id"] for op in running["reading"]] == [reading["operation_id"]]
+        assert [op["operation_id"] for op in running["quiz"]] == [quiz["operation_id"]]
+        if not narrow:
+            expect(ws.chip(reading_id).locator(".state-focusing")).to_have_text(words["reading"])
+        expect(reading_surface.locator("#countdown")).to_have_text(COUNTDOWN)  # still counting, behind
+        screenshot(page, f"new-author-back-in-interact-{case}", tmp_path)
+        assert errors == []
+
+        stopped = call("reading.stop", {})
+        assert stopped["receipt"] == {"status": "interrupted", "operation_id": reading["operation_id"]}, stopped
+        assert call("quiz.stop", {})["receipt"]["status"] == "interrupted"
+    finally:
+        sock.close()
+        context.close()
