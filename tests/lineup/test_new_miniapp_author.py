@@ -6,7 +6,8 @@ package files are edited, as docs/miniapps.md says:
 
 - ``checklist``: short tools on ``runtime.api.open_instance`` / ``save_instance_state`` /
   ``read_instance_state`` over an ``app.instance-state.v1`` state whose ``items`` the manifest lets an
-  Agent read. The Agent creates it with items; the person ticks one as the Surface's ``saveState``
+  Agent read, and a Surface of its own (checkboxes on the SDK's ``getState`` / ``saveState`` and the
+  projection's ``snapshot``) in place of the scaffold's countdown. The Agent creates it with items; the person ticks one as the Surface's ``saveState``
   does (the logged-in page's ``state.save`` on ``/ws/workspace/``), the Agent another with its tool on
   the state as it is then; the Agent reads both back with its own tool and with
   ``conversation.state.get`` / ``lineup.conversation_state``.
@@ -17,6 +18,16 @@ package files are edited, as docs/miniapps.md says:
 Both run over ``/ws/agent/`` and MCP beside a Pomodoro focus and a quiz (a reading start during a
 focus ends it ``interrupted(switched_app)``: Pomodoro's manifest rule), on the embedded server, and
 the copy's ``runtime/`` is byte-identical to the original's.
+
+And in Chromium (1280 px in English, 360 px in Chinese), on the same server: the reading timer's
+Surface counts down its own operation, titled and labelled in the page's language by the manifest's
+``translations``, while a quiz runs beside it; the person opens the checklist the Agent made, ticks
+an item there (the Agent reads it back ticked) and sees the Agent's tick arrive; neither opening the
+checklist nor going back to Interact asks anything or ends the reading timer. Screenshots:
+``docs/screenshots/new-author-*.png`` (refreshed with ``LINEUP_SCREENSHOTS_DIR=docs/screenshots``).
+
+One copy and one server serve the module (copying, scaffolding and booting is most of its time);
+each test names its own calls and instances, so none depends on another having run.
 """
 
 from __future__ import annotations
@@ -442,7 +453,6 @@ def authored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Authored]:
         manage(project, "startminiapp", name, env=env)
     _write_apps(project)
     assert tree_digest(project / "runtime") == tree_digest(ROOT / "runtime")
-    manage(project, "migrate", "--noinput", env=env)
     server = EmbeddedServer(project, env, root / "server.log").start()
     try:
         yield Authored(project, server, server.issue_agent_token("author"))

@@ -35,7 +35,6 @@ def test_startminiapp_timer2_runs_over_the_agent_socket_and_mcp_beside_pomodoro(
     for path in (project / "runtime").rglob("*.py"):
         assert "timer2" not in path.read_text(encoding="utf-8"), path
 
-    manage(project, "migrate", "--noinput", env=env)
     server = EmbeddedServer(project, env, tmp_path / "server.log").start()
     try:
         access = server.issue_agent_token("e2e")

@@ -3,8 +3,8 @@
 ``copy_project`` copies the repository's files (no history, no local data, no caches) into a
 directory of the test's; ``manage`` runs ``manage.py`` there with only what a fresh shell has
 (``project_env``: SQLite in the test's data directory, no PostgreSQL or Redis of the suite's);
-``EmbeddedServer`` boots ``manage.py run_embedded`` on a free port and waits for it (the in-process
-deadline scheduler, the in-memory channel layer), and ``issue_agent_token`` gives an Agent token
+``EmbeddedServer`` boots ``manage.py run_embedded`` on a free port and waits for it (it migrates the
+copy's database itself, then runs the in-process deadline scheduler and the in-memory channel layer), and ``issue_agent_token`` gives an Agent token
 with its MCP URL and conversation. Used by ``tests/lineup/test_startminiapp.py`` and
 ``tests/lineup/test_new_miniapp_author.py``, each booting one copy and one server per module.
 """
@@ -143,7 +143,7 @@ class EmbeddedServer:
             assert self.process is not None and self.process.poll() is None, self.log_tail()
             return http_ok(f"{self.url}/admin/login/")
 
-        poll(up, timeout=60, what="the embedded server")
+        poll(up, timeout=120, what="the embedded server (its migrations first)")
         return self
 
     def log_tail(self, characters: int = 4000) -> str:
