@@ -594,13 +594,15 @@ def test_a_checklist_and_a_reading_timer_from_the_docs_run_beside_pomodoro_and_t
 
 BROWSER_CASES: dict[str, tuple[dict[str, int], str, dict[str, str]]] = {
     # case: (viewport, browser locale, what the page says: the reading timer's and the quiz's running
-    # words, the reading Surface's title and caption, the checklist's title and its saved status)
+    # words, a focus's activity, the reading Surface's title and caption, the checklist's title and
+    # its saved status)
     "en-1280": (
         {"width": 1280, "height": 800},
         "en-GB",
         {
             "reading": "reading",
             "quiz": "running",
+            "activity": "writing",
             "reading_title": "Reading",
             "caption": "Running.",
             "title": "Checklist",
@@ -613,6 +615,7 @@ BROWSER_CASES: dict[str, tuple[dict[str, int], str, dict[str, str]]] = {
         {
             "reading": "阅读中",
             "quiz": "进行中",
+            "activity": "写作",
             "reading_title": "阅读计时",
             "caption": "计时中。",
             "title": "清单",
@@ -653,7 +656,8 @@ def test_the_person_ticks_the_checklist_and_the_reading_timer_runs_on_in_the_bro
 ):
     """In Chromium: the checklist the Agent made shows in its Surface, the person's tick reaches the
     Agent and the Agent's tick the Surface; the reading timer's Surface counts down its own operation
-    beside a quiz, and neither leaving it for the checklist nor going back to Interact ends it."""
+    beside a quiz and a focus, and neither leaving it for the checklist nor going back to Interact ends
+    it (going back asks first only while the focus, which it ends, is in front)."""
     from playwright.sync_api import expect
 
     from tests.browser.conftest import UI_TIMEOUT_MS, screenshot
@@ -676,10 +680,6 @@ def test_the_person_ticks_the_checklist_and_the_reading_timer_runs_on_in_the_bro
         call_id = f"browser-{case}-{next(call_ids)}"  # this case's own: the server is the module's
         return sock.request(tool_call(tool, conversation_id, call_id, arguments, revision))
 
-    def instance_of(operation_id: str) -> str:
-        running = _state_get(sock, conversation_id)["operations"]
-        return next(op["instance_id"] for op in running if op["operation_id"] == operation_id)
-
     try:
         # The person signs in with the embedded login, as the server printed it.
         login = authored.server.login()
@@ -696,7 +696,7 @@ def test_the_person_ticks_the_checklist_and_the_reading_timer_runs_on_in_the_bro
         assert quiz["type"] == "tool.accepted", quiz
         reading = call("reading.start", {"duration_seconds": 600})
         assert reading["type"] == "tool.accepted", reading
-        quiz_id, reading_id = instance_of(quiz["operation_id"]), instance_of(reading["operation_id"])
+        quiz_id, reading_id = quiz["instance_id"], reading["instance_id"]
         ws.expect_app_in_front("reading")
         reading_surface = page.frame_locator(f"#frames iframe[data-instance-id='{reading_id}']")
         # Its own operation, in its own words: a countdown (never "--:--"), its running caption and label.
@@ -756,9 +756,35 @@ def test_the_person_ticks_the_checklist_and_the_reading_timer_runs_on_in_the_bro
         running = _by_app(_state_get(sock, conversation_id)["operations"])
         assert [op["operation_id"] for op in running["reading"]] == [reading["operation_id"]]
         assert [op["operation_id"] for op in running["quiz"]] == [quiz["operation_id"]]
+        expect(reading_surface.locator("#countdown")).to_have_text(COUNTDOWN)  # still counting, behind
+
+        # A Pomodoro focus beside it: the focus comes to the front, the reading timer runs on behind;
+        # going back now asks first, for the focus alone, and ends only the focus.
+        focus = call("pomodoro.start", {"duration_seconds": 900, "activity": words["activity"]})
+        assert focus["type"] == "tool.accepted", focus
+        focus_id = focus["instance_id"]
+        ws.expect_app_in_front("pomodoro")
+        ws.expect_countdown(focus_id, activity=words["activity"])
+        running = _by_app(_state_get(sock, conversation_id)["operations"])
+        assert {app: len(ops) for app, ops in running.items()} == {"reading": 1, "quiz": 1, "pomodoro": 1}
+        page.locator("#back-to-interact").click()
+        dialog = ws.leave_dialog()
+        expect(dialog).to_be_visible()
+        expect(dialog).to_have_attribute("data-ending", focus["operation_id"])
+        dialog.locator("#leave-confirm").click()
+        expect(dialog).to_be_hidden()
+        ws.expect_interact_in_front()
+        ended = sock.push("tool.result", source_tool_call_id=focus["source_tool_call_id"])
+        assert (ended["result"]["state"], ended["result"]["interruption_reason"]) == (
+            "interrupted",
+            "returned_to_interact",
+        ), ended
+        running = _by_app(_state_get(sock, conversation_id)["operations"])
+        assert [op["operation_id"] for op in running["reading"]] == [reading["operation_id"]]
+        assert "pomodoro" not in running
         if not narrow:
             expect(ws.chip(reading_id).locator(".state-focusing")).to_have_text(words["reading"])
-        expect(reading_surface.locator("#countdown")).to_have_text(COUNTDOWN)  # still counting, behind
+        expect(reading_surface.locator("#countdown")).to_have_text(COUNTDOWN)
         screenshot(page, f"new-author-back-in-interact-{case}", tmp_path)
         assert errors == []
 
