@@ -180,6 +180,7 @@ def operations_dashboard(*, now: datetime) -> dict[str, int]:
 # What an Agent may learn of its conversation (``what_runs``), bounded whatever the conversation holds.
 WHAT_RUNS_MAX_INSTANCES = 16
 WHAT_RUNS_MAX_OPERATIONS = 16
+WHAT_RUNS_RECENTLY_ENDED = 8
 # Bytes of readable state in one answer (past it, states are left out): with 16 instances' and 16
 # operations' ids and times, an answer stays within the 64 KiB a socket client is told frames are.
 WHAT_RUNS_STATE_BUDGET = 40 * 1024
@@ -233,13 +234,22 @@ def what_runs(*, conversation_id: uuid.UUID | str) -> dict[str, Any]:
             else:
                 item["state_omitted"] = True
         instances.append(item)
-    operations = [
-        {**operation_projection(op), "app_id": op.app_id, "tool": op.tool_call.tool}
-        for op in running[:WHAT_RUNS_MAX_OPERATIONS]
-    ]
+    # The last few that ended: an Agent that was down when one ended can still say what it was for
+    # (its result names no activity, topic or title: those are the app's own projected fields).
+    ended = (
+        Operation.objects.filter(conversation_id=conversation_id)
+        .exclude(state__in=RUNNING_STATES)
+        .select_related("tool_call")
+        .order_by("-started_at")[:WHAT_RUNS_RECENTLY_ENDED]
+    )
     return {
         "conversation_id": str(conversation_id),
         "instances": instances,
-        "operations": operations,
+        "operations": [_agent_view(op) for op in running[:WHAT_RUNS_MAX_OPERATIONS]],
+        "recently_ended": [_agent_view(op) for op in ended],
         "truncated": len(rows) > WHAT_RUNS_MAX_INSTANCES or len(running) > WHAT_RUNS_MAX_OPERATIONS,
     }
+
+
+def _agent_view(operation: Operation) -> dict[str, Any]:
+    return {**operation_projection(operation), "app_id": operation.app_id, "tool": operation.tool_call.tool}

@@ -48,7 +48,9 @@ def enforced_input_schema(tool: str, input_schema: dict[str, Any]) -> dict[str, 
     if policy is None:
         return input_schema
     schema = copy.deepcopy(input_schema)
-    schema["properties"][policy.duration_argument]["maximum"] = policy.max_duration_seconds
+    bounds = schema["properties"][policy.duration_argument]
+    bounds["maximum"] = policy.max_duration_seconds
+    bounds["minimum"] = max(bounds.get("minimum", 1), 1)
     return schema
 
 
@@ -223,6 +225,12 @@ def _validate(
             raise Rejection(
                 RejectionCode.INVALID_ARGUMENTS,
                 f"{policy.duration_argument}: {duration} is more than the limit of {policy.max_duration_seconds}",
+            )
+        # A schema without a minimum would let 0 through to a deadline at its own start, which the
+        # database refuses (operation_ends_after_start): say so to the caller instead.
+        if isinstance(duration, int) and duration < 1:
+            raise Rejection(
+                RejectionCode.INVALID_ARGUMENTS, f"{policy.duration_argument}: {duration} is less than the minimum of 1"
             )
     return descriptor
 

@@ -430,6 +430,9 @@ def _start(
     (``runtime.sql.start``); elsewhere (SQLite) the ORM writes the same rows, statement by statement.
     Either way Python validates, applies the manifest's policy, chooses the ids and answers.
     """
+    if duration_seconds < 1:
+        # The app's own arithmetic (the Router already refused a caller's 0): its bug, said plainly.
+        raise ValueError(f"{tool}: duration_seconds must be at least 1, not {duration_seconds}")
     app_id = tool.split(".", 1)[0]
     policy = policy_of(tool)
     plan = _StartPlan(

@@ -22,6 +22,11 @@ from runtime.selectors import what_runs
 STATE_TOOL = "lineup.conversation_state"
 
 _ID = {"type": "string"}
+_OPERATION = {
+    "type": "object",
+    "required": ["operation_id", "app_id", "tool", "state", "started_at", "ends_at"],
+    "properties": {"operation_id": _ID, "app_id": _ID, "tool": _ID, "instance_id": _ID},
+}
 STATE_OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["conversation_id", "instances", "operations", "truncated"],
@@ -45,14 +50,8 @@ STATE_OUTPUT_SCHEMA: dict[str, Any] = {
                 },
             },
         },
-        "operations": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["operation_id", "app_id", "tool", "state", "started_at", "ends_at"],
-                "properties": {"operation_id": _ID, "app_id": _ID, "tool": _ID, "instance_id": _ID},
-            },
-        },
+        "operations": {"type": "array", "items": _OPERATION},
+        "recently_ended": {"type": "array", "items": _OPERATION},
         "truncated": {"type": "boolean"},
     },
 }
@@ -65,7 +64,7 @@ def state_tool() -> types.Tool:
         description=(
             "Read-only: the MiniApp instances open in this conversation (with the state each app lets "
             "you read, e.g. the text of the person's notes) and the operations running in it (a focus, "
-            "a quiz: their app, times and the app's own fields). Changes nothing."
+            "a quiz: their app, times and the app's own fields), and the last few that ended. Changes nothing."
         ),
         input_schema={"type": "object", "additionalProperties": False},
         output_schema=result_or_rejection(STATE_OUTPUT_SCHEMA),

@@ -20,10 +20,11 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.models import AppInstance, AppSession, InstanceSnapshot, LifecycleEvent, Operation, ToolCall
 from runtime.selectors import what_runs
 from runtime.services.lifecycle import open_app, return_to_interact
+from runtime.services.operations import settle_operation
 from runtime.services.recovery import recover_runtime
 from runtime.services.snapshots import encoded_size, save_snapshot
 from runtime.tool_calls import Receipt, Rejected
-from runtime.transitions import LifecycleState, OperationState
+from runtime.transitions import LifecycleState, OperationState, Trigger
 from tests.support.factories import T0, at
 
 pytestmark = pytest.mark.django_db
@@ -329,6 +330,23 @@ def test_what_runs_never_shows_private_details(conversation, agent):
     assert "answer_key" not in str(seen) and '"4"' not in str(seen["operations"])
 
 
+def test_what_runs_names_what_ended_last_newest_first_without_private_details(conversation, agent):
+    """An Agent that was down when an operation ended reads what it was for (its result does not say)."""
+    first = agent.start(600, activity="write", now=T0)
+    agent.interrupt(now=at(5))
+    questions = [{"prompt": "2 + 2 =", "answer": "4"}]
+    quiz = agent.call("quiz.start", {"duration_seconds": 60, "title": "Sums", "questions": questions}, now=at(6))
+    settle_operation(operation_id=quiz.operation_id, trigger=Trigger.DEADLINE, now=at(66))
+    running = agent.start(600, activity="read", now=at(70))
+    seen = what_runs(conversation_id=conversation.id)
+    assert [op["operation_id"] for op in seen["operations"]] == [str(running.operation_id)]
+    ended = seen["recently_ended"]
+    assert [op["operation_id"] for op in ended] == [str(quiz.operation_id), str(first.operation_id)]
+    assert (ended[0]["title"], ended[0]["state"]) == ("Sums", "completed")
+    assert (ended[1]["activity"], ended[1]["state"]) == ("write", "interrupted")
+    assert "answer_key" not in str(ended) and '"4"' not in str(ended)
+
+
 def test_what_runs_is_bounded(conversation, monkeypatch):
     import runtime.selectors as selectors
 
@@ -342,7 +360,7 @@ def test_what_runs_is_bounded(conversation, monkeypatch):
     assert "state" in seen["instances"][0] and seen["instances"][1] == {**seen["instances"][1], "state_omitted": True}
 
 
-def test_what_runs_reads_everything_in_three_statements_and_any_instance(
+def test_what_runs_reads_everything_in_four_statements_and_any_instance(
     conversation, agent, django_assert_max_num_queries
 ):
     """An instance without a snapshot row (its sub-session and snapshot read with it, or none) is
@@ -352,7 +370,7 @@ def test_what_runs_reads_everything_in_three_statements_and_any_instance(
     bare = AppInstance.objects.filter(conversation=conversation, app_id="notes").get()
     InstanceSnapshot.objects.filter(instance=bare).delete()  # as an app without instance state has none
     AppSession.objects.filter(instance=bare).delete()
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):
         seen = what_runs(conversation_id=conversation.id)
     notes = next(item for item in seen["instances"] if item["app_id"] == "notes")
     assert "state" not in notes and "app_session_id" not in notes

@@ -9,8 +9,11 @@ it, untouched.
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
+from runtime.api import ToolRequest, start_operation
 from runtime.models import AppInstance, InstanceSnapshot, Operation, OutboxEntry
 from runtime.services.lifecycle import close_instance, return_to_interact, switch_app
 from runtime.services.operations import settle_operation
@@ -86,3 +89,20 @@ def test_the_manifests_maximum_and_duration_argument_are_enforced(driver):
     assert isinstance(refused, Rejected) and refused.code == "invalid_arguments"
     assert refused.detail == "minutes: 601 is more than the limit of 600"
     assert isinstance(driver.call("probe.start", {"minutes": 600}, now=at(0)), Accepted)
+
+
+@pytest.mark.spec("R-3.11")
+def test_an_app_asking_for_a_deadline_at_its_own_start_is_told_so_and_nothing_is_written(probe, conversation):
+    request = ToolRequest(
+        conversation_id=conversation.id,
+        source_tool_call_id="zero",
+        tool="probe.start",
+        arguments={"minutes": 1},
+        now=at(0),
+        caller="agent:test",
+        agent_id=uuid.uuid4(),
+        channel="agent_socket",
+    )
+    with pytest.raises(ValueError, match="duration_seconds must be at least 1, not 0"):
+        start_operation(request, duration_seconds=0)
+    assert not Operation.objects.filter(conversation=conversation).exists()

@@ -35,6 +35,7 @@ def test_an_agent_appends_to_notes_and_reads_them_back_over_the_socket(live, con
         "conversation_id": conversation_id,
         "instances": [],
         "operations": [],
+        "recently_ended": [],
         "truncated": False,
     }
 
