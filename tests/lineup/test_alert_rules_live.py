@@ -32,6 +32,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -39,6 +40,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 
 from runtime.models import Operation
@@ -46,10 +48,13 @@ from runtime.services.agents import create_agent_token
 from runtime.transitions import RUNNING_STATES
 from tests.support.live import Agent
 from tests.support.processes import (
+    BEAT_READY,
+    WORKER_READY,
     ManagedProcess,
     ProcessSupervisor,
     free_port,
     lineup_env,
+    manage_py_argv,
     purge_celery_queue,
     start_celery_beat,
     start_celery_worker,
@@ -137,12 +142,19 @@ def rig(request, tmp_path_factory, django_db_setup) -> Iterator[Rig]:
         LINEUP_SWEEP_SECONDS="0.5",
         LINEUP_LOG_FORMAT="json",
         LINEUP_REFERENCE_AGENT_URL="",
+        # A settlement that keeps failing is flagged after two tries half a second apart, not five
+        # over minutes (LineUpOperationsFlagged's test).
+        LINEUP_SETTLE_MAX_FAILURES="2",
+        LINEUP_SETTLE_BACKOFF_SECONDS="0.5",
     )
     purge_celery_queue(settings.CELERY_TASK_DEFAULT_QUEUE)
     with supervised_processes(request, tmp_path) as processes:
-        worker = start_celery_worker(processes, env=env)
-        start_celery_beat(processes, env=env)
+        # Worker and beat start while the Daphnes do (each import of Django costs seconds on a busy machine).
+        worker = start_celery_worker(processes, env=env, wait=False)
+        beat = start_celery_beat(processes, env=env, wait=False)
         daphnes = {name: start_daphne(processes, name, env=env)[0] for name in ("daphne", "daphne-2")}
+        worker.wait_for_log(WORKER_READY, timeout=60)
+        beat.wait_for_log(BEAT_READY, timeout=60)
         targets = [f"127.0.0.1:{port}" for port in daphnes.values()]
         prometheus = start_prometheus(processes, tmp_path, targets=targets)
         rig = Rig(processes=processes, env=env, prometheus=prometheus, daphnes=daphnes, worker=worker)
@@ -414,6 +426,52 @@ def test_settlement_lag_high_fires_while_the_worker_stalls_and_clears_a_window_a
     print(
         f"lag incident: lags {[round(x, 2) for x in lags]}, fired after {fired_after:.1f} s, cleared {cleared_after:.1f} s after"
     )
+
+
+@contextmanager
+def poisoned(operation_id: str) -> Iterator[None]:
+    """Every settlement of ``operation_id`` fails inside PostgreSQL until the block ends (a trigger
+    refuses its state change, as a broken row or a bug would: tests/runtime/test_poison.py); the
+    trigger is dropped even when the test fails (a transactional test's flush would not)."""
+    table = Operation._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE FUNCTION lineup_test_poison_live() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "RAISE EXCEPTION 'poisoned operation % (test trigger)', OLD.id; END $$"
+        )
+        cursor.execute(
+            f"CREATE TRIGGER lineup_test_poison_live BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"WHEN (OLD.id = '{operation_id}' AND NEW.state IS DISTINCT FROM OLD.state) "
+            "EXECUTE FUNCTION lineup_test_poison_live()"
+        )
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP TRIGGER IF EXISTS lineup_test_poison_live ON {table}")
+            cursor.execute("DROP FUNCTION IF EXISTS lineup_test_poison_live()")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_operations_flagged_fires_for_a_settlement_that_keeps_failing_and_clears_after_the_retry(quiet: Rig) -> None:
+    """The worker's settlement of one focus fails in PostgreSQL (eta task, then the sweep after its
+    back-off): flagged, LineUpOperationsFlagged fires. The operator fixes the cause and runs the
+    runbook's ``manage.py recover_runtime``: settled, the Agent gets its result, the alert clears."""
+    rig = quiet
+    agent = connect_agent(rig, "poisoned")
+    operation = start_focus(agent, seconds=2)
+    with poisoned(operation):
+        flagged = wait_firing(rig, "LineUpOperationsFlagged")
+        row = Operation.objects.get(pk=operation)
+        assert row.settle_flagged_at is not None and row.settle_failures == 2, row.__dict__
+        assert row.state in RUNNING_STATES
+    assert flagged["labels"]["severity"] == "critical" and float(flagged["value"]) == 1, flagged
+    retried_at = time.time()
+    rig.processes.run("recover", manage_py_argv("recover_runtime"), env=rig.env)
+    assert agent.wait_for_result()["result"]["state"] == "completed"
+    assert Operation.objects.get(pk=operation).state not in RUNNING_STATES
+    wait_inactive(rig, "LineUpOperationsFlagged", since=retried_at)
+    agent.ws.close()
 
 
 @pytest.mark.django_db(transaction=True)
