@@ -31,6 +31,7 @@ import signal
 import time
 import urllib.parse
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -278,23 +279,46 @@ def connect_agent(rig: Rig, username: str) -> Agent:
     return Agent(f"ws://127.0.0.1:{rig.port}/ws/agent/", token)
 
 
-def start_focus(agent: Agent, seconds: int = 1) -> str:
-    started = agent.call("pomodoro.start", duration_seconds=seconds)
+@dataclass
+class Focus:
+    call_id: str  # the start call's source_tool_call_id, which its tool.result carries
+    operation_id: str
+
+
+def start_focus(agent: Agent, seconds: int = 1) -> Focus:
+    call_id = f"call-{uuid.uuid4()}"
+    started = agent.request(
+        {
+            "type": "tool.call",
+            "conversation_id": agent.conversation_id,
+            "source_tool_call_id": call_id,
+            "tool": "pomodoro.start",
+            "arguments": {"duration_seconds": seconds},
+            "inventory_revision": agent.revision,
+        }
+    )
     assert started["type"] == "tool.accepted", started
-    return Operation.objects.filter(conversation_id=agent.conversation_id).latest("started_at").pk
+    operation = Operation.objects.filter(conversation_id=agent.conversation_id).latest("started_at")
+    return Focus(call_id=call_id, operation_id=str(operation.pk))
 
 
-def next_result(agent: Agent) -> dict:
-    """The next ``tool.result`` pushed to ``agent``, not acknowledged."""
-    while not agent.results:
+def result_of(agent: Agent, focus: Focus, *, ack: bool = True) -> dict:
+    """``focus``'s ``tool.result``, acknowledged unless ``ack`` is false; another one's (a redelivery of an
+    earlier result that crossed its ack) is passed over."""
+    while True:
+        while agent.results:
+            frame = agent.results.pop(0)
+            if frame["source_tool_call_id"] == focus.call_id:
+                if ack:
+                    agent.ws.send(json.dumps({"type": "outbox.ack", "outbox_id": frame["outbox_id"]}))
+                return frame
         frame = json.loads(agent.ws.recv(timeout=30))
         if frame["type"] == "tool.result":
             agent.results.append(frame)
-    return agent.results.pop(0)
 
 
-def lag_of(operation_id: str) -> float:
-    operation = Operation.objects.get(pk=operation_id)
+def lag_of(focus: Focus) -> float:
+    operation = Operation.objects.get(pk=focus.operation_id)
     assert operation.settled_at is not None, operation
     return (operation.settled_at - operation.ends_at).total_seconds()
 
@@ -306,9 +330,9 @@ def lag_of(operation_id: str) -> float:
 def test_a_healthy_system_alerts_nothing_and_every_dashboard_query_returns_data(quiet: Rig) -> None:
     rig = quiet
     agent = connect_agent(rig, "healthy")
-    operation = start_focus(agent)
-    assert agent.wait_for_result()["result"]["state"] == "completed"  # settled by the eta task, acknowledged
-    assert lag_of(operation) < 1
+    focus = start_focus(agent)
+    assert result_of(agent, focus)["result"]["state"] == "completed"  # settled by the eta task, acknowledged
+    assert lag_of(focus) < 1
     since = time.time()
 
     panels = dashboard_queries()
@@ -348,8 +372,8 @@ def test_a_healthy_system_alerts_nothing_and_every_dashboard_query_returns_data(
 def test_result_unacknowledged_fires_for_an_agent_that_never_acks_and_clears_on_its_ack(quiet: Rig) -> None:
     rig = quiet
     agent = connect_agent(rig, "silent")
-    start_focus(agent)
-    result = next_result(agent)  # received, deliberately not acknowledged (it is sent again meanwhile)
+    focus = start_focus(agent)
+    result = result_of(agent, focus, ack=False)  # received, deliberately not acknowledged (it is sent again meanwhile)
     received_at = time.time()
     alert = wait_firing(rig, "LineUpResultUnacknowledged")
     waited = time.time() - received_at
@@ -383,22 +407,31 @@ def test_settlement_lag_high_fires_while_the_worker_stalls_and_clears_a_window_a
     window = scaled(5)
     lags: list[float] = []
     fired: dict | None = None
+    fired_after = 0.0
     incident_started = time.time()
+
+    def watch() -> dict | None:
+        nonlocal fired_after
+        alert = firing(rig, "LineUpSettlementLagHigh")
+        if alert is not None and not fired_after:
+            fired_after = time.time() - incident_started
+        return alert
+
     try:
         while fired is None:
             assert time.time() - incident_started < 90, f"not fired after lags {lags}\n{_active(rig)}"
             rig.worker.signal_group(signal.SIGSTOP)
             stalled_at = time.monotonic()
-            operation = start_focus(agent)  # through Daphne, which still answers: the eta task waits in Redis
+            focus = start_focus(agent)  # through Daphne, which still answers: the eta task waits in Redis
             # The stall is the incident, not a wait for something: watch the alert while it lasts.
             while time.monotonic() - stalled_at < STALL_SECONDS:
-                fired = fired or firing(rig, "LineUpSettlementLagHigh")
+                fired = fired or watch()
                 time.sleep(0.2)
             rig.worker.signal_group(signal.SIGCONT)
-            assert agent.wait_for_result()["result"]["state"] == "completed"
+            assert result_of(agent, focus)["result"]["state"] == "completed"
             last_late = time.time()
-            lags.append(lag_of(operation))
-            fired = fired or firing(rig, "LineUpSettlementLagHigh")
+            lags.append(lag_of(focus))
+            fired = fired or watch()
     finally:
         rig.worker.signal_group(signal.SIGCONT)
     assert min(lags) > 5, f"the incident's settlements were not late enough: {lags}"
@@ -406,14 +439,13 @@ def test_settlement_lag_high_fires_while_the_worker_stalls_and_clears_a_window_a
     assert re.fullmatch(
         r"Settlement lag p99 is [\d.]+s \(eta tasks or the sweep are late\)", fired["annotations"]["summary"]
     )
-    fired_after = time.time() - incident_started
 
     # Fixed: the worker runs; the Agent keeps starting focuses, which settle on time.
     on_time: list[float] = []
     while True:
-        operation = start_focus(agent)
-        assert agent.wait_for_result()["result"]["state"] == "completed"
-        on_time.append(lag_of(operation))
+        focus = start_focus(agent)
+        assert result_of(agent, focus)["result"]["state"] == "completed"
+        on_time.append(lag_of(focus))
         state, _ = rule_states(rig.prometheus)["LineUpSettlementLagHigh"]
         if state == "inactive":
             break
@@ -459,17 +491,17 @@ def test_operations_flagged_fires_for_a_settlement_that_keeps_failing_and_clears
     runbook's ``manage.py recover_runtime``: settled, the Agent gets its result, the alert clears."""
     rig = quiet
     agent = connect_agent(rig, "poisoned")
-    operation = start_focus(agent, seconds=2)
-    with poisoned(operation):
+    focus = start_focus(agent, seconds=2)
+    with poisoned(focus.operation_id):
         flagged = wait_firing(rig, "LineUpOperationsFlagged")
-        row = Operation.objects.get(pk=operation)
+        row = Operation.objects.get(pk=focus.operation_id)
         assert row.settle_flagged_at is not None and row.settle_failures == 2, row.__dict__
         assert row.state in RUNNING_STATES
     assert flagged["labels"]["severity"] == "critical" and float(flagged["value"]) == 1, flagged
     retried_at = time.time()
     rig.processes.run("recover", manage_py_argv("recover_runtime"), env=rig.env)
-    assert agent.wait_for_result()["result"]["state"] == "completed"
-    assert Operation.objects.get(pk=operation).state not in RUNNING_STATES
+    assert result_of(agent, focus)["result"]["state"] == "completed"
+    assert Operation.objects.get(pk=focus.operation_id).state not in RUNNING_STATES
     wait_inactive(rig, "LineUpOperationsFlagged", since=retried_at)
     agent.ws.close()
 
@@ -517,7 +549,7 @@ def test_killed_worker_raises_worker_stopped_and_overdue_and_both_clear_with_a_n
     agent = connect_agent(rig, "waiting")
     rig.worker.kill()  # SIGKILL, children too: its counter files stay, the sweep tasks pile up in Redis
     killed_at = time.time()
-    operation = start_focus(agent)  # accepted by Daphne; nothing will settle it
+    focus = start_focus(agent)  # accepted by Daphne; nothing will settle it
     overdue = wait_firing(rig, "LineUpOverdue")
     overdue_after = time.time() - killed_at
     assert overdue_after >= 1 + scaled(2) - 0.5, f"fired {overdue_after:.1f} s after the kill"  # due, then `for: 2m`
@@ -528,13 +560,13 @@ def test_killed_worker_raises_worker_stopped_and_overdue_and_both_clear_with_a_n
     assert stopped_after >= scaled(3), f"fired {stopped_after:.1f} s after the kill, before the window emptied"
     assert stopped["labels"]["severity"] == "critical"
     assert firing(rig, "LineUpTargetsMissing") is None  # the Daphnes still answer
-    assert Operation.objects.get(pk=operation).state in RUNNING_STATES
+    assert Operation.objects.get(pk=focus.operation_id).state in RUNNING_STATES
 
     rig.worker = start_celery_worker(rig.processes, env=rig.env, name="worker-again")
     restarted_at = time.time()
-    result = agent.wait_for_result()  # the new worker settles it (the sweep or the waiting eta task)
+    result = result_of(agent, focus)  # the new worker settles it (the sweep or the waiting eta task)
     assert result["result"]["state"] == "completed"
-    assert lag_of(operation) > scaled(3)
+    assert lag_of(focus) > scaled(3)
     for alertname in ("LineUpOverdue", "LineUpWorkerStopped"):
         wait_inactive(rig, alertname, since=restarted_at)
     agent.ws.close()
