@@ -395,9 +395,11 @@ def start_daphne(
     asgi: str = "lineup.asgi:application",
     timeout: float = 60,
     cwd: Path = ROOT,
+    port: int | None = None,
 ) -> tuple[int, ManagedProcess]:
-    """Start Daphne serving ``asgi`` (from the code in ``cwd``) on a free loopback port; return once it listens."""
-    port = free_port()
+    """Start Daphne serving ``asgi`` (from the code in ``cwd``) on ``port`` (a free loopback port when
+    not given: a restart keeps its scrape target's); return once it listens."""
+    port = port or free_port()
     argv = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), asgi]
     process = processes.start(name, argv, env=env, cwd=cwd)
 
