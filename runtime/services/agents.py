@@ -26,7 +26,7 @@ import functools
 import hashlib
 import secrets
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -39,6 +39,7 @@ from runtime import refused_tokens
 from runtime.events import record_event
 from runtime.extensions import send_agent_created, send_agent_ended
 from runtime.models import Agent, AgentConnection, AgentToken, Conversation
+from runtime.models.agents import liveness_window
 from runtime.projections import notify_agent_on_commit
 
 TOKEN_PREFIX = "lu_"
@@ -248,11 +249,6 @@ def revoke_own_agent_token(*, user: AbstractBaseUser, token_id: int, now: dateti
     if not owned:
         raise AgentToken.DoesNotExist(f"no token {token_id} of an Agent of {user.get_username()}")
     return revoke_agent_token(token_id=token_id, now=now)
-
-
-def liveness_window() -> timedelta:
-    """How long a connection row counts as live without a heartbeat: three heartbeat periods."""
-    return timedelta(seconds=3 * settings.LINEUP_AGENT_HEARTBEAT_SECONDS)
 
 
 def agent_connection_opened(*, connection_id: uuid.UUID, agent_id: object, digest: str, now: datetime) -> None:
