@@ -38,6 +38,7 @@ from django.utils.crypto import salted_hmac
 from runtime import refused_tokens
 from runtime.events import record_event
 from runtime.extensions import send_agent_created, send_agent_ended
+from runtime.internals.django_db import model_from_row
 from runtime.models import Agent, AgentConnection, AgentToken, Conversation
 from runtime.models.agents import liveness_window
 from runtime.projections import notify_agent_on_commit
@@ -200,7 +201,7 @@ def token_refusal_and_conversation(digest: str, conversation_id: uuid.UUID) -> t
         return "deactivated", None
     if row[2] is None:
         return None, None
-    return None, Conversation.from_db(connection.alias, _conversation_attnames(), row[2:])
+    return None, model_from_row(Conversation, connection, _conversation_attnames(), row[2:])
 
 
 def _no_longer_refused(digest: str) -> None:
