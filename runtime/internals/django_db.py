@@ -4,9 +4,10 @@ Checked against Django 5.2.19 (``CHECKED_AGAINST``; tests/runtime/internals/test
 fails on any other version and exercises each function). None of these attributes is documented;
 each is read or changed here only, for the reason its function gives.
 
-Still outside this module (runtime/services/operations.py, being split by issue 39's part 1): the
-related-object caches of a hand-built operation (``set_cached_value`` / ``is_cached`` on
-``Operation.tool_call`` and ``Operation.instance``) and its ``connection.in_atomic_block`` test.
+Still outside this module, in runtime/services/operations.py (being split by issue 39's part 1):
+its related-object caches (``set_cached_value`` / ``is_cached`` on ``Operation.tool_call`` and
+``Operation.instance``: ``cache_related`` and ``related_is_cached`` here), its ``Model.from_db``
+(``model_from_row``) and its ``connection.in_atomic_block`` test (``in_transaction``).
 """
 
 from __future__ import annotations
@@ -100,3 +101,20 @@ def model_from_row(
     be in their Python types (the driver's, e.g. psycopg's uuid and datetime), no field converter
     runs, and the instance is marked as loaded from ``connection`` (``_state.adding`` False)."""
     return model.from_db(connection.alias, list(attnames), values)
+
+
+def cache_related(instance: Model, field_name: str, related: Model) -> None:
+    """Attach ``related`` to ``instance`` as ``select_related(field_name)`` would, both ways for a
+    one-to-one (reading ``instance.<field_name>`` and back then costs no query).
+
+    ``set_cached_value`` is the fields' private cache (``FieldCacheMixin``), which is what a
+    ``select_related`` fills: the documented way would be a second query or a queryset per row."""
+    field = instance._meta.get_field(field_name)
+    field.set_cached_value(instance, related)
+    if field.one_to_one:
+        field.remote_field.set_cached_value(related, instance)
+
+
+def related_is_cached(instance: Model, field_name: str) -> bool:
+    """Whether ``instance.<field_name>`` is loaded already (reading it costs no query)."""
+    return instance._meta.get_field(field_name).is_cached(instance)

@@ -107,3 +107,17 @@ def test_a_hand_read_row_becomes_an_instance_as_a_query_makes_it(conversation) -
     built.title = "renamed"
     built.save(update_fields=["title"])
     assert Conversation.objects.get(pk=conversation.pk).title == "renamed"
+
+
+@pytest.mark.django_db
+def test_a_related_row_attached_by_hand_is_read_without_a_query(agent, django_assert_num_queries) -> None:
+    from runtime.models import Operation, ToolCall
+
+    started = agent.start(60)
+    bare = Operation.objects.get(pk=started.operation_id)
+    call = ToolCall.objects.get(pk=bare.tool_call_id)
+    assert not django_db.related_is_cached(bare, "tool_call")
+    django_db.cache_related(bare, "tool_call", call)
+    assert django_db.related_is_cached(bare, "tool_call")
+    with django_assert_num_queries(0):
+        assert bare.tool_call is call and call.operation is bare  # both ways, as select_related leaves them
