@@ -27,8 +27,9 @@ from django.utils import timezone
 from interact import workspace_actions
 from runtime import metrics
 from runtime.after_commit import answer_first
-from runtime.db_threads import NoConnectionHopPerMessage, run_db
+from runtime.db_threads import run_db
 from runtime.errors import Rejection
+from runtime.internals.channels import NoConnectionHopPerMessage
 from runtime.manifests import StrictValidator
 from runtime.projections import RESYNC_GROUP, conversation_group
 from runtime.wire import (

@@ -23,13 +23,13 @@ from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from interact.consumers import WorkspaceConsumer  # noqa: E402
-from lineup.doors import daphne as daphne_doors  # noqa: E402
 from lineup.doors import limits  # noqa: E402
 from lineup.doors.http import bounded_body  # noqa: E402
 from lineup.doors.static import StaticFiles  # noqa: E402
 from lineup.doors.websocket import BoundedSocket, echo_of  # noqa: E402
 from lineup.gateways.agent_socket.consumer import CORRELATION_FIELDS, AgentConsumer  # noqa: E402
 from lineup.gateways.mcp.asgi import mount_mcp  # noqa: E402
+from lineup.internals import daphne as daphne_internals  # noqa: E402
 from lineup.logs import access_log  # noqa: E402
 from lineup.origins import SameOriginWebSocket  # noqa: E402
 from runtime.after_commit import use_server_loop  # noqa: E402
@@ -40,7 +40,7 @@ from runtime.tracing import configure as configure_tracing  # noqa: E402
 # (production) set LINEUP_SERVE_STATIC=0 and serve STATIC_ROOT from the proxy.
 http_app = StaticFiles(django_asgi_app) if settings.LINEUP_SERVE_STATIC else django_asgi_app
 http_app = bounded_body(mount_mcp(http_app))
-daphne_doors.install()  # the body limit before Daphne buffers it, header and idle timeouts
+daphne_internals.install()  # the body limit before Daphne buffers it, header and idle timeouts
 
 # Every socket is bounded (lineup.doors.websocket) before anything else reads its frames; the
 # workspace's limits apply after its origin and session checks, which read no frame.

@@ -1,43 +1,20 @@
 """The Celery app: eta tasks and the beat sweep that settle deadlines (see runtime.tasks).
 
-Also the broker transport (``CELERY_BROKER_TRANSPORT``): kombu's Redis transport, made to survive a
-Redis restart under a worker that holds unacked tasks (see ``RedisTransport``).
+Also the broker transport (``CELERY_BROKER_TRANSPORT = "lineup.celery:RedisTransport"``): kombu's
+Redis transport, made to survive a Redis restart under a worker that holds unacked tasks. It overrides
+a private kombu method, so it lives with the other libraries' internals (``lineup.internals.kombu``,
+decision 0052) and is named here, where the setting points.
 """
 
 import os
 
-import redis
 from celery import Celery, signals
-from kombu.transport import redis as kombu_redis
+
+from lineup.internals.kombu import RedisTransport
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lineup.settings")
 
-
-class _Channel(kombu_redis.Channel):
-    """A channel whose use after its connection closed is a connection error, not an ``AttributeError``.
-
-    When Redis goes away under a worker, Celery closes the lost connection and reconnects. Two
-    things then still touch a channel of the closed connection: the close itself, which restores
-    the channel's unacked messages (every eta task the worker reserved), and the ack of a task that
-    was running during the restart and finishes after it. kombu 5.7 builds a Redis client for them
-    from the connection's parameters, which the close already dropped: ``AttributeError:
-    'NoneType' object has no attribute 'hostname'``, which Celery takes for an unrecoverable error
-    and the worker exits. As a connection error instead, Celery handles both as it handles any
-    lost connection: the close is ignored, the ack is logged ("Couldn't ack") and the message is
-    redelivered after the visibility timeout if Redis kept it (a settlement is idempotent; the beat
-    sweep settles what a lost message would have).
-    """
-
-    def _connparams(self, asynchronous: bool = False) -> dict:
-        if self.connection.client is None:
-            raise redis.exceptions.ConnectionError("the broker connection of this channel is closed")
-        return super()._connparams(asynchronous=asynchronous)
-
-
-class RedisTransport(kombu_redis.Transport):
-    """kombu's Redis transport with ``_Channel``; ``redis://`` URLs as usual."""
-
-    Channel = _Channel
+__all__ = ["RedisTransport", "app"]
 
 
 app = Celery("lineup")

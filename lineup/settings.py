@@ -202,11 +202,14 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------------
 if DATABASE_URL:
-    # Persistent connections: a new PostgreSQL connection costs 3-4 ms, and a decision made over
-    # Channels takes several ``database_sync_to_async`` calls (each used to open one). The health
-    # check (one ``SELECT 1`` at the first query of each call/task) replaces a connection that a
-    # database restart or a network cut left dead, so the next decision succeeds (tests/reliability/
-    # test_database_restart.py). Behind PgBouncer in transaction mode, set LINEUP_DB_CONN_MAX_AGE=0.
+    # Persistent connections: a new PostgreSQL connection costs 3-4 ms, and each of a socket's
+    # database calls used to open one. The health check (one ``SELECT 1`` before the first query
+    # after a request's or command's start) replaces a connection that a database restart or a
+    # network cut left dead, so the next decision succeeds (tests/reliability/
+    # test_database_restart.py). The sockets' database threads (runtime.db_threads) and the worker's
+    # eta settlements (runtime.tasks) skip it: their first statement is the check, and a call that
+    # finds its connection dead runs once more on a new one (decisions 0036, 0039). Behind
+    # PgBouncer in transaction mode, set LINEUP_DB_CONN_MAX_AGE=0.
     DATABASES = {
         "default": dj_database_url.parse(
             DATABASE_URL,
@@ -220,7 +223,7 @@ if DATABASE_URL:
         DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
     # Planning the ORM's statements was a quarter of PostgreSQL's time per decision (the
     # credential read alone 0.3 ms a run, 0.03 ms to execute); prepared, each is planned once per
-    # connection (decision 0038, benchmarks.md "Issue 27 ... (27i)"). The options are psycopg's,
+    # connection (decision 0038; measured in round 27i, in docs/benchmarks.md's history). The options are psycopg's,
     # so a DATABASE_URL naming another engine (sqlite://…) gets none.
     _prepare_after = int(os.environ.get("LINEUP_DB_PREPARE", "5"))
     if _prepare_after > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -276,7 +279,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 # The worker and beat outlive a Redis restart or outage: they reconnect every few seconds for as
 # long as it takes (Celery's default gives up after 100 attempts), and a worker holding unacked
-# tasks survives losing its connection (lineup.celery.RedisTransport; a memory:// broker has none).
+# tasks survives losing its connection (lineup.internals.kombu's RedisTransport, which the setting
+# names as lineup.celery:RedisTransport; a memory:// broker has none).
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
@@ -286,8 +290,8 @@ if REDIS_URL:
 CELERY_TASK_IGNORE_RESULT = True
 # Celery's Django fixup closes the worker's database connection before and after every task unless
 # this is set; set, it closes it once every this many tasks, and between them lineup.celery applies
-# Django's per-request rule (close_old_connections: CONN_MAX_AGE, errors, the health check). So an
-# eta task reuses its child's connection instead of opening one (decision 0039).
+# Django's per-request rule (close_old_connections: CONN_MAX_AGE, errors). So an eta task reuses its
+# child's connection instead of opening one, without a health check first (decision 0039).
 CELERY_DB_REUSE_MAX = 1000
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE = {

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from runtime.errors import Rejection
@@ -29,7 +27,7 @@ from runtime.services.operations import OperationView, standard_result
 from runtime.services.operations import interrupt_operation as _interrupt
 from runtime.services.operations import start_operation as _start
 from runtime.services.snapshots import encoded_size as state_size
-from runtime.tool_calls import Accepted, Receipt
+from runtime.tool_calls import Accepted, Receipt, ToolRequest
 
 __all__ = [
     "Accepted",
@@ -52,24 +50,6 @@ __all__ = [
 # What a handler (or a ``change``) raises to refuse a call with its app's own stable code:
 # ``raise Refusal("notes_full", "…")``. The Agent gets ``{code, detail}``; nothing is written.
 Refusal = Rejection
-
-
-@dataclass(frozen=True)
-class ToolRequest:
-    """One validated tool call, as a MiniApp's handler receives it."""
-
-    conversation_id: uuid.UUID
-    source_tool_call_id: str  # the caller's call id: its retries are answered from what is stored
-    tool: str
-    arguments: dict[str, Any]
-    now: datetime
-    caller: str  # "agent:<id>", recorded with the call
-    agent_id: uuid.UUID | None  # whose result the operation's final result is
-    channel: str  # how that Agent reads it
-
-    @property
-    def app_id(self) -> str:
-        return self.tool.split(".", 1)[0]
 
 
 def register_miniapp(

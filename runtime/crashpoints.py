@@ -33,6 +33,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
+from runtime.internals.django_db import add_execute_wrapper, in_transaction
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -71,8 +73,8 @@ def _execute(execute: Callable[..., Any], sql: str, params: Any, many: bool, con
 
 
 def _install(sender: Any = None, connection: Any = None, **_: Any) -> None:
-    if connection is not None and _execute not in connection.execute_wrappers:
-        connection.execute_wrappers.append(_execute)
+    if connection is not None:
+        add_execute_wrapper(connection, _execute)
 
 
 def install() -> None:
@@ -101,8 +103,8 @@ def scope(name: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
                 return function(*args, **kwargs)
             from django.db import connection, transaction
 
-            in_transaction = connection.in_atomic_block
-            if in_transaction:
+            transactional = in_transaction(connection)
+            if transactional:
                 # Registered first, so it runs right after COMMIT, before every other on-commit hook.
                 transaction.on_commit(_committed)
             token = _inside.set(True)
@@ -110,8 +112,8 @@ def scope(name: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
                 result = function(*args, **kwargs)
             finally:
                 _inside.reset(token)
-            _step("before-commit" if in_transaction else "after-last-statement")
-            if not in_transaction:
+            _step("before-commit" if transactional else "after-last-statement")
+            if not transactional:
                 _state["committed"] = True
             return result
 

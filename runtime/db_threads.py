@@ -31,10 +31,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
+
+from runtime.internals.django_db import first_execute_wrapper, skip_health_check
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -89,22 +90,19 @@ def _in_thread(func: Callable[..., R], args: tuple, kwargs: dict) -> R:
     # dead (a PostgreSQL restart, a cut), nothing of the call reached the server, so the call runs
     # once more on a new connection (tests/reliability/test_database_restart.py, decision 0036).
     close_old_connections()
-    connection.health_check_done = True
+    skip_health_check(connection)
     first = _FirstStatement()
-    # Not ``connection.execute_wrapper()``: it pops the last wrapper, which is another one if a
-    # connection opened during the call appended its own (the crash-point harness does).
-    connection.execute_wrappers.insert(0, first)
     try:
-        return func(*args, **kwargs)
+        with first_execute_wrapper(connection, first):
+            return func(*args, **kwargs)
     except (OperationalError, InterfaceError):
         if not first.connection_lost:
             raise
         connection.close()
     finally:
-        connection.execute_wrappers.remove(first)
         close_old_connections()
     close_old_connections()
-    connection.health_check_done = True
+    skip_health_check(connection)
     try:
         return func(*args, **kwargs)
     finally:
@@ -120,22 +118,3 @@ async def run_db(func: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> 
     context = contextvars.copy_context()
     async with _slots_of(loop, size):
         return await loop.run_in_executor(_pool(size), functools.partial(context.run, _in_thread, func, args, kwargs))
-
-
-class NoConnectionHopPerMessage:
-    """For an async consumer whose database work all goes through ``run_db``: dispatch each
-    message without Channels' ``aclose_old_connections()`` hop first.
-
-    Channels (4.2+) sends every message a consumer handles through a hop to its single sync
-    thread to close that thread's old connections: a thread switch there and back per frame and
-    per channel-layer hint (~2.5 per decision on an Agent socket, the start's projection
-    included), for a connection this consumer never uses. ``run_db`` closes old connections of
-    the thread it runs on before and after each call (and ``database_sync_to_async`` does on
-    SQLite), which is where this consumer's connections are. Disconnect keeps Channels' hop (once
-    per connection)."""
-
-    async def dispatch(self, message: dict) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)

@@ -27,6 +27,7 @@ from django.db import connection, transaction
 
 from runtime import crashpoints, metrics, tracing
 from runtime.errors import Rejection
+from runtime.internals.django_db import in_transaction, note, savepoint_depth, set_note
 from runtime.miniapps import redact_private
 from runtime.models import LifecycleEvent
 
@@ -81,13 +82,13 @@ def decision(
         def body(*args: P.args, **kwargs: P.kwargs) -> R:
             buffer: list[LifecycleEvent] = []
             # The decision's own block: under a test's transaction it is a savepoint itself.
-            connection._lineup_events = (buffer, len(connection.savepoint_ids))
+            set_note(connection, "events", (buffer, savepoint_depth(connection)))
             try:
                 result = service(*args, **kwargs)
                 if buffer:
                     LifecycleEvent.objects.bulk_create(buffer)
             finally:
-                connection._lineup_events = None
+                set_note(connection, "events", None)
             return result
 
     @functools.wraps(service)
@@ -133,8 +134,8 @@ def record_event(
 
 def write_event(event: LifecycleEvent, *, level: str = "info") -> None:
     """Write an ``event_row`` with the decision's events (at once outside one) and announce it."""
-    pending = getattr(connection, "_lineup_events", None)
-    if pending is not None and connection.in_atomic_block and len(connection.savepoint_ids) == pending[1]:
+    pending = note(connection, "events")
+    if pending is not None and in_transaction(connection) and savepoint_depth(connection) == pending[1]:
         pending[0].append(event)
     else:
         event.save(force_insert=True)
@@ -212,7 +213,7 @@ def announce_events(events: list[LifecycleEvent | EventLine], *, level: str = "i
                 log(event.kind, **line, **redact_private(event.data))
         metrics.count_events([(e.kind, e.data) for e in events], via=via)  # once committed, like the line
 
-    if connection.in_atomic_block:
+    if in_transaction(connection):
         transaction.on_commit(emit)
     else:
         emit()
@@ -240,8 +241,8 @@ def announce_written(kind: str, *, data: dict[str, Any], level: str = "info", **
 def take_pending_events() -> list[LifecycleEvent]:
     """The events this decision recorded so far and has not written, for a caller that writes
     them in its own statement (in order, before its own); empty inside a nested savepoint."""
-    pending = getattr(connection, "_lineup_events", None)
-    if pending is None or not connection.in_atomic_block or len(connection.savepoint_ids) != pending[1]:
+    pending = note(connection, "events")
+    if pending is None or not in_transaction(connection) or savepoint_depth(connection) != pending[1]:
         return []
     taken = list(pending[0])
     pending[0].clear()

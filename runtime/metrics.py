@@ -253,7 +253,7 @@ class BacklogCollector(Collector):
         from django.utils import timezone
 
         from runtime.models import AgentConnection, DeliveryChannel, Operation, OutboxEntry
-        from runtime.services.agents import liveness_window
+        from runtime.models.agents import liveness_window
         from runtime.transitions import RUNNING_STATES
 
         now = timezone.now()

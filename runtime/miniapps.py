@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from runtime.api import OperationView, ToolRequest
-    from runtime.tool_calls import Accepted, Receipt
+    from runtime.tool_calls import Accepted, Receipt, ToolRequest
 
 ToolHandler = Callable[["ToolRequest"], "Accepted | Receipt"]
-ResultBuilder = Callable[["OperationView"], dict[str, Any]]
+# Given the operation's read-only ``OperationView`` (runtime.api). Not imported for the annotation:
+# the module that defines it reads this registry, and no module imports itself back (decision 0052).
+ResultBuilder = Callable[[Any], dict[str, Any]]
 
 
 class RegistrationError(Exception):

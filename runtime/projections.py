@@ -18,6 +18,7 @@ from django.db import transaction
 
 from runtime import tracing
 from runtime.after_commit import hand_on_send
+from runtime.internals.django_db import in_transaction, note, savepoint_depth, set_note, transaction_token
 from runtime.models import DeliveryChannel
 
 logger = structlog.get_logger("lineup.runtime")
@@ -81,18 +82,17 @@ def _send_on_commit(group: str, message: dict[str, Any]) -> None:
     ``atomic``) each message keeps its own hook, so a rolled-back savepoint drops exactly its own.
     """
     conn = transaction.get_connection()
-    if not conn.in_atomic_block or conn.savepoint_ids:
+    if not in_transaction(conn) or savepoint_depth(conn):
         transaction.on_commit(lambda: _hand_on([(group, message)]))
         return
-    batch = getattr(conn, "_lineup_projection_batch", None)
-    # Django replaces ``run_on_commit`` when a transaction ends (commit or rollback) or a savepoint
-    # rolls back, so a batch tied to the current list belongs to this transaction and its flush
-    # hook is still registered; otherwise start a new batch with its own hook.
-    if batch is None or batch[0] is not conn.run_on_commit:
+    batch = note(conn, "projection_batch")
+    # A batch tied to the running transaction (its token is unchanged: not ended, no savepoint
+    # rolled back) still has its flush hook registered; otherwise start a new batch with its own.
+    if batch is None or batch[0] is not transaction_token(conn):
         messages: list[tuple[str, dict[str, Any]]] = []
         transaction.on_commit(lambda: _hand_on(messages))
-        batch = (conn.run_on_commit, messages)
-        conn._lineup_projection_batch = batch
+        batch = (transaction_token(conn), messages)
+        set_note(conn, "projection_batch", batch)
     batch[1].append((group, message))
 
 

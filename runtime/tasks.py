@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from runtime import tracing
 from runtime.deadlines import enqueue_eta
+from runtime.internals.django_db import first_execute_wrapper, skip_health_check
 from runtime.models import Operation
 from runtime.services.operations import SettleOutcome
 from runtime.services.recovery import SettleFailure, settle_isolated, sweep
@@ -78,18 +79,13 @@ def _settle_on_live_connection(operation_id: str) -> SettleOutcome | SettleFailu
     # database threads (decision 0036). If it finds the connection dead (a PostgreSQL restart, a
     # cut), the settlement runs once more on a new one, with the check; a failure at any later
     # statement is settle_isolated's, counted and backed off as before.
-    connection.health_check_done = True
-    first = _FirstStatement()
-    # Inserted, not ``connection.execute_wrapper()``: that pops the last wrapper, which is another
-    # one if a connection opened during the call appended its own (the crash-point harness does).
-    connection.execute_wrappers.insert(0, first)
+    skip_health_check(connection)
     try:
-        return settle_isolated(operation_id=operation_id, now=timezone.now())
+        with first_execute_wrapper(connection, _FirstStatement()):
+            return settle_isolated(operation_id=operation_id, now=timezone.now())
     except _ConnectionLost:
         logger.info("deadline.connection_replaced", operation_id=operation_id)
         connection.close()
-    finally:
-        connection.execute_wrappers.remove(first)
     return settle_isolated(operation_id=operation_id, now=timezone.now())
 
 

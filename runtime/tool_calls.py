@@ -1,4 +1,6 @@
-"""What a tool call gets back, and how a retried call is answered from what is stored.
+"""What a tool call is (``ToolRequest``), what it gets back, and how a retried call is answered
+from what is stored. ``runtime.api`` re-exports the MiniApps' part of it; the Tool Router and the
+services import it from here, below the façade.
 
 ``source_tool_call_id`` is the idempotency key within a conversation: a retry of the same call
 (same tool, same arguments) returns the existing operation, receipt or final result and changes
@@ -11,10 +13,29 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from runtime.errors import Rejection, RejectionCode
 from runtime.models import ToolCall
+
+
+@dataclass(frozen=True)
+class ToolRequest:
+    """One validated tool call, as a MiniApp's handler receives it."""
+
+    conversation_id: uuid.UUID
+    source_tool_call_id: str  # the caller's call id: its retries are answered from what is stored
+    tool: str
+    arguments: dict[str, Any]
+    now: datetime
+    caller: str  # "agent:<id>", recorded with the call
+    agent_id: uuid.UUID | None  # whose result the operation's final result is
+    channel: str  # how that Agent reads it
+
+    @property
+    def app_id(self) -> str:
+        return self.tool.split(".", 1)[0]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,6 @@ from typing import Any
 
 from django.db import IntegrityError
 
-from runtime.api import ToolRequest
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
 from runtime.inventory import inventory_for_scope
@@ -29,7 +28,7 @@ from runtime.miniapps import handler
 from runtime.models import Conversation, DeliveryChannel, Operation
 from runtime.selectors import find_tool_call
 from runtime.services.operations import busy_rejection, check_receipt
-from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, replay
+from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, ToolRequest, replay
 from runtime.transitions import RUNNING_STATES
 
 MAX_SOURCE_TOOL_CALL_ID_LENGTH = 128

@@ -1,6 +1,6 @@
 """Request bodies over ``LINEUP_HTTP_MAX_BODY_BYTES`` never reach Django or ``/mcp/`` (ASGI middleware).
 
-Under Daphne the same limit is kept earlier, before the body is buffered (``lineup.doors.daphne``);
+Under Daphne the same limit is kept earlier, before the body is buffered (``lineup.internals.daphne``);
 this check keeps it under any ASGI server: a declared ``Content-Length`` over the limit is answered
 413 before a byte is read, and a body that streams past it is cut off there (the application is told
 the client went away, and the client gets the 413).

@@ -7,9 +7,9 @@ writes (terminal states, outbox entries, events), so it needs ``runtime.settle_o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -19,11 +19,22 @@ from django.utils.translation import gettext_lazy as _
 
 from runtime.services.recovery import recover_runtime
 
-if TYPE_CHECKING:
-    from runtime.admin.operations import OperationAdmin
+
+class SettlingAdmin(Protocol):
+    """What the page needs of the admin that shows it (``runtime.admin.operations.OperationAdmin``,
+    which imports this module: named here by what it does, not imported back)."""
+
+    admin_site: admin.AdminSite
+    opts: object
+
+    def has_view_permission(self, request: HttpRequest, obj: object = None) -> bool: ...
+
+    def has_settle_permission(self, request: HttpRequest) -> bool: ...
+
+    def message_user(self, request: HttpRequest, message: str, level: int = ...) -> None: ...
 
 
-def recover_view(model_admin: OperationAdmin, request: HttpRequest) -> HttpResponse:
+def recover_view(model_admin: SettlingAdmin, request: HttpRequest) -> HttpResponse:
     """GET: the sweep's dry run; POST (with ``runtime.settle_operations``): run ``recover_runtime``."""
     if not model_admin.has_view_permission(request):
         raise PermissionDenied

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -82,6 +84,11 @@ class AgentToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({_('revoked') if self.revoked_at else _('active')})"
+
+
+def liveness_window() -> timedelta:
+    """How long a connection row counts as live without a heartbeat: three heartbeat periods."""
+    return timedelta(seconds=3 * settings.LINEUP_AGENT_HEARTBEAT_SECONDS)
 
 
 class AgentConnection(models.Model):

@@ -26,7 +26,7 @@ import functools
 import hashlib
 import secrets
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -38,7 +38,9 @@ from django.utils.crypto import salted_hmac
 from runtime import refused_tokens
 from runtime.events import record_event
 from runtime.extensions import send_agent_created, send_agent_ended
+from runtime.internals.django_db import model_from_row
 from runtime.models import Agent, AgentConnection, AgentToken, Conversation
+from runtime.models.agents import liveness_window
 from runtime.projections import notify_agent_on_commit
 
 TOKEN_PREFIX = "lu_"
@@ -199,7 +201,7 @@ def token_refusal_and_conversation(digest: str, conversation_id: uuid.UUID) -> t
         return "deactivated", None
     if row[2] is None:
         return None, None
-    return None, Conversation.from_db(connection.alias, _conversation_attnames(), row[2:])
+    return None, model_from_row(Conversation, connection, _conversation_attnames(), row[2:])
 
 
 def _no_longer_refused(digest: str) -> None:
@@ -248,11 +250,6 @@ def revoke_own_agent_token(*, user: AbstractBaseUser, token_id: int, now: dateti
     if not owned:
         raise AgentToken.DoesNotExist(f"no token {token_id} of an Agent of {user.get_username()}")
     return revoke_agent_token(token_id=token_id, now=now)
-
-
-def liveness_window() -> timedelta:
-    """How long a connection row counts as live without a heartbeat: three heartbeat periods."""
-    return timedelta(seconds=3 * settings.LINEUP_AGENT_HEARTBEAT_SECONDS)
 
 
 def agent_connection_opened(*, connection_id: uuid.UUID, agent_id: object, digest: str, now: datetime) -> None:

@@ -5,7 +5,7 @@ Sign in, ask for a 3-second focus on homework, watch the countdown, get the resu
 "another round?" question, say yes, think about leaving (the dialog), get a question over the focus
 screen, and stop it from the dock (no "another round?" after a stop). Every label of the page's own chrome is in the page's language
 (the browser's Accept-Language picks it), and each screen is photographed at 1280x800 and 390x844
-(``LINEUP_SCREENSHOTS_DIR=docs/screenshots`` refreshes the README's).
+(``LINEUP_SCREENSHOTS_DIR=docs/screenshots`` refreshes docs/hosts.md's).
 """
 
 from __future__ import annotations

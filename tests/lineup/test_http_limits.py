@@ -1,4 +1,4 @@
-"""HTTP limits kept by a real Daphne serving ``lineup.asgi`` (lineup.doors.daphne and lineup.doors.http).
+"""HTTP limits kept by a real Daphne serving ``lineup.asgi`` (lineup.internals.daphne and lineup.doors.http).
 
 A body declared over ``LINEUP_HTTP_MAX_BODY_BYTES`` is answered 413 as soon as the headers are in,
 without the body ever being sent (before: Daphne waited for all of it, buffered it and queued it);

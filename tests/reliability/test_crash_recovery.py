@@ -9,7 +9,7 @@ focuses in several conversations at once, interrupting some of them, while:
    after a seeded downtime;
 2. **outage** — with a last round in flight in every conversation, Daphne, worker and beat die
    together; some rounds fall due while nothing runs; the operator runs ``manage.py
-   recover_runtime`` and starts everything again (README, *Production topology*).
+   recover_runtime`` and starts everything again (docs/operations.md, § 13).
 
 Then, from the database: every operation is final exactly once (one terminal state, one
 settlement event, one outbox entry, acked), ``completed`` ones at their ``ends_at``; and from the

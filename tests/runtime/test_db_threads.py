@@ -13,6 +13,7 @@ import pytest
 from django.db import OperationalError, connection, transaction
 
 from runtime.db_threads import run_db
+from runtime.internals.django_db import add_execute_wrapper, execute_wrappers
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spec("R-2.2.3", "R-2.2.8")]
 
@@ -147,10 +148,10 @@ def test_a_wrapper_added_during_a_call_stays_and_the_call_leaves_none(settings):
         return execute(sql, params, many, context)
 
     def add() -> None:
-        connection.execute_wrappers.append(added)
+        add_execute_wrapper(connection, added)
 
     def wrappers() -> list:
-        return list(connection.execute_wrappers)
+        return execute_wrappers(connection)
 
     async def call(func):
         return await run_db(func)
@@ -159,35 +160,3 @@ def test_a_wrapper_added_during_a_call_stays_and_the_call_leaves_none(settings):
     assert len(asyncio.run(call(wrappers))) == 2  # this call's watch and the one added
     assert asyncio.run(call(wrappers))[1:] == [added]
     asyncio.run(call(lambda: connection.execute_wrappers.remove(added)))
-
-
-def test_the_sockets_dispatch_a_message_without_a_connection_hop(monkeypatch):
-    """Channels sends every message a consumer handles through a hop to its sync thread to close
-    old connections (``aclose_old_connections``); the Agent and workspace sockets, whose database
-    work all goes through ``run_db`` (which closes them on its own thread), dispatch without it."""
-    from channels.consumer import AsyncConsumer
-
-    from interact.consumers import WorkspaceConsumer
-    from lineup.gateways.agent_socket.consumer import AgentConsumer
-    from runtime.db_threads import NoConnectionHopPerMessage
-
-    hops = []
-
-    async def hop() -> None:
-        hops.append(threading.current_thread().name)
-
-    monkeypatch.setattr("channels.consumer.aclose_old_connections", hop)
-
-    class Probe(NoConnectionHopPerMessage, AsyncConsumer):
-        async def probe_seen(self, message: dict) -> None:
-            handled.append(message["n"])
-
-    handled: list[int] = []
-    asyncio.run(Probe().dispatch({"type": "probe.seen", "n": 1}))
-    assert handled == [1] and hops == []
-    with pytest.raises(ValueError):
-        asyncio.run(Probe().dispatch({"type": "probe.unknown"}))
-    asyncio.run(AsyncConsumer.dispatch(Probe(), {"type": "probe.seen", "n": 2}))
-    assert handled == [1, 2] and len(hops) == 1  # the probe above can see a hop: Channels' own makes one
-    for consumer in (AgentConsumer, WorkspaceConsumer):
-        assert consumer.dispatch is NoConnectionHopPerMessage.dispatch, consumer

@@ -34,8 +34,9 @@ from lineup.gateways.agent_socket import delivery
 from lineup.gateways.agent_socket.frames import PROTOCOL, parse_agent_frame
 from runtime import crashpoints, metrics, tracing
 from runtime.after_commit import answer_first
-from runtime.db_threads import NoConnectionHopPerMessage, run_db
+from runtime.db_threads import run_db
 from runtime.errors import Rejection
+from runtime.internals.channels import NoConnectionHopPerMessage
 from runtime.projections import RESYNC_GROUP, agent_conversation_group, agent_group, agent_results_group
 from runtime.services.agents import (
     agent_connection_closed,

@@ -57,7 +57,7 @@ class Command(BaseCommand):
         if settings.LINEUP_SCHEDULER == "celery":
             raise CommandError(
                 "run_embedded is the embedded default; with REDIS_URL set, run Daphne, a Celery worker and one "
-                "beat instead (README: Production topology)."
+                "beat instead (docs/operations.md)."
             )
         data_dir = Path(settings.DATA_DIR)
         data_dir.mkdir(parents=True, exist_ok=True)

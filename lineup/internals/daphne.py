@@ -17,6 +17,12 @@ lineup.asgi:application``, the test servers):
 * a WebSocket close carries the reason the application gave (Daphne 4.2 sends the code alone).
 
 The ASGI-level check (``lineup.doors.http``) stays in front of the application for any other server.
+
+Checked against Daphne 4.2.3 and Twisted 26.10.0 (``CHECKED_AGAINST``;
+tests/lineup/internals/test_daphne_4_2_3_twisted_26_10_0.py fails on any other version and
+exercises each hook). What is private here: Daphne's ``WebRequest``, ``HTTPFactory`` and
+``WebSocketProtocol`` methods replaced at install, and Twisted's ``_GenericHTTPChannelProtocol``
+whose ``_channel`` is the HTTP/1.1 channel that parses a request.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ import structlog
 from django.conf import settings
 
 logger = structlog.get_logger("lineup.doors")
+
+CHECKED_AGAINST = {"daphne": "4.2.3", "Twisted": "26.10.0"}
 
 _installed = False
 
