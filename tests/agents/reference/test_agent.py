@@ -145,6 +145,15 @@ async def started(text: str) -> tuple[ReferenceAgent, Wire, dict[str, Any]]:
     return agent, wire, call
 
 
+async def told(agent: ReferenceAgent, wire: Wire, text: str, message_id: str = "m-1") -> list[dict[str, Any]]:
+    """What the Agent sends for ``text`` once it has the Inventory (what the installed apps teach it), which
+    a message waits for."""
+    await agent.handle(user_message(text, message_id))
+    assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+    await agent.handle(inventory())
+    return wire.take()
+
+
 def texts(frames: list[dict[str, Any]]) -> list[str]:
     return [f["text"] for f in frames if f["type"] == "message.send"]
 
@@ -507,11 +516,13 @@ def test_results_of_another_agents_calls_are_left_alone():
         (
             "what is a pomodoro?",
             "Sorry, I didn't understand that. I run focus timers: try "
-            '"start a 25 minute reading focus", "focus 90 seconds on homework" or "stop"; "help" lists everything.',
+            '"start a 25 minute reading focus", "focus 90 seconds on homework" or "stop"; "help" lists everything.'
+            " Installed: Scratch notes, Pomodoro, Practice quiz.",
         ),
         (
             "番茄钟是什么？",
-            "抱歉，我没听懂。我能为你计时专注：试试“专注 25 分钟写作业”或“停止专注”，说“帮助”查看全部。",
+            "抱歉，我没听懂。我能为你计时专注：试试“专注 25 分钟写作业”或“停止专注”，说“帮助”查看全部。"
+            "已安装：笔记、番茄钟、口算练习。",
         ),
         (
             "start a focus",
@@ -526,8 +537,7 @@ def test_what_it_can_not_do_is_explained_without_a_tool_call(text, expected):
 
     async def scenario():
         agent, wire = await connected_agent()
-        await agent.handle(user_message(text))
-        assert wire.take() == [{"type": "message.send", "conversation_id": CONV, "text": expected}]
+        assert await told(agent, wire, text) == [{"type": "message.send", "conversation_id": CONV, "text": expected}]
 
     run(scenario())
 
@@ -552,8 +562,7 @@ def test_help_greetings_and_garbage_get_different_answers_in_the_persons_languag
 
     async def scenario():
         agent, wire = await connected_agent()
-        await agent.handle(user_message(text))
-        [frame] = wire.take()
+        [frame] = await told(agent, wire, text)
         assert frame["type"] == "message.send"
         assert frame["text"].startswith(starts), frame["text"]
         for words in contains:
@@ -587,6 +596,7 @@ def test_person_messages_and_resolutions_are_acked_after_handling_duplicates_too
     async def scenario() -> None:
         await agent.handle(welcome())
         await agent.handle(user_message("hello", "m-7"))
+        await agent.handle(inventory())
         await agent.handle(user_message("hello", "m-7"))  # redelivered
         await agent.handle(resolved("i-unknown", status="dismissed", value=None))
 
