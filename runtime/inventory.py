@@ -7,7 +7,8 @@ a tool call carrying another revision is rejected ``stale_inventory``.
 
 Beside the tools, ``apps``: each app with a tool published here, by ``app_id`` and ``name``, with the
 ``phrasings`` its package declares (how people ask for it, and how an Agent answers; decision 0050)
-when it declares them. They are part of what is published, so part of the revision.
+when it declares them. They are not part of the revision: it guards the contract of the calls, which
+words do not change; an Agent gets them afresh with every ``inventory.get``.
 """
 
 from __future__ import annotations
@@ -54,11 +55,7 @@ def build_inventory(manifests: Mapping[str, Manifest], scope: str) -> Inventory:
         for m in sorted(manifests.values(), key=lambda m: m.app_id)
         if m.app_id in published
     )
-    # Without phrasings the digest is the tools' alone, as before apps were published.
-    what = [t.published() for t in tools]
-    if any("phrasings" in app for app in apps):
-        what = [what, list(apps)]
-    canonical = json.dumps(what, sort_keys=True, separators=(",", ":"))
+    canonical = json.dumps([t.published() for t in tools], sort_keys=True, separators=(",", ":"))
     revision = "inv-" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
     return Inventory(scope=scope, revision=revision, tools=tools, apps=apps)
 
