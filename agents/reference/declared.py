@@ -241,6 +241,11 @@ class _Blank(dict):  # type: ignore[type-arg]
 
 def reply(app: DeclaredApp, key: str, language: Language, **values: Any) -> str:
     """The answer ``key`` in ``language``: the app's declared words, else the Agent's generic ones."""
-    template = app.replies.get(language, {}).get(key) or _GENERIC[language][key]
     words = _Blank(name=app.name(language), **{k: "" if v is None else str(v) for k, v in values.items()})
-    return template.format_map(words).strip()
+    declared_words = app.replies.get(language, {}).get(key)
+    if declared_words:
+        try:
+            return declared_words.format_map(words).strip()
+        except (ValueError, IndexError, AttributeError, KeyError):  # "{0}", "{a.b}", a lone brace: not ours to fix
+            pass
+    return _GENERIC[language][key].format_map(words).strip()

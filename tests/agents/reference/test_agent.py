@@ -853,3 +853,92 @@ def test_an_error_result_is_reported_as_ended_without_a_result_and_acked():
             assert {"type": "outbox.ack", "outbox_id": f"o-bad-{language}"} in sent
 
     run(scenario())
+
+
+# --- what installed apps teach it (their phrasings in the Inventory, decision 0050) ------------------------
+
+
+def receipt(source_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "tool.receipt",
+        "conversation_id": CONV,
+        "source_tool_call_id": source_id,
+        "receipt": body,
+        "replayed": False,
+    }
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_scratch_notes_are_added_to_and_read_back_from_what_notes_declares():
+    """Scratch notes' phrasings.json alone teaches the Agent: "note: …" calls notes.append with the text and
+    "read my notes" / "看看我的笔记" calls notes.read, each answered in the app's declared words."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        [append] = await told(agent, wire, "note: Buy milk")
+        assert (append["tool"], append["arguments"]) == ("notes.append", {"text": "Buy milk"})
+        await agent.handle(receipt(append["source_tool_call_id"], {"status": "appended"}))
+        assert texts(wire.take()) == ["Noted: Buy milk"]
+
+        await agent.handle(user_message("看看我的笔记", "m-2"))
+        [read] = wire.take()
+        assert (read["tool"], read["arguments"]) == ("notes.read", {})
+        await agent.handle(receipt(read["source_tool_call_id"], {"status": "read", "text": "Buy milk"}))
+        assert texts(wire.take()) == ["你的笔记：\nBuy milk"]
+
+        await agent.handle(user_message("read my notes", "m-3"))
+        [read] = wire.take()
+        await agent.handle(receipt(read["source_tool_call_id"], {"status": "no_notes", "text": ""}))
+        assert texts(wire.take()) == ['Your notes are empty. Say "note: …" to add a line.']
+
+    run(scenario())
+
+
+def timer9_inventory() -> dict[str, Any]:
+    """The real Inventory plus ``timer9`` as ``startminiapp`` declares an app (a start with a duration, a stop)."""
+    frame = inventory()
+    frame["tools"] = [*frame["tools"], {"name": "timer9.start"}, {"name": "timer9.stop"}]
+    frame["apps"] = [
+        *frame["apps"],
+        {
+            "app_id": "timer9",
+            "name": "Timer9",
+            "phrasings": {
+                "phrasings_version": 1,
+                "tools": {"start": "timer9.start", "stop": "timer9.stop"},
+                "arguments": {"duration": "duration_seconds"},
+                "languages": {
+                    "en": {"name": "Timer9", "help": "times things", "start": ["start timer9 for {duration}"]},
+                    "zh-hans": {"name": "Timer9", "help": "计时", "start": ["开始timer9{duration}"]},
+                },
+            },
+        },
+    ]
+    return frame
+
+
+@pytest.mark.spec("R-2.1.1")
+@pytest.mark.parametrize("text", ["please start a timer9 round of 5 minutes", "let's do 5 minutes of timer9 stuff"])
+def test_a_start_that_names_another_installed_app_in_undeclared_words_is_never_a_focus(text):
+    """Said otherwise than timer9 declares, a start that names timer9 gets help naming the installed apps —
+    never a focus with the activity "timer9" — and a declared one starts timer9, whose "stop" it then stops."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(user_message(text))
+        wire.take()
+        await agent.handle(timer9_inventory())
+        [answer] = wire.take()
+        assert answer["type"] == "message.send" and answer["text"].startswith("Sorry, I didn't understand that.")
+        assert "Timer9" in answer["text"]
+
+        await agent.handle(user_message("start timer9 for 5 minutes", "m-2"))
+        [start] = wire.take()
+        assert (start["tool"], start["arguments"]) == ("timer9.start", {"duration_seconds": 300})
+        await agent.handle(accepted(start["source_tool_call_id"]))
+        assert texts(wire.take()) == ["Timer9 started: 5 minutes. I'll tell you when it's done."]
+        await agent.handle(user_message("stop", "m-3"))
+        [stop] = wire.take()
+        assert stop["tool"] == "timer9.stop"
+
+    run(scenario())
