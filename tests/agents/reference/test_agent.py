@@ -942,3 +942,24 @@ def test_a_start_that_names_another_installed_app_in_undeclared_words_is_never_a
         assert stop["tool"] == "timer9.stop"
 
     run(scenario())
+
+
+def test_a_message_waiting_for_the_inventory_is_understood_after_a_reconnect():
+    """A message that came before its conversation's Inventory waits for it; if the connection drops
+    first, the next welcome asks for the Inventory again and the message is answered once."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(user_message("start a 25 minute reading focus"))
+        assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+        agent.disconnected()
+        await agent.handle(welcome())
+        assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+        await agent.handle(inventory())
+        [call] = wire.take()
+        assert (call["tool"], call["arguments"]) == (
+            "pomodoro.start",
+            {"duration_seconds": 1500, "activity": "reading"},
+        )
+
+    run(scenario())
