@@ -7,6 +7,9 @@ from an ``inventory`` frame, never from ``miniapps/``), and Scratch notes' add/r
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from string import Template
 from typing import Any
 
 import pytest
@@ -125,3 +128,66 @@ def test_replies_are_the_apps_own_words_else_the_agents():
     assert declared.reply(timer9, "started", "zh", duration="5分钟") == "九号计时开始：5分钟。结束时我会告诉你。"
     assert declared.reply(timer9, "running", "en", remaining="4 minutes") == "Timer9 is running: 4 minutes left."
     assert timer9.help == {"en": 'times something: "start timer9 for 5 minutes"', "zh": "为你计时：“开始timer9 5 分钟”"}
+
+
+# --- the phrasings startminiapp writes, tried as people would ask -------------------------------------------
+
+# Not the template's own lines: how a person might ask for a new app called "timer2".
+NEW_APP_PHRASINGS = """
+Start timer2 for twenty minutes please | start | 1200
+could you start timer2 for 10 mins? | start | 600
+timer2 for half an hour | start | 1800
+run timer2 for 90 seconds | start | 90
+set timer2 for 1 hour | start | 3600
+15 minute timer2 | start | 900
+timer2 25 min | start | 1500
+start a 3 minute timer2 | start | 180
+i want to start timer2 for 5 minutes | start | 300
+please start the timer2 for 5 minutes | start | 300
+how much time is left on timer2 | status
+is timer2 running? | status
+whats left on timer2 | status
+please stop timer2 | stop
+cancel timer2 | stop
+turn off timer2 | stop
+开始timer2 五分钟 | start | 300
+timer2 十分钟 | start | 600
+请帮我开始timer2半小时 | start | 1800
+开一个二十分钟的timer2 | start | 1200
+用timer2计时15分钟 | start | 900
+开始十分钟的timer2吧 | start | 600
+timer2还有多久 | status
+timer2在运行吗？ | status
+请停止timer2 | stop
+关掉timer2吧 | stop
+取消timer2 | stop
+timer2停一下 | stop
+"""
+
+
+def _generated() -> list[declared.DeclaredApp]:
+    template = (
+        Path(__file__).resolve().parents[3] / "lineup" / "management" / "miniapp_template" / "phrasings.json.tmpl"
+    )
+    phrasings = json.loads(Template(template.read_text(encoding="utf-8")).substitute(name="timer2", Title="Timer2"))
+    return declared.apps_from_inventory(
+        {
+            "tools": [{"name": "timer2.start"}, {"name": "timer2.stop"}],
+            "apps": [{"app_id": "timer2", "name": "Timer2", "phrasings": phrasings}],
+        }
+    )
+
+
+@pytest.mark.spec("R-2.1.1")
+@pytest.mark.parametrize(
+    ("text", "request_", "seconds"),
+    [
+        (parts[0], parts[1], int(parts[2]) if len(parts) > 2 else None)
+        for parts in (line.split(" | ") for line in NEW_APP_PHRASINGS.strip().splitlines())
+    ],
+)
+def test_the_phrasings_startminiapp_writes_understand_people(text, request_, seconds):
+    """The generated phrasings.json understands a new app asked for in other words than its own lines."""
+    found = declared.match(_generated(), text, detect_language(text))
+    assert found is not None, text
+    assert (found.request, found.slots.get("duration")) == (request_, seconds)
