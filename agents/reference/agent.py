@@ -384,6 +384,16 @@ class ReferenceAgent:
             intent = Help(language=intent.language)
         # The person's language, whatever script this one message used (an activity stays as typed).
         language = self._language_of(conversation_id, frame, fallback=intent.language)
+        about = _about_a_named_app(intent, text, apps)
+        if about is not None:
+            self._log(
+                "intent",
+                conversation_id=conversation_id,
+                message_id=message_id,
+                intent=f"{about.app.app_id}.{about.request}",
+            )
+            await self._act_declared(conversation_id, message_id, about, language)
+            return
         self._log("intent", conversation_id=conversation_id, message_id=message_id, intent=type(intent).__name__)
         await self._act(conversation_id, message_id, intent, language, activity_asked_for)
 
@@ -610,12 +620,17 @@ class ReferenceAgent:
         # "interrupted": the start's tool.result follows at once and is the report.
 
     async def _declared_receipt(self, frame: dict[str, Any], call: PendingCall, app: DeclaredApp, status: Any) -> None:
-        """A declared app's short tool answered: a stop that stopped says nothing (the start's result
-        reports it), any other stop that nothing ran; a read says the text, an add that it was added."""
+        """A declared app's short tool answered: a stop that stopped what this Agent started says nothing
+        (the start's result reports it), one that stopped another's says so, any other that nothing ran;
+        a read says the text, an add that it was added."""
         receipt, language, conversation_id = frame["receipt"], call.language, frame["conversation_id"]
         if call.tool == app.tools.get("stop"):
+            running = self._declared_running.get(conversation_id)
             if status != "interrupted":
                 await self._say(conversation_id, declared.reply(app, "nothing_running", language))
+            elif running is None or running[0] != app.app_id:
+                # Started by another Agent (or before this one ran): its result is not ours to report.
+                await self._say(conversation_id, declared.reply(app, "stopped", language))
         elif call.tool == app.tools.get("read"):
             text = receipt.get("text")
             key = "read" if isinstance(text, str) and text.strip() else "read_empty"
@@ -941,12 +956,35 @@ def _names_another_app(intent: Intent, text: str, apps: list[DeclaredApp]) -> bo
         own = QUIZ_START_TOOL.split(".")[0]
     else:
         return False
+    # Only an app that can be started is meant by a start ("review my notes for 15 minutes" is a focus).
+    return any("start" in app.tools for app in _named_apps(text, apps, besides=own))
+
+
+def _named_apps(text: str, apps: list[DeclaredApp], *, besides: str | None = None) -> list[DeclaredApp]:
+    """The installed apps ``text`` names by id or name in either language (other than ``besides``)."""
     lowered = text.lower()
+    named = []
     for app in apps:
-        if app.app_id == own:
+        if app.app_id == besides:
             continue
         names = {app.app_id.replace("_", " "), app.app_id, *(name.lower() for name in app.names.values())}
         # A Latin name is a whole word ("notes", not "footnotes"); a Chinese one anywhere.
         if any(name and re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", lowered) for name in names):
-            return True
-    return False
+            named.append(app)
+    return named
+
+
+def _about_a_named_app(intent: Intent, text: str, apps: list[DeclaredApp]) -> DeclaredIntent | None:
+    """A stop or status question of the Agent's own grammar that names one installed app ("stop timer2
+    now", "is timer2 done yet?"): that app's stop or status, whatever words it declares."""
+    if isinstance(intent, StopFocus):
+        request, needs = "stop", "stop"
+    elif isinstance(intent, FocusStatus):
+        request, needs = "status", "start"
+    else:
+        return None
+    own = {START_TOOL.split(".")[0], QUIZ_START_TOOL.split(".")[0]}  # what the Agent's own grammar serves
+    named = [app for app in _named_apps(text, apps) if needs in app.tools]
+    if len(named) != 1 or named[0].app_id in own:
+        return None
+    return DeclaredIntent(app=named[0], request=request, language=intent.language)  # type: ignore[arg-type]

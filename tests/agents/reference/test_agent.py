@@ -940,6 +940,17 @@ def test_a_start_that_names_another_installed_app_in_undeclared_words_is_never_a
         await agent.handle(user_message("stop", "m-3"))
         [stop] = wire.take()
         assert stop["tool"] == "timer9.stop"
+        await agent.handle(receipt(stop["source_tool_call_id"], {"status": "interrupted", "operation_id": "op-1"}))
+        assert texts(wire.take()) == []  # the start's result reports it
+        result = result_frame(start["source_tool_call_id"], state="interrupted", seconds=300, elapsed=61)
+        await agent.handle({**result, "tool": "timer9.start"})
+        assert texts(wire.take()) == ["Timer9 stopped after 1 min 1 s."]
+
+        # A timer9 this Agent did not start (another Agent's, over MCP): its stop is said.
+        await agent.handle(user_message("stop timer9", "m-4"))
+        [stop] = wire.take()
+        await agent.handle(receipt(stop["source_tool_call_id"], {"status": "interrupted", "operation_id": "op-2"}))
+        assert texts(wire.take()) == ["Stopping Timer9."]
 
     run(scenario())
 
