@@ -222,6 +222,9 @@ def _write_apps(project: Path) -> None:
     apps_py = apps_py.replace(scaffolded, CHECKLIST_REGISTRATION)
     apps_py = apps_py.replace("result=tools.result,", "").replace("projection=tools.projection,", "")
     (checklist / "apps.py").write_text(apps_py, "utf-8")
+    # The scaffold's phrasings name checklist.start / .stop, which the checklist no longer has (a start-up
+    # error naming the file otherwise): it declares no phrasings, and the Agent learns nothing from words.
+    (checklist / "phrasings.json").unlink()
 
     reading = project / "miniapps" / "reading" / "manifest.json"
     manifest = json.loads(reading.read_text("utf-8"))
