@@ -4,6 +4,11 @@ Only descriptors from validated manifests are published, and only to conversatio
 the tool lists (SPEC R-3.11). The revision is a digest of exactly what is published, so it is
 the same in every process and changes whenever the published set or any descriptor changes;
 a tool call carrying another revision is rejected ``stale_inventory``.
+
+Beside the tools, ``apps``: each app with a tool published here, by ``app_id`` and ``name``, with the
+``phrasings`` its package declares (how people ask for it, and how an Agent answers; decision 0050)
+when it declares them. They are not part of the revision: it guards the contract of the calls, which
+words do not change; an Agent gets them afresh with every ``inventory.get``.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ class Inventory:
     scope: str
     revision: str
     tools: tuple[ToolDescriptor, ...]
+    apps: tuple[dict[str, Any], ...] = ()
 
     def get(self, name: str) -> ToolDescriptor | None:
         return self._by_name.get(name)
@@ -32,7 +38,7 @@ class Inventory:
         return {t.name: t for t in self.tools}
 
     def published(self) -> dict[str, Any]:
-        return {"revision": self.revision, "tools": [t.published() for t in self.tools]}
+        return {"revision": self.revision, "tools": [t.published() for t in self.tools], "apps": list(self.apps)}
 
 
 def build_inventory(manifests: Mapping[str, Manifest], scope: str) -> Inventory:
@@ -43,9 +49,15 @@ def build_inventory(manifests: Mapping[str, Manifest], scope: str) -> Inventory:
             key=lambda t: t.name,
         )
     )
+    published = {t.app_id for t in tools}
+    apps = tuple(
+        {"app_id": m.app_id, "name": m.name, **({"phrasings": m.phrasings} if m.phrasings else {})}
+        for m in sorted(manifests.values(), key=lambda m: m.app_id)
+        if m.app_id in published
+    )
     canonical = json.dumps([t.published() for t in tools], sort_keys=True, separators=(",", ":"))
     revision = "inv-" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
-    return Inventory(scope=scope, revision=revision, tools=tools)
+    return Inventory(scope=scope, revision=revision, tools=tools, apps=apps)
 
 
 def inventory_for_scope(scope: str) -> Inventory:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import glob
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -22,6 +23,10 @@ from jsonschema.exceptions import SchemaError, ValidationError
 from runtime.miniapps import registered_tools
 
 MANIFEST_SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "manifest.schema.json"
+PHRASINGS_SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "phrasings.schema.json"
+# Beside a manifest: how people ask for the app in words, published in the Inventory (decision 0050).
+PHRASINGS_FILE = "phrasings.json"
+PHRASING_SLOTS = frozenset({"duration", "activity", "topic", "text"})
 INSTANCE_STATE_FEATURE = "app.instance-state.v1"
 
 
@@ -157,6 +162,8 @@ class Manifest:
     # The app's own words in other languages (``translations``: language code -> {name, running_label}),
     # for an app whose words are not in the project's catalog.
     translations: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
+    # ``phrasings.json`` beside the manifest, validated; None when the app declares none.
+    phrasings: dict[str, Any] | None = field(default=None, compare=False)
 
     def words(self, language: str | None) -> dict[str, str]:
         """The app's words in ``language`` (a Django language code), or none."""
@@ -187,6 +194,57 @@ def _manifest_validator() -> Draft202012Validator:
     schema = json.loads(MANIFEST_SCHEMA_PATH.read_text())
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
+
+
+@cache
+def _phrasings_validator() -> Draft202012Validator:
+    schema = json.loads(PHRASINGS_SCHEMA_PATH.read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+_SLOT = re.compile(r"\{([^{}]*)\}")
+
+
+def load_phrasings(path: Path, tools: tuple[ToolDescriptor, ...]) -> dict[str, Any] | None:
+    """``phrasings.json`` beside the manifest at ``path``, checked against the app's own tools; None if absent.
+
+    Every tool it names is one of the app's, every argument a property of the tool the slot fills, and
+    every ``{slot}`` in a phrasing a known slot: an Agent can act on it without guessing.
+    """
+    file = path.parent / PHRASINGS_FILE
+    if not file.exists():
+        return None
+    try:
+        raw = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"{file}: can not be read: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ManifestError(f"{file}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
+    error = first_error(_phrasings_validator(), raw)
+    if error is not None:
+        where, message = error
+        raise ManifestError(f"{file}: {where or '(root)'}: {message}")
+    by_name = {tool.name: tool for tool in tools}
+    for request, name in raw["tools"].items():
+        if name not in by_name:
+            raise ManifestError(f"{file}: tools/{request}: {name!r} is not a tool of this app")
+    filled_by = {"duration": "start", "activity": "start", "topic": "start", "text": "add"}
+    for slot, argument in raw.get("arguments", {}).items():
+        tool = by_name.get(raw["tools"].get(filled_by[slot], ""))
+        if tool is None or argument not in tool.input_schema.get("properties", {}):
+            raise ManifestError(
+                f"{file}: arguments/{slot}: {argument!r} is not an argument of its {filled_by[slot]} tool"
+            )
+    for language, words in raw["languages"].items():
+        for request in ("start", "stop", "status", "read", "add"):
+            for index, phrasing in enumerate(words.get(request, [])):
+                unknown = set(_SLOT.findall(phrasing)) - PHRASING_SLOTS
+                if unknown:
+                    raise ManifestError(
+                        f"{file}: languages/{language}/{request}/{index}: unknown slot {sorted(unknown)[0]!r}"
+                    )
+    return raw
 
 
 def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
@@ -284,6 +342,7 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
         instance_state=state_contract,
         tools=tuple(tools),
         translations=raw.get("translations", {}),
+        phrasings=load_phrasings(path, tuple(tools)),
     )
 
 

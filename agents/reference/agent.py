@@ -29,6 +29,7 @@ split would put in a module of its own (a candidate once the handlers grow).
 from __future__ import annotations
 
 import functools
+import re
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -39,7 +40,8 @@ from typing import Any, Generic, TypeVar
 import structlog
 
 from agents.common.client import Send
-from agents.reference import quiz, replies
+from agents.reference import declared, quiz, replies
+from agents.reference.declared import DeclaredApp, DeclaredIntent
 from agents.reference.intents import (
     MAX_FOCUS_SECONDS,
     DurationOutOfRange,
@@ -50,6 +52,7 @@ from agents.reference.intents import (
     StartFocus,
     StartQuiz,
     StopFocus,
+    detect_language,
     parse_intent,
 )
 
@@ -242,6 +245,14 @@ class ReferenceAgent:
         self._state_asks: dict[str, list[StateAsk]] = {}
         self._state_requested: set[str] = set()
         self._welcomed_once = False
+        # conversation -> the installed apps its Inventory declares phrasings for (decision 0050); a
+        # message is understood once they are known, so it waits for the Inventory until then.
+        self._apps: dict[str, list[DeclaredApp]] = {}
+        self._waiting_messages: dict[str, list[dict[str, Any]]] = {}
+        # tool name -> the declared app whose start / stop / read / add it is (from the last Inventory).
+        self._declared_tools: dict[str, DeclaredApp] = {}
+        # conversation -> (app id, the start call) of a declared app this Agent started and that runs.
+        self._declared_running: Bounded[str, tuple[str, str]] = Bounded()
 
     # --- connection events (from the client) ---------------------------------------------------
 
@@ -290,6 +301,11 @@ class ReferenceAgent:
             await self._dispatch(call)
         for conversation_id in list(self._state_asks):  # asked before the connection dropped
             await self._request_state(conversation_id)
+        for conversation_id in list(self._waiting_messages):  # messages still waiting for the Inventory
+            if conversation_id in self.conversations:
+                await self.request_inventory(conversation_id)
+            else:
+                self._waiting_messages.pop(conversation_id)
         if not self._welcomed_once:
             self._welcomed_once = True
             for conversation_id in sorted(self.conversations)[:STATE_READS_ON_FIRST_WELCOME]:
@@ -320,9 +336,16 @@ class ReferenceAgent:
         self._inventory_requested.discard(conversation_id)
         self._revisions[conversation_id] = frame["revision"]
         self._inventory_tools[conversation_id] = {tool["name"] for tool in frame["tools"]}
+        apps = declared.apps_from_inventory(frame)
+        self._apps[conversation_id] = apps
+        for app in apps:
+            for tool in app.tools.values():
+                self._declared_tools[tool] = app
         for call in list(self._calls.values()):
             if call.conversation_id == conversation_id and not call.in_flight:
                 await self._dispatch(call)
+        for waiting in self._waiting_messages.pop(conversation_id, []):
+            await self._understand(waiting)
 
     async def _on_user_message(self, frame: dict[str, Any]) -> None:
         message_id = frame["message_id"]
@@ -330,11 +353,47 @@ class ReferenceAgent:
             return
         self._messages_seen.put(message_id, True)
         conversation_id = frame["conversation_id"]
+        if conversation_id not in self._apps:
+            # What the installed apps teach comes with the Inventory: the message waits for it.
+            self._waiting_messages.setdefault(conversation_id, []).append(frame)
+            await self.request_inventory(conversation_id)
+            return
+        await self._understand(frame)
+
+    async def _understand(self, frame: dict[str, Any]) -> None:
+        """What the person asked: an installed app's declared phrasing first, else the Agent's own grammar."""
+        conversation_id, message_id, text = frame["conversation_id"], frame["message_id"], frame["text"]
+        apps = self._apps.get(conversation_id, [])
+        found = declared.match(apps, text, detect_language(text))
+        if found is not None:
+            language = self._language_of(conversation_id, frame, fallback=found.language)
+            self._asked_how_long.pop(conversation_id)
+            self._log(
+                "intent",
+                conversation_id=conversation_id,
+                message_id=message_id,
+                intent=f"{found.app.app_id}.{found.request}",
+            )
+            await self._act_declared(conversation_id, message_id, found, language)
+            return
         asked = conversation_id in self._asked_how_long
         activity_asked_for = self._asked_how_long.pop(conversation_id)
-        intent = parse_intent(frame["text"], awaiting_duration=asked)
+        intent = parse_intent(text, awaiting_duration=asked)
+        if _names_another_app(intent, text, apps):
+            # "start timer2 for 5 minutes" said otherwise than timer2 declares: never a focus named "timer2".
+            intent = Help(language=intent.language)
         # The person's language, whatever script this one message used (an activity stays as typed).
         language = self._language_of(conversation_id, frame, fallback=intent.language)
+        about = _about_a_named_app(intent, text, apps)
+        if about is not None:
+            self._log(
+                "intent",
+                conversation_id=conversation_id,
+                message_id=message_id,
+                intent=f"{about.app.app_id}.{about.request}",
+            )
+            await self._act_declared(conversation_id, message_id, about, language)
+            return
         self._log("intent", conversation_id=conversation_id, message_id=message_id, intent=type(intent).__name__)
         await self._act(conversation_id, message_id, intent, language, activity_asked_for)
 
@@ -362,9 +421,16 @@ class ReferenceAgent:
             )
         elif isinstance(intent, StopFocus):
             await self._withdraw_question(conversation_id)
+            running = self._running_app(conversation_id)
+            if conversation_id in self._quizzes:
+                stop_tool = QUIZ_STOP_TOOL
+            elif running is not None and "stop" in running.tools:
+                stop_tool = running.tools["stop"]
+            else:
+                stop_tool = INTERRUPT_TOOL
             await self._call(
                 conversation_id,
-                QUIZ_STOP_TOOL if conversation_id in self._quizzes else INTERRUPT_TOOL,
+                stop_tool,
                 {},
                 language=language,
                 source_tool_call_id=call_id(language, f"message:{message_id}", prefix=self.call_prefix),
@@ -382,9 +448,62 @@ class ReferenceAgent:
             await self._say(
                 conversation_id,
                 replies.help_text(
-                    language, missing_duration=intent.missing_duration, topic=intent.topic, activity=intent.activity
+                    language,
+                    missing_duration=intent.missing_duration,
+                    topic=intent.topic,
+                    activity=intent.activity,
+                    apps=[(app.name(language), app.help[language]) for app in self._apps.get(conversation_id, [])],
                 ),
             )
+
+    async def _act_declared(
+        self, conversation_id: str, message_id: str, intent: DeclaredIntent, language: Language
+    ) -> None:
+        """A request an installed app declared: its tool called with the slots, or what runs read."""
+        app = intent.app
+        if intent.request == "status":
+            await self._read_state(
+                conversation_id, functools.partial(self._say_declared_status, conversation_id, language, app)
+            )
+            return
+        arguments: dict[str, Any] = {}
+        for slot, value in intent.slots.items():
+            if slot in app.arguments:
+                arguments[app.arguments[slot]] = value
+        if intent.request == "start":
+            await self._withdraw_question(conversation_id)
+        await self._call(
+            conversation_id,
+            app.tools[intent.request],
+            arguments,
+            language=language,
+            source_tool_call_id=call_id(language, f"message:{message_id}", prefix=self.call_prefix),
+        )
+
+    def _running_app(self, conversation_id: str) -> DeclaredApp | None:
+        running = self._declared_running.get(conversation_id)
+        if running is None:
+            return None
+        return next((a for a in self._apps.get(conversation_id, []) if a.app_id == running[0]), None)
+
+    async def _say_declared_status(
+        self, conversation_id: str, language: Language, app: DeclaredApp, state: dict[str, Any]
+    ) -> None:
+        """ "How long is left on timer2?": the app's running operation, in its own words."""
+        start_tool = app.tools.get("start")
+        running = next((op for op in state.get("operations", []) if op.get("tool") == start_tool), None)
+        if running is None or not running.get("ends_at"):
+            await self._say(conversation_id, declared.reply(app, "nothing_running", language))
+            return
+        remaining = _seconds_between(datetime.now(UTC).isoformat(), running["ends_at"])
+        text = declared.reply(
+            app,
+            "running",
+            language,
+            remaining=replies.duration_text(remaining, language),
+            activity=running.get("activity"),
+        )
+        await self._say(conversation_id, text)
 
     def _language_of(self, conversation_id: str, frame: dict[str, Any] | None, *, fallback: Language) -> Language:
         """The person's language: the one ``frame`` (a user.message) names — the page's, else their saved
@@ -399,6 +518,18 @@ class ReferenceAgent:
         """ "How long is left?": the running focus's remaining time and activity, or that none runs."""
         focus = next((op for op in state.get("operations", []) if op.get("tool") == START_TOOL), None)
         if focus is None or not focus.get("ends_at"):
+            other = next(
+                (
+                    app
+                    for op in state.get("operations", [])
+                    for app in self._apps.get(conversation_id, [])
+                    if op.get("tool") == app.tools.get("start") and op.get("ends_at")
+                ),
+                None,
+            )
+            if other is not None:  # "how long is left?" while another app's operation runs
+                await self._say_declared_status(conversation_id, language, other, state)
+                return
             await self._say(conversation_id, replies.nothing_to_stop(language))
             return
         remaining = _seconds_between(datetime.now(UTC).isoformat(), focus["ends_at"])
@@ -447,6 +578,22 @@ class ReferenceAgent:
                     app_session_id=frame["app_session_id"],
                 )
             return
+        app = self._declared_tools.get(call.tool) if call is not None else None
+        if call is not None and app is not None and call.tool != START_TOOL:
+            if frame.get("result") is None and source_id not in self._announced:
+                self._announced.put(source_id, True)
+                self._declared_running.put(frame["conversation_id"], (app.app_id, source_id))
+                seconds = call.arguments.get(app.arguments.get("duration", ""))
+                text = declared.reply(
+                    app,
+                    "started",
+                    call.language,
+                    duration=replies.duration_text(seconds, call.language) if isinstance(seconds, int) else "",
+                    activity=call.arguments.get(app.arguments.get("activity", "")),
+                    topic=call.arguments.get(app.arguments.get("topic", "")),
+                )
+                await self._say(frame["conversation_id"], text, app_session_id=frame["app_session_id"])
+            return
         if frame.get("result") is not None or source_id in self._announced or round_ is None:
             # Already final (a replay after the focus ended): its tool.result reports it.
             return
@@ -463,10 +610,36 @@ class ReferenceAgent:
         status = frame["receipt"].get("status")
         self._log("tool_receipt", source_tool_call_id=source_id, status=status)
         language = call.language if call is not None else (language_of_call(source_id, self.result_prefixes) or "en")
+        app = self._declared_tools.get(call.tool) if call is not None else None
+        if call is not None and app is not None and call.tool not in (INTERRUPT_TOOL, QUIZ_STOP_TOOL):
+            await self._declared_receipt(frame, call, app, status)
+            return
         if status in ("no_active_focusing_operation", "no_active_quiz", "operation_already_final"):
             stopped_quiz = call is not None and call.tool == QUIZ_STOP_TOOL
             await self._say(frame["conversation_id"], replies.nothing_to_stop(language, quiz=stopped_quiz))
         # "interrupted": the start's tool.result follows at once and is the report.
+
+    async def _declared_receipt(self, frame: dict[str, Any], call: PendingCall, app: DeclaredApp, status: Any) -> None:
+        """A declared app's short tool answered: a stop that stopped what this Agent started says nothing
+        (the start's result reports it), one that stopped another's says so, any other that nothing ran;
+        a read says the text, an add that it was added."""
+        receipt, language, conversation_id = frame["receipt"], call.language, frame["conversation_id"]
+        if call.tool == app.tools.get("stop"):
+            running = self._declared_running.get(conversation_id)
+            if status != "interrupted":
+                await self._say(conversation_id, declared.reply(app, "nothing_running", language))
+            elif running is None or running[0] != app.app_id:
+                # Started by another Agent (or before this one ran): its result is not ours to report.
+                await self._say(conversation_id, declared.reply(app, "stopped", language))
+        elif call.tool == app.tools.get("read"):
+            text = receipt.get("text")
+            key = "read" if isinstance(text, str) and text.strip() else "read_empty"
+            await self._say(conversation_id, declared.reply(app, key, language, text=text))
+        elif call.tool == app.tools.get("add"):
+            await self._say(
+                conversation_id,
+                declared.reply(app, "added", language, text=call.arguments.get(app.arguments.get("text", ""))),
+            )
 
     async def _on_tool_rejected(self, frame: dict[str, Any]) -> None:
         source_id, code, detail = frame["source_tool_call_id"], frame["code"], frame["detail"]
@@ -481,6 +654,7 @@ class ReferenceAgent:
             await self._dispatch(call)
             return
         self._calls.pop(source_id)
+        app = self._declared_tools.get(call.tool)
         if call.tool == QUIZ_START_TOOL:
             text = (
                 replies.quiz_running(call.language)
@@ -493,6 +667,10 @@ class ReferenceAgent:
                 if code == "active_focusing_operation"
                 else replies.start_rejected(code, detail, call.language)
             )
+        elif app is not None and call.tool not in (INTERRUPT_TOOL, QUIZ_STOP_TOOL):
+            # An operation running already is refused with the app's busy code (``*_running``, ``active_*``).
+            busy = call.tool == app.tools.get("start") and (code.endswith("_running") or code.startswith("active_"))
+            text = declared.reply(app, "busy" if busy else "refused", call.language, code=code, detail=detail)
         else:
             text = replies.stop_rejected(code, detail, call.language)
         await self._say(call.conversation_id, text)
@@ -517,6 +695,8 @@ class ReferenceAgent:
                 await self._report(frame, language)
             elif frame.get("tool") == QUIZ_START_TOOL:
                 await self._report_quiz(frame, language)
+            elif frame.get("tool") in self._declared_tools:
+                await self._report_declared(frame, self._declared_tools[frame["tool"]], language)
             # Marked only once the report went out: a connection lost half-way reports again.
             self._results_done.put(outbox_id, True)
         else:
@@ -666,6 +846,26 @@ class ReferenceAgent:
         await self._say(conversation_id, text)
         self._log("result_reported", outbox_id=frame["outbox_id"], state=result["state"], tool=QUIZ_START_TOOL)
 
+    async def _report_declared(self, frame: dict[str, Any], app: DeclaredApp, language: Language) -> None:
+        """A declared app's operation ended: completed after its duration, or stopped after what ran."""
+        result, conversation_id = frame["result"], frame["conversation_id"]
+        running = self._declared_running.get(conversation_id)
+        if running is not None and running[1] == frame["source_tool_call_id"]:
+            self._declared_running.pop(conversation_id)
+        language = self._language_of(conversation_id, None, fallback=language)
+        planned = _seconds_between(result["started_at"], result["ends_at"])
+        elapsed = _seconds_between(result["started_at"], result["ended_at"])
+        text = declared.reply(
+            app,
+            "completed" if result["state"] == "completed" else "interrupted",
+            language,
+            duration=replies.duration_text(planned, language),
+            elapsed=replies.duration_text(elapsed, language),
+            reason=replies.reason_text(result.get("interruption_reason"), language),
+        )
+        await self._say(conversation_id, text)
+        self._log("result_reported", outbox_id=frame["outbox_id"], state=result["state"], tool=frame["tool"])
+
     def _recall_round(self, frame: dict[str, Any], language: Language) -> None:
         """A result of a call this process does not remember (made before a restart): its activity as
         ``conversation.state`` showed the operation running, so the report still says what it was for."""
@@ -745,3 +945,46 @@ class ReferenceAgent:
 
     def _log(self, event: str, *, level: str = "info", **fields: Any) -> None:
         getattr(logger, level)(f"{self.log_prefix}.{event}", agent=self.label, agent_id=self.agent_id, **fields)
+
+
+def _names_another_app(intent: Intent, text: str, apps: list[DeclaredApp]) -> bool:
+    """An action of the Agent's own grammar on a message that names another installed app (by its id or
+    its name in either language): the person meant that app, in words it does not declare."""
+    if isinstance(intent, StartFocus | DurationOutOfRange) or (isinstance(intent, Help) and intent.missing_duration):
+        own = START_TOOL.split(".")[0]
+    elif isinstance(intent, StartQuiz):
+        own = QUIZ_START_TOOL.split(".")[0]
+    else:
+        return False
+    # Only an app that can be started is meant by a start ("review my notes for 15 minutes" is a focus).
+    return any("start" in app.tools for app in _named_apps(text, apps, besides=own))
+
+
+def _named_apps(text: str, apps: list[DeclaredApp], *, besides: str | None = None) -> list[DeclaredApp]:
+    """The installed apps ``text`` names by id or name in either language (other than ``besides``)."""
+    lowered = text.lower()
+    named = []
+    for app in apps:
+        if app.app_id == besides:
+            continue
+        names = {app.app_id.replace("_", " "), app.app_id, *(name.lower() for name in app.names.values())}
+        # A Latin name is a whole word ("notes", not "footnotes"); a Chinese one anywhere.
+        if any(name and re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", lowered) for name in names):
+            named.append(app)
+    return named
+
+
+def _about_a_named_app(intent: Intent, text: str, apps: list[DeclaredApp]) -> DeclaredIntent | None:
+    """A stop or status question of the Agent's own grammar that names one installed app ("stop timer2
+    now", "is timer2 done yet?"): that app's stop or status, whatever words it declares."""
+    if isinstance(intent, StopFocus):
+        request, needs = "stop", "stop"
+    elif isinstance(intent, FocusStatus):
+        request, needs = "status", "start"
+    else:
+        return None
+    own = {START_TOOL.split(".")[0], QUIZ_START_TOOL.split(".")[0]}  # what the Agent's own grammar serves
+    named = [app for app in _named_apps(text, apps) if needs in app.tools]
+    if len(named) != 1 or named[0].app_id in own:
+        return None
+    return DeclaredIntent(app=named[0], request=request, language=intent.language)  # type: ignore[arg-type]

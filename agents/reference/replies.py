@@ -174,10 +174,32 @@ _ZH_CAPABILITIES = (
 )
 
 
+def _installed(apps: list[tuple[str, str]], language: Language) -> str:
+    """ "help": one line per installed app, as the app itself says what it does (its declared ``help``)."""
+    head = "我可以帮你：" if language == "zh" else "Here is what I can do:"
+    lines = [f"• {name}：{can}" if language == "zh" else f"• {name}: {can}" for name, can in apps if can]
+    return "\n".join([head, *lines])
+
+
 def help_text(
-    language: Language, *, missing_duration: bool = False, topic: str = "unknown", activity: str | None = None
+    language: Language,
+    *,
+    missing_duration: bool = False,
+    topic: str = "unknown",
+    activity: str | None = None,
+    apps: list[tuple[str, str]] | None = None,
 ) -> str:
-    """The answer to anything that is not a start or a stop, by what the person seemed to want."""
+    """The answer to anything that is not a start or a stop, by what the person seemed to want.
+
+    ``apps``: the installed apps as ``(name, what it can do)`` in ``language``, from their declared
+    phrasings (docs/decisions/0050); "help" lists them, and "I didn't understand" names them.
+    """
+    if topic == "help" and apps and any(can for _, can in apps):
+        return _installed(apps, language)
+    if topic == "unknown" and not missing_duration and apps:
+        names = ("、" if language == "zh" else ", ").join(name for name, _ in apps)
+        suffix = f"已安装：{names}。" if language == "zh" else f" Installed: {names}."
+        return _unknown(language) + suffix
     if language == "zh":
         if missing_duration and activity:
             return f"{activity}要专注多久？比如“25分钟”或“1小时”。"
@@ -189,7 +211,7 @@ def help_text(
             return "你好！我可以为你计时专注。说“专注 25 分钟写作业”就开始，说“帮助”看看我还能做什么。"
         if topic == "thanks":
             return "不客气！需要时说“专注 25 分钟”就行。"
-        return "抱歉，我没听懂。我能为你计时专注：试试“专注 25 分钟写作业”或“停止专注”，说“帮助”查看全部。"
+        return _unknown(language)
     if missing_duration and activity:
         return f'How long should the focus on {activity} be? For example "25 minutes" or "1 hour".'
     if missing_duration:
@@ -200,6 +222,12 @@ def help_text(
         return 'Hello! I run focus timers. Say "start a 25 minute reading focus" to begin, or "help" to see what else I can do.'
     if topic == "thanks":
         return "You're welcome! Say \"start a 25 minute focus\" whenever you're ready."
+    return _unknown(language)
+
+
+def _unknown(language: Language) -> str:
+    if language == "zh":
+        return "抱歉，我没听懂。我能为你计时专注：试试“专注 25 分钟写作业”或“停止专注”，说“帮助”查看全部。"
     return (
         "Sorry, I didn't understand that. I run focus timers: try "
         '"start a 25 minute reading focus", "focus 90 seconds on homework" or "stop"; "help" lists everything.'

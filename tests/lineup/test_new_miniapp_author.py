@@ -363,6 +363,9 @@ def _write_apps(project: Path) -> None:
         ("checklist.css", CHECKLIST_CSS),
     ):
         (surface / name).write_text(text, "utf-8")
+    # The scaffold's phrasings name checklist.start / .stop, which the checklist no longer has (a start-up
+    # error naming the file otherwise): it declares no phrasings, and the Agent learns nothing from words.
+    (checklist / "phrasings.json").unlink()
 
     reading = project / "miniapps" / "reading" / "manifest.json"
     manifest = json.loads(reading.read_text("utf-8"))

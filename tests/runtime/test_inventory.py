@@ -97,7 +97,13 @@ def test_the_published_pomodoro_descriptors_are_the_frozen_schemas():
     (short), each with the input and result schema of SPEC §3.1 (beside the quiz's two tools)."""
     published = inventory_for_scope("personal").published()
 
-    assert set(published) == {"revision", "tools"}
+    assert set(published) == {"revision", "tools", "apps"}
+    # Beside the tools, each of their apps, with what its package declares of how people ask for it.
+    assert [(a["app_id"], a["name"], "phrasings" in a) for a in published["apps"]] == [
+        ("notes", "Scratch notes", True),
+        ("pomodoro", "Pomodoro", True),
+        ("quiz", "Practice quiz", True),
+    ]
     assert [t["name"] for t in published["tools"]] == [
         "notes.append",
         "notes.read",

@@ -441,3 +441,34 @@ def test_the_page_shows_an_apps_own_words_in_its_language(tmp_path, settings):
             assert views.app_names()["notes"] == "Scratch notes"
     finally:
         manifests.registry.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda p: p["tools"].update(read="pomodoro.read"), "tools/read: 'pomodoro.read' is not a tool of this app"),
+        (lambda p: p["tools"].update(stop="quiz.stop"), "tools/stop: 'quiz.stop' is not a tool of this app"),
+        (
+            lambda p: p["arguments"].update(activity="topic"),
+            "arguments/activity: 'topic' is not an argument of its start tool",
+        ),
+        (
+            lambda p: p["languages"]["en"].update(start=["focus {minutes}"]),
+            "languages/en/start/0: unknown slot 'minutes'",
+        ),
+        (lambda p: p["languages"].pop("zh-hans"), "languages: 'zh-hans' is a required property"),
+    ],
+)
+def test_phrasings_beside_a_manifest_are_read_and_checked(change, expected, tmp_path):
+    """``phrasings.json`` beside a manifest is loaded with it (decision 0050); a tool that is not the app's,
+    an argument its tool does not take, an unknown slot or a missing language is an error naming the file
+    and the field."""
+    assert load_manifest(BUNDLED["pomodoro"], runtime_tools=TOOLS).phrasings["tools"]["start"] == "pomodoro.start"
+    phrasings = json.loads((BUNDLED["pomodoro"].parent / "phrasings.json").read_text(encoding="utf-8"))
+    path = write_manifest(tmp_path / "pomodoro", bundled("pomodoro"))
+    assert load_manifest(path, runtime_tools=TOOLS).phrasings is None  # none declared: none published
+    change(phrasings)
+    write_manifest(tmp_path / "pomodoro", phrasings, name="phrasings.json")
+    with pytest.raises(ManifestError) as error:
+        load_manifest(path, runtime_tools=TOOLS)
+    assert str(error.value) == f"{tmp_path / 'pomodoro' / 'phrasings.json'}: {expected}"

@@ -1,8 +1,9 @@
 """``python manage.py startminiapp NAME``: a working MiniApp package, enabled (docs/miniapps.md).
 
 Like Django's ``startapp``: it writes ``miniapps/NAME/`` (its AppConfig registering two tools on the
-Runtime's generic deadline operation, its manifest, a minimal sandboxed Surface with words in
-zh-Hans and en) and ``tests/miniapps/test_NAME.py`` (which passes as generated), adds the app to
+Runtime's generic deadline operation, its manifest, its ``phrasings.json`` — how people ask for it in
+zh-Hans and en, which the built-in reference Agent learns from the Inventory — a minimal sandboxed Surface
+with words in zh-Hans and en) and ``tests/miniapps/test_NAME.py`` (which passes as generated), adds the app to
 ``miniapps/bundled.py`` and says what it changed. Nothing in ``runtime/`` is edited.
 """
 
@@ -76,7 +77,9 @@ class Command(BaseCommand):
         self.stdout.write(f'  changed  {bundled.relative_to(base)}: added "miniapps.{name}" to BUNDLED_MINIAPPS')
         self.stdout.write(
             f"It publishes {name}.start {{duration_seconds}} and {name}.stop {{}} to personal conversations "
-            f"once the server restarts. Run its test: scripts/test tests/miniapps/test_{name}.py"
+            f'once the server restarts; the built-in Agent understands "start {name} for 5 minutes", '
+            f'"how long is left on {name}?" and "stop {name}" (phrasings.json). '
+            f"Run its test: scripts/test tests/miniapps/test_{name}.py"
         )
 
 

@@ -145,6 +145,15 @@ async def started(text: str) -> tuple[ReferenceAgent, Wire, dict[str, Any]]:
     return agent, wire, call
 
 
+async def told(agent: ReferenceAgent, wire: Wire, text: str, message_id: str = "m-1") -> list[dict[str, Any]]:
+    """What the Agent sends for ``text`` once it has the Inventory (what the installed apps teach it), which
+    a message waits for."""
+    await agent.handle(user_message(text, message_id))
+    assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+    await agent.handle(inventory())
+    return wire.take()
+
+
 def texts(frames: list[dict[str, Any]]) -> list[str]:
     return [f["text"] for f in frames if f["type"] == "message.send"]
 
@@ -507,11 +516,13 @@ def test_results_of_another_agents_calls_are_left_alone():
         (
             "what is a pomodoro?",
             "Sorry, I didn't understand that. I run focus timers: try "
-            '"start a 25 minute reading focus", "focus 90 seconds on homework" or "stop"; "help" lists everything.',
+            '"start a 25 minute reading focus", "focus 90 seconds on homework" or "stop"; "help" lists everything.'
+            " Installed: Scratch notes, Pomodoro, Practice quiz.",
         ),
         (
             "番茄钟是什么？",
-            "抱歉，我没听懂。我能为你计时专注：试试“专注 25 分钟写作业”或“停止专注”，说“帮助”查看全部。",
+            "抱歉，我没听懂。我能为你计时专注：试试“专注 25 分钟写作业”或“停止专注”，说“帮助”查看全部。"
+            "已安装：笔记、番茄钟、口算练习。",
         ),
         (
             "start a focus",
@@ -526,8 +537,7 @@ def test_what_it_can_not_do_is_explained_without_a_tool_call(text, expected):
 
     async def scenario():
         agent, wire = await connected_agent()
-        await agent.handle(user_message(text))
-        assert wire.take() == [{"type": "message.send", "conversation_id": CONV, "text": expected}]
+        assert await told(agent, wire, text) == [{"type": "message.send", "conversation_id": CONV, "text": expected}]
 
     run(scenario())
 
@@ -552,8 +562,7 @@ def test_help_greetings_and_garbage_get_different_answers_in_the_persons_languag
 
     async def scenario():
         agent, wire = await connected_agent()
-        await agent.handle(user_message(text))
-        [frame] = wire.take()
+        [frame] = await told(agent, wire, text)
         assert frame["type"] == "message.send"
         assert frame["text"].startswith(starts), frame["text"]
         for words in contains:
@@ -587,6 +596,7 @@ def test_person_messages_and_resolutions_are_acked_after_handling_duplicates_too
     async def scenario() -> None:
         await agent.handle(welcome())
         await agent.handle(user_message("hello", "m-7"))
+        await agent.handle(inventory())
         await agent.handle(user_message("hello", "m-7"))  # redelivered
         await agent.handle(resolved("i-unknown", status="dismissed", value=None))
 
@@ -841,5 +851,126 @@ def test_an_error_result_is_reported_as_ended_without_a_result_and_acked():
             sent = wire.take()
             assert texts(sent) == [expected]
             assert {"type": "outbox.ack", "outbox_id": f"o-bad-{language}"} in sent
+
+    run(scenario())
+
+
+# --- what installed apps teach it (their phrasings in the Inventory, decision 0050) ------------------------
+
+
+def receipt(source_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "tool.receipt",
+        "conversation_id": CONV,
+        "source_tool_call_id": source_id,
+        "receipt": body,
+        "replayed": False,
+    }
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_scratch_notes_are_added_to_and_read_back_from_what_notes_declares():
+    """Scratch notes' phrasings.json alone teaches the Agent: "note: …" calls notes.append with the text and
+    "read my notes" / "看看我的笔记" calls notes.read, each answered in the app's declared words."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        [append] = await told(agent, wire, "note: Buy milk")
+        assert (append["tool"], append["arguments"]) == ("notes.append", {"text": "Buy milk"})
+        await agent.handle(receipt(append["source_tool_call_id"], {"status": "appended"}))
+        assert texts(wire.take()) == ["Noted: Buy milk"]
+
+        await agent.handle(user_message("看看我的笔记", "m-2"))
+        [read] = wire.take()
+        assert (read["tool"], read["arguments"]) == ("notes.read", {})
+        await agent.handle(receipt(read["source_tool_call_id"], {"status": "read", "text": "Buy milk"}))
+        assert texts(wire.take()) == ["你的笔记：\nBuy milk"]
+
+        await agent.handle(user_message("read my notes", "m-3"))
+        [read] = wire.take()
+        await agent.handle(receipt(read["source_tool_call_id"], {"status": "no_notes", "text": ""}))
+        assert texts(wire.take()) == ['Your notes are empty. Say "note: …" to add a line.']
+
+    run(scenario())
+
+
+def timer9_inventory() -> dict[str, Any]:
+    """The real Inventory plus ``timer9`` as ``startminiapp`` declares an app (a start with a duration, a stop)."""
+    frame = inventory()
+    frame["tools"] = [*frame["tools"], {"name": "timer9.start"}, {"name": "timer9.stop"}]
+    frame["apps"] = [
+        *frame["apps"],
+        {
+            "app_id": "timer9",
+            "name": "Timer9",
+            "phrasings": {
+                "phrasings_version": 1,
+                "tools": {"start": "timer9.start", "stop": "timer9.stop"},
+                "arguments": {"duration": "duration_seconds"},
+                "languages": {
+                    "en": {"name": "Timer9", "help": "times things", "start": ["start timer9 for {duration}"]},
+                    "zh-hans": {"name": "Timer9", "help": "计时", "start": ["开始timer9{duration}"]},
+                },
+            },
+        },
+    ]
+    return frame
+
+
+@pytest.mark.spec("R-2.1.1")
+@pytest.mark.parametrize("text", ["please start a timer9 round of 5 minutes", "let's do 5 minutes of timer9 stuff"])
+def test_a_start_that_names_another_installed_app_in_undeclared_words_is_never_a_focus(text):
+    """Said otherwise than timer9 declares, a start that names timer9 gets help naming the installed apps —
+    never a focus with the activity "timer9" — and a declared one starts timer9, whose "stop" it then stops."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(user_message(text))
+        wire.take()
+        await agent.handle(timer9_inventory())
+        [answer] = wire.take()
+        assert answer["type"] == "message.send" and answer["text"].startswith("Sorry, I didn't understand that.")
+        assert "Timer9" in answer["text"]
+
+        await agent.handle(user_message("start timer9 for 5 minutes", "m-2"))
+        [start] = wire.take()
+        assert (start["tool"], start["arguments"]) == ("timer9.start", {"duration_seconds": 300})
+        await agent.handle(accepted(start["source_tool_call_id"]))
+        assert texts(wire.take()) == ["Timer9 started: 5 minutes. I'll tell you when it's done."]
+        await agent.handle(user_message("stop", "m-3"))
+        [stop] = wire.take()
+        assert stop["tool"] == "timer9.stop"
+        await agent.handle(receipt(stop["source_tool_call_id"], {"status": "interrupted", "operation_id": "op-1"}))
+        assert texts(wire.take()) == []  # the start's result reports it
+        result = result_frame(start["source_tool_call_id"], state="interrupted", seconds=300, elapsed=61)
+        await agent.handle({**result, "tool": "timer9.start"})
+        assert texts(wire.take()) == ["Timer9 stopped after 1 min 1 s."]
+
+        # A timer9 this Agent did not start (another Agent's, over MCP): its stop is said.
+        await agent.handle(user_message("stop timer9", "m-4"))
+        [stop] = wire.take()
+        await agent.handle(receipt(stop["source_tool_call_id"], {"status": "interrupted", "operation_id": "op-2"}))
+        assert texts(wire.take()) == ["Stopping Timer9."]
+
+    run(scenario())
+
+
+def test_a_message_waiting_for_the_inventory_is_understood_after_a_reconnect():
+    """A message that came before its conversation's Inventory waits for it; if the connection drops
+    first, the next welcome asks for the Inventory again and the message is answered once."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(user_message("start a 25 minute reading focus"))
+        assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+        agent.disconnected()
+        await agent.handle(welcome())
+        assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+        await agent.handle(inventory())
+        [call] = wire.take()
+        assert (call["tool"], call["arguments"]) == (
+            "pomodoro.start",
+            {"duration_seconds": 1500, "activity": "reading"},
+        )
 
     run(scenario())

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import pytest
 
+from agents.reference import declared
+from agents.reference.agent import _about_a_named_app, _names_another_app
 from agents.reference.intents import (
     DurationOutOfRange,
     FocusStatus,
@@ -26,6 +28,7 @@ from agents.reference.intents import (
     detect_language,
     parse_intent,
 )
+from runtime.inventory import inventory_for_scope
 
 pytestmark = pytest.mark.spec("R-2.1.1")
 
@@ -548,3 +551,21 @@ def test_chinese_corpus(text, expected, seconds, activity):
 def test_held_out_phrasings(text, expected, seconds, activity):
     """Phrasings written after the grammar, from the same families, are understood too."""
     _check(text, expected, seconds, activity)
+
+
+def test_the_installed_apps_declarations_take_no_corpus_phrasing():
+    """With every installed app's declared phrasings known (the Inventory's apps, decision 0050), no corpus
+    or held-out phrasing is taken by an app's declaration, turned into help because it names another app,
+    or sent to another app's stop or status: the Agent understands each as its own grammar does."""
+    apps = declared.apps_from_inventory(inventory_for_scope("personal").published())
+    assert {app.app_id for app in apps} == {"notes", "pomodoro", "quiz"}
+    taken = []
+    for text, *_ in _rows(CORPUS_EN) + _rows(CORPUS_ZH) + _rows(HELD_OUT_EN) + _rows(HELD_OUT_ZH):
+        intent = parse_intent(text)
+        if (
+            declared.match(apps, text, detect_language(text))
+            or _names_another_app(intent, text, apps)
+            or _about_a_named_app(intent, text, apps)
+        ):
+            taken.append(text)
+    assert taken == []
