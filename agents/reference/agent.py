@@ -241,6 +241,8 @@ class ReferenceAgent:
         # operation -> its activity, as conversation.state showed it running: names the result of a
         # focus started before this process did.
         self._activities: Bounded[str, str] = Bounded()
+        # outbox id -> True: results whose activity was looked up once in what ended last.
+        self._recalled: Bounded[str, bool] = Bounded()
         # conversation -> who waits for its conversation.state (asked once per connection).
         self._state_asks: dict[str, list[StateAsk]] = {}
         self._state_requested: set[str] = set()
@@ -314,7 +316,7 @@ class ReferenceAgent:
     async def _on_conversation_state(self, frame: dict[str, Any]) -> None:
         conversation_id = frame["conversation_id"]
         self._state_requested.discard(conversation_id)
-        for operation in frame.get("operations", []):
+        for operation in [*frame.get("operations", []), *frame.get("recently_ended", [])]:
             if operation.get("activity"):
                 self._activities.put(operation["operation_id"], operation["activity"])
         for ask in self._state_asks.pop(conversation_id, []):
@@ -692,6 +694,12 @@ class ReferenceAgent:
                 await self._say(frame["conversation_id"], replies.result_failed(language))
                 self._log("result_reported", outbox_id=outbox_id, state="error", level="warning")
             elif frame.get("tool") == START_TOOL:
+                if self._activity_unknown(frame):
+                    # Started before a restart and ended while this Agent was down: what it was for is
+                    # in what ended last (conversation.state's recently_ended); this result comes back
+                    # here once that answer is in, and is reported and acked then.
+                    await self._read_state(frame["conversation_id"], then=lambda _state: self._on_tool_result(frame))
+                    return
                 await self._report(frame, language)
             elif frame.get("tool") == QUIZ_START_TOOL:
                 await self._report_quiz(frame, language)
@@ -865,6 +873,14 @@ class ReferenceAgent:
         )
         await self._say(conversation_id, text)
         self._log("result_reported", outbox_id=frame["outbox_id"], state=result["state"], tool=frame["tool"])
+
+    def _activity_unknown(self, frame: dict[str, Any]) -> bool:
+        """True once per result of a start this process neither made nor saw running."""
+        outbox_id, result = frame["outbox_id"], frame["result"]
+        if self._rounds.get(frame["source_tool_call_id"]) is not None or outbox_id in self._recalled:
+            return False
+        self._recalled.put(outbox_id, True)
+        return self._activities.get(result.get("operation_id")) is None
 
     def _recall_round(self, frame: dict[str, Any], language: Language) -> None:
         """A result of a call this process does not remember (made before a restart): its activity as

@@ -76,6 +76,6 @@ def test_the_page_reconnects_by_itself_and_restarts_resume_or_settle_the_focus(w
     assert second.ended_at == second.ends_at
     expect(ws.block(str(second.app_session_id)).locator(".pill")).to_have_text("Completed")
     # The Agent of the restarted server never saw the start, and the operation ended while it was
-    # down: it reports the focus once, by its result (decision 0048: the activity is not in the
-    # frozen result, and what runs no longer lists it; issue 36 follow-up).
-    server.wait(lambda: agent_said(conversation, r"^Focus complete: 2 seconds(?: of reading)?\.$"), "the report")
+    # down: it reports the focus once, by its result, named by what ended last (conversation.state's
+    # recently_ended: the activity is not in the frozen result).
+    server.wait(lambda: agent_said(conversation, r"^Focus complete: 2 seconds of reading\.$"), "the report")

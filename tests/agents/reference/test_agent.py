@@ -8,6 +8,7 @@ them; the Inventory is the real one this process publishes.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -57,6 +58,18 @@ class Wire:
 
 def run(coro):
     return asyncio.run(coro)
+
+
+def state_frame(operations: Iterable[dict[str, Any]] = (), ended: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The server's ``conversation.state`` answer: what runs, and what ended last."""
+    return {
+        "type": "conversation.state",
+        "conversation_id": CONV,
+        "instances": [],
+        "operations": list(operations),
+        "recently_ended": list(ended),
+        "truncated": False,
+    }
 
 
 def welcome() -> dict[str, Any]:
@@ -468,6 +481,8 @@ def test_after_a_restart_a_result_and_a_confirm_still_work_from_their_own_fields
         agent, wire = await connected_agent()
         source_id = call_id("zh")
         await agent.handle(result_frame(source_id, seconds=60))
+        assert wire.take() == []  # what ended last is read first: the result does not name its activity
+        await agent.handle(state_frame())
         report, confirm, ack = wire.take()
         assert report["text"] == "专注完成：1分钟。"
         assert confirm["prompt"] == "再来一轮1分钟的专注吗？"
@@ -614,22 +629,16 @@ def test_a_result_of_a_call_made_before_a_restart_still_names_its_activity():
     """A fresh Agent (nothing remembered) reads what runs on its first welcome (conversation.state.get)
     and names the activity of a focus it saw running there; one it never saw is reported without."""
 
-    def state(*operations: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "type": "conversation.state",
-            "conversation_id": CONV,
-            "instances": [],
-            "operations": list(operations),
-            "truncated": False,
-        }
-
-    async def report(*operations: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+    async def report(*operations: dict[str, Any], ended: tuple[dict[str, Any], ...] = ()) -> tuple[list, str]:
         wire = Wire()
         agent = ReferenceAgent(wire.send)
         await agent.handle(welcome())
         asked = wire.take_reads()
-        await agent.handle(state(*operations))
+        await agent.handle(state_frame(operations))
         await agent.handle(result_frame("ref.zh.0123456789abcdef0123456789abcdef"))
+        if not wire.sent:  # not seen running: what ended last is read once, then the report goes
+            asked += wire.take_reads()
+            await agent.handle(state_frame(ended=ended))
         return asked, next(f["text"] for f in wire.take() if f["type"] == "message.send")
 
     running = {
@@ -639,9 +648,13 @@ def test_a_result_of_a_call_made_before_a_restart_still_names_its_activity():
         "started_at": T_START,
         "ends_at": T_START,
     }
+    read = {"type": "conversation.state.get", "conversation_id": CONV}
     asked, text = run(report(running))
-    assert asked == [{"type": "conversation.state.get", "conversation_id": CONV}]
+    assert asked == [read]
     assert text == "专注完成：数学，25分钟。"
+    # Ended while the Agent was down: named by what ended last, read once when the result comes.
+    asked, text = run(report(ended=({**running, "state": "completed"},)))
+    assert (asked, text) == ([read, read], "专注完成：数学，25分钟。")
     assert run(report())[1] == "专注完成：25分钟。"
     assert run(report({**running, "operation_id": "op-other"}))[1] == "专注完成：25分钟。"
 
