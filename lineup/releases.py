@@ -27,10 +27,11 @@ class Release:
 RELEASES: tuple[Release, ...] = (
     Release("v2026.12.1", "ed68725f3a6e10b612f1f2ffb3f3095c7788f394", date(2026, 12, 4)),
     Release("v2026.12.2", "d8e262f86e8e767025564fe9bbac4f23540ba736", date(2026, 12, 5)),
+    Release("v2026.12.3", "a3c5539be9d875d8b68b3927e0e70b9c2d574965", date(2026, 12, 6)),
 )
 
 # The release being prepared on main: what the migrations added since RELEASES[-1] ship in.
-NEXT_RELEASE = "v2026.12.3"
+NEXT_RELEASE = "v2026.12.4"
 
 # (app label, migration name) -> the release it ships (or shipped) in. An upgrade to that release stops
 # the previous one's processes before ``migrate`` (docs/releases.md). A migration added since the latest
