@@ -41,6 +41,18 @@ CONTRACTIONS: dict[tuple[str, str], str] = {
     ("runtime", "0014_operation_generic_columns_only"): "v2026.12.2",  # drops activity, duration_seconds
 }
 
+# Rolling contractions: migrations that take away only what releases *before* the latest one read or
+# write. The latest release no longer uses it, so the upgrade from it rolls (the rolling-upgrade test
+# proves it); from an older release it does not. Each names the release it rolls from and that
+# release's last migration of the app, which ``manage.py upgrade_check`` looks for: a database without
+# it is older, and is told to stop before migrate (or to upgrade to that release first).
+ROLLING_CONTRACTIONS: dict[tuple[str, str], tuple[str, tuple[str, str]]] = {
+    # v2026.12.2 and before wrote and read only "focusing"; v2026.12.3 writes "running" (decision 0053)
+    ("runtime", "0026_running_rows"): ("v2026.12.3", ("runtime", "0025_view_private_details")),
+    # drops v2026.12.2's functions and indexes, narrows the running state to "running"
+    ("runtime", "0027_running_only"): ("v2026.12.3", ("runtime", "0025_view_private_details")),
+}
+
 
 def latest_release() -> Release:
     """The release the running deployments are expected to be on: the one an upgrade starts from."""

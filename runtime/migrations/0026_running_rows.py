@@ -5,16 +5,18 @@ word v2026.12.2 and earlier wrote. v2026.12.3 writes only ``running``, so once n
 v2026.12.2 runs no new ``focusing`` row appears, and this converts the old ones.
 
 In batches, each its own short transaction (the migration is not atomic): a batch locks only its
-own rows, found through the old release's partial index ``focusing_by_ends_at``, while v2026.12.3
-keeps serving (it reads both words until 0027 narrows the constraints). A row a settlement holds
-is waited for and skipped if it is no longer ``focusing`` when the lock is granted. Cost per
-100 000 rows: docs/releases.md. Backwards: nothing to undo (the widened constraints accept
+own rows, found through the old release's partial index ``focusing_by_ends_at`` from where the
+previous batch ended (not from its start, where the converted rows' index entries are still to be
+stepped over until a vacuum), while v2026.12.3 keeps serving (it reads both words until 0027
+narrows the constraints). A row a settlement holds is waited for and skipped if it is no longer
+``focusing`` when the lock is granted. Cost per 100 000 rows: docs/releases.md. Backwards: nothing to undo (the widened constraints accept
 ``running``, and which rows once said ``focusing`` is not kept).
 """
 
 from django.db import migrations, transaction
+from django.db.models import Q
 
-PREVIOUS = "focusing"  # v2026.12.2's word, the only place it is spelt from 0027 on (and 0024)
+PREVIOUS = "focusing"  # the word of v2026.12.2 and before: spelt in migrations only from now on
 RUNNING = "running"
 BATCH = 1000
 
@@ -22,13 +24,16 @@ BATCH = 1000
 def convert(apps, schema_editor) -> None:
     Operation = apps.get_model("runtime", "Operation")
     alias = schema_editor.connection.alias
-    rows = Operation.objects.using(alias)
+    rows = Operation.objects.using(alias).filter(state=PREVIOUS).order_by("ends_at", "id")
+    after = None  # (ends_at, id) of the last row converted: each batch starts past it in the index
     while True:
+        page = rows if after is None else rows.filter(ends_at__gte=after[0]).filter(Q(ends_at__gt=after[0]) | Q(id__gt=after[1]))
         with transaction.atomic(using=alias):
-            ids = list(rows.filter(state=PREVIOUS).order_by("ends_at", "id").values_list("pk", flat=True)[:BATCH])
-            if not ids:
+            batch = list(page.values_list("ends_at", "id")[:BATCH])
+            if not batch:
                 return
-            rows.filter(pk__in=ids, state=PREVIOUS).update(state=RUNNING)
+            Operation.objects.using(alias).filter(pk__in=[pk for _, pk in batch], state=PREVIOUS).update(state=RUNNING)
+        after = batch[-1]
 
 
 class Migration(migrations.Migration):
