@@ -29,16 +29,15 @@ class OperationState(models.TextChoices):
 
 FINAL_OPERATION_STATES = frozenset({OperationState.COMPLETED, OperationState.INTERRUPTED})
 
-# The running state as releases before migration 0024 store it. Such a release may still run
-# beside this one during a rolling upgrade and write it, and its rows are not converted until the
-# contract release (decision 0040): so every read, filter, constraint, index and SQL function
-# treats both as running, through RUNNING_STATES, while this release writes only RUNNING.
-PREVIOUS_RUNNING_STATE = "focusing"
-RUNNING_STATES: tuple[str, ...] = (PREVIOUS_RUNNING_STATE, OperationState.RUNNING.value)
+# The stored states that mean "still running": every read, filter, constraint, partial index and SQL
+# function names them through this one constant. One word since migrations 0026-0027 converted the
+# rows of releases before 0024 and narrowed the constraints (decisions 0040, 0053); a rename of the
+# running state would widen it again for one release, the way 0024 did.
+RUNNING_STATES: tuple[str, ...] = (OperationState.RUNNING.value,)
 
 
 def is_running(state: str) -> bool:
-    """Whether an operation in ``state`` still runs (either release's word for it)."""
+    """Whether an operation in ``state`` still runs."""
     return state in RUNNING_STATES
 
 

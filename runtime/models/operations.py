@@ -197,8 +197,7 @@ class Operation(models.Model):
             # entry of its range, however many it had; and the foreign key's index.
             models.Index(fields=["conversation", "started_at"], name="operations_by_conversation"),
             # (ends_at, id): the sweep's keyset pages read it in order, with no sort (decision 0011).
-            # Both over RUNNING_STATES (migration 0024 made them; the previous release's two indexes
-            # over its one word stay in the database until the contract release drops them).
+            # Both over RUNNING_STATES (made by migration 0024, narrowed to `running` by 0027).
             models.Index(fields=["ends_at", "id"], condition=Q(state__in=RUNNING_STATES), name="running_by_ends_at"),
             # The few running operations whose settlement failed: retries by next attempt, and the
             # flagged ones (the admin's "needs an operator", recovery's report) without a scan.

@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from runtime.transitions import RUNNING_STATES
 
-# Migration 0024 created these two under new names (decision 0040): the previous release keeps
-# calling its ``runtime_settle`` and ``runtime_settle_one`` (frozen in runtime/migrations/, dropped
-# by the contract release), which settle only its own running word, while this release's see both.
-# The set is RUNNING_STATES, written into the text (the frozen copy in the migration is the result).
+# Migration 0024 created these two under new names, the successors of ``runtime_settle`` and
+# ``runtime_settle_one`` (decision 0040), which migration 0027 dropped (decision 0053). The running
+# set is RUNNING_STATES, written into the text (the frozen copy in the migration is the result).
 _RUNNING = ", ".join(f"'{state}'" for state in RUNNING_STATES)
 
 CREATE = r"""

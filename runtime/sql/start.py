@@ -8,9 +8,9 @@ the instance, its sub-session, snapshot, tool call, operation and the one audit 
 chose the ids, checked the arguments and the manifest's policy, and shapes the answer.
 
 Created by migration ``0024_running_state`` (decision 0040) as the successor of
-``lineup_start_operation`` (0019, 0020), under a new name: the previous release keeps calling its
-own, which writes and sees only its own running word, while this one writes ``running`` and sees
-both (RUNNING_STATES). A change here needs a new migration with a frozen copy of the new
+``lineup_start_operation`` (0019, 0020) under a new name, so that the release before it kept its own
+while both ran; 0027 dropped that one and narrowed this one's running set to RUNNING_STATES' one
+word (decision 0053). A change here needs a new migration with a frozen copy of the new
 ``FUNCTION`` (runtime/sql/__init__.py).
 """
 

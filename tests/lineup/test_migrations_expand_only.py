@@ -17,7 +17,7 @@ import pytest
 from django.apps import apps
 from django.db.migrations.loader import MigrationLoader
 
-from lineup.releases import CONTRACTIONS, NEXT_RELEASE, RELEASES, latest_release
+from lineup.releases import CONTRACTIONS, NEXT_RELEASE, RELEASES, ROLLING_CONTRACTIONS, latest_release
 from lineup.upgrades import CONTRACT, DATA, classify
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,6 +83,21 @@ def test_listed_contractions_name_the_release_that_first_had_them() -> None:
         index = [r.tag for r in RELEASES].index(release)
         assert node in trees[release], f"{node} is not in {release}"
         assert index == 0 or node not in trees[RELEASES[index - 1].tag], f"{node} was already in an earlier release"
+
+
+def test_rolling_contractions_name_the_release_they_roll_from_and_its_last_migration() -> None:
+    """A rolling contraction (decision 0053) rolls from a release whose tree has the migration
+    ``upgrade_check`` looks for and not the contraction itself; a new one rolls from the latest release;
+    and it is not also a stop-before-migrate one."""
+    new = set(new_since(latest_release().commit))
+    releases = {r.tag: r for r in RELEASES}
+    for node, (release, reached) in ROLLING_CONTRACTIONS.items():
+        assert node not in CONTRACTIONS, f"{node} is listed as both rolling and stop-before-migrate"
+        assert release in releases, f"{node}: {release} is not a release in lineup.releases"
+        tree = set(as_nodes(migrations_at(releases[release].commit)))
+        assert reached in tree and node not in tree, f"{node}: {release}'s tree must have {reached} and not it"
+        if node in new:
+            assert release == latest_release().tag, f"{node} is new: it can only roll from {latest_release().tag}"
 
 
 def test_the_guard_catches_what_broke_the_upgrade_from_v2026_12_1() -> None:

@@ -42,6 +42,10 @@ def test_an_upgrade_from_v2026_12_1_is_a_stop_before_migrate_with_a_data_migrati
         in report
     )
     assert "Stop before migrate" in report and "Rolling upgrade" not in report
+    # The running state's contraction rolls from v2026.12.3 only: named for this older database too.
+    assert (
+        "runtime.0027_running_only: contracts what releases before v2026.12.3 use, and this database is older" in report
+    )
     _manage(tmp_path, "migrate", "--noinput")
     assert "No unapplied migrations" in _manage(tmp_path, "upgrade_check")
 
@@ -52,3 +56,20 @@ def test_a_migrated_database_has_nothing_to_do_and_tables_have_estimates(capsys)
     assert "No unapplied migrations" in capsys.readouterr().out
     assert estimated_rows(connection, "runtime_operation") >= 0
     assert estimated_rows(connection, "no_such_table") is None
+
+
+def test_an_upgrade_from_v2026_12_3_rolls_through_the_running_state_contraction(tmp_path) -> None:
+    """A database at v2026.12.3's runtime schema (0025): 0026 and 0027 take away only what v2026.12.2 used,
+    so the check says the upgrade rolls; from v2026.12.2's (0023) it says to stop first (decision 0053)."""
+    _manage(tmp_path, "migrate", "runtime", "0023", "--noinput")
+    older = _manage(tmp_path, "upgrade_check")
+    assert "runtime.0026_running_rows: contracts what releases before v2026.12.3 use" in older
+    assert "Stop before migrate" in older
+    _manage(tmp_path, "migrate", "runtime", "0025", "--noinput")
+    report = _manage(tmp_path, "upgrade_check")
+    assert "runtime.0026_running_rows: data: Python over existing rows (convert); runtime_operation: ~0 rows" in report
+    assert (
+        "runtime.0027_running_only: contracts only what releases before v2026.12.3 used (rolling from v2026.12.3)"
+        in report
+    )
+    assert "Rolling upgrade" in report and "Stop before migrate" not in report

@@ -7,6 +7,8 @@ interrupted operation (with and without an activity, one whose stored duration i
 ``ends_at - started_at``), their outbox entries and instance snapshots through the historical
 models; migrates to the newest migrations; reads every row back through today's models; tries a
 second running Pomodoro in the focusing one's conversation; and prints it all as one JSON object.
+On the way it stops at runtime 0025 for the running state's contraction
+(tests/runtime/running_state_contraction_probe.py), reported under ``contraction``.
 The test compares: the probe only reports.
 """
 
@@ -24,6 +26,8 @@ django.setup()
 
 from django.db import IntegrityError, connection, transaction  # noqa: E402
 from django.db.migrations.executor import MigrationExecutor  # noqa: E402
+
+from tests.runtime import running_state_contraction_probe as contraction  # noqa: E402
 
 BEFORE = [("runtime", "0011_agent_connections_plain_help_texts")]
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -158,7 +162,8 @@ def read_after(written: dict[str, Any]) -> dict[str, Any]:
     except IntegrityError as exc:
         # PostgreSQL names the index; SQLite names its columns.
         second_refused = "one_running_exclusive_operation_per_app" in str(exc) or "runtime_operation.app_id" in str(exc)
-    return {"rows": rows, "operations": Operation.objects.count(), "second_running_refused": second_refused}
+    operations = Operation.objects.exclude(conversation__title__startswith=contraction.TITLE).count()
+    return {"rows": rows, "operations": operations, "second_running_refused": second_refused}
 
 
 def main() -> None:
@@ -167,9 +172,23 @@ def main() -> None:
     apps = executor.loader.project_state(BEFORE).apps
     with transaction.atomic():
         written = write_before(apps)
+    # On the way, the running state's contraction (its own probe, sharing this migration from scratch).
     executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
-    print(json.dumps({"vendor": connection.vendor, "written": written, "after": read_after(written)}))
+    executor.migrate(contraction.BEFORE)
+    with transaction.atomic():
+        contracted = contraction.write_before(executor.loader.project_state(contraction.BEFORE).apps)
+    before = contraction.old_leftovers()
+    updates = contraction.migrate_to_the_newest()
+    print(
+        json.dumps(
+            {
+                "vendor": connection.vendor,
+                "written": written,
+                "after": read_after(written),
+                "contraction": contraction.report_after(contracted, before, updates),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

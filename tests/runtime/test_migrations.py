@@ -114,7 +114,8 @@ def _assert_operations_kept(report: dict[str, Any]) -> None:
     assert after["operations"] == 4
     expected = {
         # name: (state, details, planned seconds, interruption reason)
-        "focusing": ("focusing", {"activity": "reading"}, 1500, None),
+        # Written in the old running word; converted by the contract migrations 0026-0027 (decision 0053).
+        "focusing": ("running", {"activity": "reading"}, 1500, None),
         "completed": ("completed", {"activity": "数学"}, 1500, None),
         "interrupted": ("interrupted", {"activity": None}, 600, "agent_interrupt"),
         # Its stored duration disagreed with its times: kept in its details, not lost.
@@ -141,6 +142,12 @@ def test_operations_keep_every_row_as_generic_details_on_postgresql(fresh_postgr
     )
     assert report["vendor"] == "postgresql"
     _assert_operations_kept(report)
+    # What v2026.12.2 used was still there at 0025 (0024 kept it for the rolling upgrade).
+    assert report["contraction"]["before"] == {
+        "functions": ["lineup_start_operation", "runtime_settle", "runtime_settle_one"],
+        "indexes": ["focusing_by_ends_at", "focusing_settle_retries"],
+    }
+    _assert_contracted(report["contraction"])
 
 
 @pytest.mark.spec("R-3.12", "R-2.2.8")
@@ -148,3 +155,16 @@ def test_operations_keep_every_row_as_generic_details_on_the_embedded_sqlite(tmp
     report = _run_probe(_base_env(LINEUP_DATA_DIR=str(tmp_path)), GENERIC_PROBE)
     assert report["vendor"] == "sqlite"
     _assert_operations_kept(report)
+    _assert_contracted(report["contraction"])
+
+
+def _assert_contracted(report: dict[str, Any]) -> None:
+    """Runtime 0026 converted every row of the old running word in batches (here of 2: the five
+    written at 0025 and the generic probe's focusing one, 2 + 2 + 2), 0027 found
+    none left, and v2026.12.2's functions and indexes are gone; a row in the old word is refused
+    (decision 0053)."""
+    written, after = report["written"], report["after"]
+    assert after == {pk: "running" if state == "focusing" else state for pk, state in written.items()}
+    assert report["updates"] == [2, 2, 2, 0]  # 0026's three batches, then 0027's sweep-up
+    assert report["leftovers"] == {"functions": [], "indexes": []}
+    assert report["old_word_refused"] is True

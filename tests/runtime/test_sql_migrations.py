@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from runtime.migrations import _settle_0021, _settle_one_0023, _start_0020
 from runtime.sql import settle, start
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "runtime" / "migrations"
@@ -63,25 +62,22 @@ def test_migrated_function_is_the_current_text(function: str, create: str) -> No
     assert rows[0][0] == _body(create)
 
 
-# The previous release's functions, as it last created them: it may still run beside this one while
-# and after migration 0024 applies (decision 0040), so they stay exactly as they were until the
-# contract release drops them.
+# v2026.12.2's functions (the names before 0024's) were dropped by the contract migration 0027 once no
+# release calls them (decision 0053); v2026.12.3 calls only the three above.
 @pytest.mark.django_db
 @pytest.mark.postgres
-@pytest.mark.parametrize(
-    ("function", "create"),
-    [
-        ("runtime_settle", _settle_0021.CREATE),
-        ("runtime_settle_one", _settle_one_0023.CREATE),
-        ("lineup_start_operation", _start_0020.FUNCTION),
-    ],
-    ids=["runtime_settle", "runtime_settle_one", "lineup_start_operation"],
-)
-def test_the_previous_release_keeps_its_functions_unchanged(function: str, create: str) -> None:
+def test_the_functions_of_releases_before_0024_are_gone() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL functions")
     with connection.cursor() as cursor:
-        cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = %s", [function])
-        rows = cursor.fetchall()
-    assert len(rows) == 1
-    assert rows[0][0] == _body(create)
+        cursor.execute(
+            "SELECT proname FROM pg_proc WHERE proname IN ('runtime_settle', 'runtime_settle_one', 'lineup_start_operation')"
+        )
+        assert cursor.fetchall() == []
+
+
+@pytest.mark.django_db
+def test_the_indexes_of_releases_before_0024_are_gone() -> None:
+    with connection.cursor() as cursor:
+        indexes = connection.introspection.get_constraints(cursor, "runtime_operation")
+    assert {"focusing_by_ends_at", "focusing_settle_retries"} & set(indexes) == set()

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 
-from lineup.releases import CONTRACTIONS, NEXT_RELEASE, latest_release
+from lineup.releases import CONTRACTIONS, NEXT_RELEASE, ROLLING_CONTRACTIONS, latest_release
 from lineup.upgrades import CONTRACT, DATA, INDEX, classify
 
 
@@ -63,6 +63,20 @@ class Command(BaseCommand):
                     rows = estimated_rows(connection, table)
                     line += f"; {table}: {'new table' if rows is None else f'~{rows:,} rows'}"
             self.stdout.write(line)
+        for node in nodes:
+            if node not in ROLLING_CONTRACTIONS:
+                continue
+            release, reached = ROLLING_CONTRACTIONS[node]
+            if reached in nodes:  # the database is older than the release this contraction rolls from
+                stop_first = True
+                self.stdout.write(
+                    f"  {node[0]}.{node[1]}: contracts what releases before {release} use, and this database is "
+                    f"older than {release}: upgrade to {release} first, or stop before migrate"
+                )
+            else:
+                self.stdout.write(
+                    f"  {node[0]}.{node[1]}: contracts only what releases before {release} used (rolling from {release})"
+                )
         kinds = {f.kind for f in findings}
         if stop_first:
             self.stdout.write(
