@@ -26,7 +26,6 @@ from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry
 from runtime.tasks import settle_operation_task
 from runtime.tool_calls import Accepted
 from runtime.transitions import LifecycleState, OperationState
-from tests.support.factories import planned_seconds
 from tests.support.processes import (
     BEAT_READY,
     WORKER_READY,
@@ -231,9 +230,10 @@ def test_a_focus_running_across_a_worker_crash_ends_at_its_original_ends_at(rig,
     _assert_completed_once(settled, ends_at=operation.ends_at)
     # Never early: not before ends_at, and only by the processes started after the crash.
     assert settled.settled_at >= max(operation.ends_at, respawned_at), (settled.settled_at, respawned_at)
-    # Settled as soon as it was both due and had a worker — and never a full duration later.
+    # Settled as soon as it was both due and had a worker. That it was never restarted is the ended_at
+    # above (a restart would end a full duration after the recovery); a wall-clock bound from the kill
+    # would instead measure how long a loaded machine takes to start worker-2.
     assert settled.settled_at - max(operation.ends_at, worker_ready_by) < MAX_LAG
-    assert settled.settled_at < killed_at + timedelta(seconds=planned_seconds(operation))
 
 
 @pytest.mark.spec("R-4.4.1", "R-4.4.3", "R-2.2.5")
