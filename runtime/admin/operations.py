@@ -26,7 +26,7 @@ from runtime.admin import recovery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link, pretty_json
 from runtime.admin.incident import InterruptActionMixin, retry_flagged
 from runtime.manifests import running_label_of
-from runtime.miniapps import redact_private
+from runtime.miniapps import detail_label, redact_private
 from runtime.models import LifecycleEvent, Operation, ToolCall
 from runtime.services.recovery import SettleFailure, settle_isolated
 from runtime.transitions import RUNNING_STATES, NotDue, OperationState, is_running
@@ -260,11 +260,16 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
         Keys the app registered as private (a quiz's answer key) are masked, and long values are
         cut, so the list neither shows them nor outgrows the page.
         """
-        if not obj.details:
-            return "-"
         # Masked in the list whoever looks (a list is seen over a shoulder); on the detail page only
-        # for staff without runtime.view_private_details.
-        return ", ".join(f"{key}: {_short(value)}" for key, value in sorted(redact_private(obj.details).items()))
+        # for staff without runtime.view_private_details. A detail the app left empty is not shown;
+        # each key by the name its app gave it, in the operator's language.
+        listed = [(key, value) for key, value in sorted(redact_private(obj.details or {}).items()) if value is not None]
+        if not listed:
+            return "-"
+        separator = _("%(label)s: %(value)s")
+        return "; ".join(
+            str(separator) % {"label": detail_label(obj.app_id, key), "value": _short(value)} for key, value in listed
+        )
 
     @admin.display(description=_("duration"))
     def duration_display(self, obj: Operation) -> str:
