@@ -4,7 +4,8 @@
   notification: the page's offer is accepted in the window, the host grants the page's permission
   and shows the page's ``Notification`` through the freedesktop Notifications service on the
   session D-Bus — a notification daemon of the test's own owns it and records what it was asked
-  to show. In the person's language (a Chinese desktop: ``LANG=zh_CN.UTF-8``), once.
+  to show. In the person's language (a Chinese desktop: ``LANG=zh_CN.UTF-8``), once; clicking it
+  brings the window back.
 - A Chinese-speaking person on a machine with no CJK font gets one message, in both languages,
   that says why the page is boxes (``FONTCONFIG_FILE`` pointing at a font configuration with
   only a Latin font); with a CJK font (the first test) there is none.
@@ -71,7 +72,14 @@ def test_a_focus_that_ends_while_the_window_is_minimised_is_told_by_a_desktop_no
     assert record["actions"][0] == "default"  # a click on it brings the window back
     desktop.process.wait_for_log(r"desktop\.notification_shown .*via=freedesktop", timeout=10)
 
-    x11.restore_window(desktop.display, window, map_again=True)
+    # The person clicks it: the notification service says so on the bus (``ActionInvoked``, the
+    # ``default`` action), and the window comes back, restored and in front, with the result.
+    click = ["dbus-send", "--session", "--type=signal", "/org/freedesktop/Notifications"]
+    click += ["org.freedesktop.Notifications.ActionInvoked", f"uint32:{record['id']}", "string:default"]
+    desktop.processes.run("click", click, env={**os.environ, "DBUS_SESSION_BUS_ADDRESS": desktop.bus_address})
+    desktop.process.wait_for_log(r"desktop\.notification_clicked", timeout=10)
+    desktop.wait(lambda: page.evaluate("document.visibilityState") == "visible", "the window to come back")
+    assert x11.visible_windows(desktop.display, "LineUp"), "the window is not mapped again"
     ws.expect_interact_in_front()
     assert_ended_once(operation, state="completed", reason=None)
     desktop.screenshot("40-desktop-after-notification-zh")
