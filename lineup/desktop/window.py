@@ -186,6 +186,10 @@ class WorkspaceWindow(QWebEngineView):
         super().changeEvent(event)
         if event.type() == QEvent.Type.WindowStateChange:
             self.sync_visibility("window_state")
+        elif event.type() == QEvent.Type.ActivationChange:
+            # Not visibility: a window behind another is still seen. The page's own focus follows
+            # (document.hasFocus()), and it notifies when a focus ends then too.
+            logger.info("desktop.window_active", active=self.isActiveWindow())
 
     def hideEvent(self, event: QEvent) -> None:
         super().hideEvent(event)

@@ -6,6 +6,8 @@
   session D-Bus — a notification daemon of the test's own owns it and records what it was asked
   to show. In the person's language (a Chinese desktop: ``LANG=zh_CN.UTF-8``), once; clicking it
   brings the window back.
+- The same when the window stays shown but another application's window has the focus (the page
+  is visible, ``document.hasFocus()`` false): in English on an English desktop.
 - A Chinese-speaking person on a machine with no CJK font gets one message, in both languages,
   that says why the page is boxes (``FONTCONFIG_FILE`` pointing at a font configuration with
   only a Latin font); with a CJK font (the first test) there is none.
@@ -120,4 +122,39 @@ def test_a_chinese_desktop_without_a_cjk_font_is_told_once_in_both_languages(des
     page.reload()
     WorkspacePage(page, desktop.url).wait_ready()
     assert desktop.process.log_text().count("desktop.no_cjk_font") == 1
+    assert desktop.close_window() == 0
+
+
+@pytest.mark.spec("R-4.2.2")
+def test_a_focus_that_ends_while_another_window_is_in_front_is_told_too(desktop, notification_daemon):
+    """The window stays shown, behind another application's window (the page is visible but has
+    no focus): the end of the focus is a notification as well, in English on an English desktop."""
+    desktop.env.update({"LANG": "en_GB.UTF-8", "LANGUAGE": "en_GB"})
+    desktop.start()
+    page = desktop.page
+    ws = WorkspacePage(page, desktop.url)
+    conversation = embedded_conversation()
+    ws.say("start a 10 second reading focus")
+    operation = desktop.wait(lambda: focusing_operation(conversation), "the focus to start")
+    ws.expect_app_in_front("pomodoro")
+    page.locator("#notify-offer").get_by_role("button", name="Notify me").click()
+    assert page.evaluate("Notification.permission") == "granted"
+
+    # Playwright emulates a focused page (document.hasFocus() always true) for the pages it drives:
+    # here the window's own focus is under test, so that emulation is switched off.
+    page.context.new_cdp_session(page).send("Emulation.setFocusEmulationEnabled", {"enabled": False})
+    # The person was working in this window (no window manager under Xvfb gives it the focus).
+    x11.focus_window(desktop.display, desktop.find_window())
+    desktop.process.wait_for_log(r"desktop\.window_active\s+active=True", timeout=10)
+    desktop.wait(lambda: page.evaluate("document.hasFocus()"), "the page to have the focus")
+    env = {**os.environ, "DISPLAY": desktop.display, "QT_QPA_PLATFORM": "xcb"}
+    other = desktop.processes.start("other-window", [PYTHON, str(Path(__file__).with_name("other_window.py"))], env=env)
+    other.wait_for_log("other_window.active", timeout=20)
+    desktop.process.wait_for_log(r"desktop\.window_active\s+active=False", timeout=10)
+    desktop.wait(lambda: not page.evaluate("document.hasFocus()"), "the page to lose the focus")
+    assert page.evaluate("document.visibilityState") == "visible"  # shown, only not in front
+    desktop.wait(lambda: settled(operation), "the focus to end", timeout=30)
+    record = json.loads(notification_daemon.wait_for_log(NOTIFICATION, timeout=15)["record"])
+    assert record["summary"] == "Pomodoro: focus completed", record
+    assert_ended_once(operation, state="completed", reason=None)
     assert desktop.close_window() == 0
