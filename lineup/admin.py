@@ -11,13 +11,14 @@ from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.apps import apps
 from django.contrib import admin, messages
 from django.contrib.admin.templatetags import admin_list
+from django.contrib.auth.models import Permission
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop, ngettext
 
 admin.site.unregister(AccessAttempt)
 
@@ -93,6 +94,35 @@ def _boolean_icon(value: bool | None) -> SafeString:
 
 # Looked up in this module at each call (also by django.contrib.admin.utils.display_for_field).
 admin_list._boolean_icon = _boolean_icon
+
+# Permission names are stored in English (Django writes "Can add <model>" at migrate time, and a
+# model's own ones as its Meta says): a user's and a group's page list them in the operator's
+# language instead, the built-in four from the model's (translated) name, LineUp's own from this
+# catalog.
+BUILTIN_PERMISSIONS = {
+    "add": _("Can add %(model)s"),
+    "change": _("Can change %(model)s"),
+    "delete": _("Can delete %(model)s"),
+    "view": _("Can view %(model)s"),
+}
+PERMISSION_WORDS = (
+    gettext_noop("Can settle due operations and run the recovery sweep"),
+    gettext_noop("Can interrupt running operations with a reason"),
+    gettext_noop("Can see MiniApps' private details (e.g. a quiz's answer key)"),
+)
+
+
+def _permission_title(permission: Permission) -> str:
+    model = permission.content_type.model_class()
+    action, _sep, model_name = permission.codename.partition("_")
+    if model is not None and action in BUILTIN_PERMISSIONS and model_name == model._meta.model_name:
+        name = str(BUILTIN_PERMISSIONS[action]) % {"model": model._meta.verbose_name}
+    else:
+        name = gettext(permission.name)
+    return f"{permission.content_type} | {name}"
+
+
+Permission.__str__ = _permission_title
 
 
 @admin.register(AccessAttempt)

@@ -37,7 +37,7 @@ pytestmark = pytest.mark.django_db
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # Names that stay as they are in Chinese (product and protocol names, identifiers).
-KEPT = {"ID", "Agent", "MCP", "LineUp", "IP", "worker", "beat"}
+KEPT = {"ID", "Agent", "MCP", "LineUp", "MiniApp", "IP", "worker", "beat"}
 # LineUp's own models; Django's (users, groups) and django-axes' bring their own catalogues.
 OURS = ("runtime", "interact")
 
@@ -177,7 +177,7 @@ class ReadAloud(HTMLParser):
             self._depth.append(tag)
             return
         classes = (attr.get("class") or "").split()
-        if tag in ("th", "title", "h2", "td") or (tag == "div" and "breadcrumbs" in classes):
+        if tag in ("th", "title", "h2", "td", "option") or (tag == "div" and "breadcrumbs" in classes):
             self._depth.append(tag)
             self._text = []
 
@@ -220,7 +220,8 @@ def test_what_a_screen_reader_reads_and_the_object_titles_are_chinese_too(
     admin_user,
     scenario: Scenario,  # noqa: F811 - the fixture imported above
 ):
-    """Every changelist and a row's page of LineUp's models and django-axes', and the user list:
+    """Every changelist and a row's page of LineUp's models and django-axes', the user list and a
+    user's page (every permission's name):
     no English in the hidden table heads, the icons' alternative text, the page titles, the
     breadcrumbs, the object titles ("操作 … (已完成)" in full-width brackets, "主对话", not "operation … (completed)",
     "Main"), and the details column (an activity the person did not give is not "activity: None")."""
@@ -235,7 +236,9 @@ def test_what_a_screen_reader_reads_and_the_object_titles_are_chinese_too(
     data |= {str(a) for a in Operation.objects.values_list("details__activity", flat=True) if a}
     data |= {tool.split(".")[0] for tool in registered_tools()} | {"interact"}
     data |= {"md5", "pbkdf2_sha256"}  # a password hash's algorithm
+    # The user list (yes/no icons) and a user's page (the permissions, by name).
     pages = [reverse("admin:index"), reverse("admin:auth_user_changelist")]
+    pages.append(reverse("admin:auth_user_change", args=[admin_user.pk]))
     for model in admin.site._registry:
         if model._meta.app_label not in (*OURS, "axes"):
             continue
@@ -263,3 +266,6 @@ def test_what_a_screen_reader_reads_and_the_object_titles_are_chinese_too(
     assert any(text.startswith(f"operation {scenario.completed.pk} (completed)") for text in completed), completed
     assert "Main" in english(admin_url(Conversation, "changelist"))
     assert "activity: write the report" in english(admin_url(Operation, "changelist"))
+    assert "Runtime | operation | Can view operation" in english(
+        reverse("admin:auth_user_change", args=[admin_user.pk])
+    )
