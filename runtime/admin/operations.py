@@ -32,6 +32,7 @@ from runtime.services.recovery import SettleFailure, settle_isolated
 from runtime.transitions import RUNNING_STATES, NotDue, OperationState, is_running
 
 SHORT_DETAIL = 80  # characters of one detail's value the list shows
+SECONDS = _("%(seconds)s s")  # a duration, with the unit as the operator's language writes it
 
 
 def _short(value: object) -> str:
@@ -233,7 +234,10 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
         if is_running(obj.state):  # in the app's own word (its running_label), translated
             return gettext(running_label_of(obj.app_id))
         if obj.interruption_reason:
-            return f"{obj.get_state_display()} ({obj.get_interruption_reason_display()})"
+            return str(_("%(state)s (%(reason)s)")) % {
+                "state": obj.get_state_display(),
+                "reason": obj.get_interruption_reason_display(),
+            }
         return str(obj.get_state_display())
 
     @admin.display(description=_("times"), ordering="started_at")
@@ -273,7 +277,7 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
 
     @admin.display(description=_("duration"))
     def duration_display(self, obj: Operation) -> str:
-        return f"{round((obj.ends_at - obj.started_at).total_seconds())} s"
+        return str(SECONDS) % {"seconds": round((obj.ends_at - obj.started_at).total_seconds())}
 
     @admin.display(description=_("settlement lag"), ordering="lag")
     def settlement_lag(self, obj: Operation) -> str:
@@ -283,7 +287,7 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
         """
         if obj.state != OperationState.COMPLETED or obj.settled_at is None:
             return "-"
-        return f"{(obj.settled_at - obj.ends_at).total_seconds():.1f} s"
+        return str(SECONDS) % {"seconds": f"{(obj.settled_at - obj.ends_at).total_seconds():.1f}"}
 
     @admin.display(description=_("settle failures"), ordering="settle_failures")
     def settle_failures_display(self, obj: Operation) -> str:

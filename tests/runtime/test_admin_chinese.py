@@ -118,6 +118,7 @@ def test_every_admin_page_of_lineup_speaks_chinese_to_a_staff_user_who_chose_it(
     operations = admin_client.get(admin_url(Operation, "changelist")).content.decode()
     assert "选择operation" not in operations and "操作" in operations
     assert "专注中" in operations and "已完成" in operations
+    assert "60 秒" in operations and "60 s" not in operations  # a duration's unit too (issue 40)
     index = admin_client.get(reverse("admin:index")).content.decode()
     for name in ("操作", "工具调用", "应用实例", "生命周期事件", "消息", "交互"):
         assert name in index, name
