@@ -33,6 +33,7 @@ SERVICE = INTERFACE = "org.freedesktop.Notifications"
 PATH = "/org/freedesktop/Notifications"
 APP_NAME = "LineUp"
 CALL_TIMEOUT_SECONDS = 5.0
+KEPT_FOR_CLICKS = 20  # the latest notifications a click can still bring the window back for
 
 
 def freedesktop_notify(summary: str, body: str, *, timeout: float = CALL_TIMEOUT_SECONDS) -> int:
@@ -77,15 +78,16 @@ def listen_for_clicks(on_click: Callable[[int], None], stop: threading.Event) ->
 class NativeNotifier(QObject):
     """Presents the page's notifications natively; a click on one raises ``activate`` (GUI thread)."""
 
-    _shown = Signal(int, str)  # (freedesktop id, tag), from the sending thread
+    _shown = Signal(int, int)  # (freedesktop id, our key), from the sending thread
     _clicked = Signal(int)  # from the listening thread
-    _failed = Signal(str, str)  # (tag, reason)
+    _failed = Signal(int, str)  # (our key, reason)
 
     def __init__(self, activate: Callable[[], None]) -> None:
         super().__init__()
         self.activate = activate
         self.use_bus = bool(os.environ.get("DBUS_SESSION_BUS_ADDRESS")) and os.name == "posix"
-        self.pending: dict[str, QWebEngineNotification] = {}  # by tag, until shown or failed
+        self.pending: dict[int, QWebEngineNotification] = {}  # by our key, until shown or failed
+        self.sent = 0
         self.shown: dict[int, QWebEngineNotification] = {}  # by freedesktop id, for the click
         self.tray = None
         self._stop = threading.Event()
@@ -97,23 +99,24 @@ class NativeNotifier(QObject):
 
     def present(self, notification: QWebEngineNotification) -> None:
         """Qt WebEngine's notification presenter: called on the GUI thread for each new notification."""
-        title, body, tag = notification.title(), notification.message(), notification.tag()
         if self.use_bus:
-            self.pending[tag] = notification
-            threading.Thread(target=self._send, args=(title, body, tag), name="desktop-notify", daemon=True).start()
+            self.sent += 1
+            self.pending[self.sent] = notification
+            args = (notification.title(), notification.message(), self.sent)
+            threading.Thread(target=self._send, args=args, name="desktop-notify", daemon=True).start()
             return
         self._show_in_tray(notification, "no session bus")
 
     def stop(self) -> None:
         self._stop.set()
 
-    def _send(self, title: str, body: str, tag: str) -> None:
+    def _send(self, title: str, body: str, key: int) -> None:
         try:
             notification_id = freedesktop_notify(title, body)
         except Exception as error:  # no service, a bus error, a timeout: the tray is the fallback
-            self._failed.emit(tag, f"{type(error).__name__}: {error}")
+            self._failed.emit(key, f"{type(error).__name__}: {error}")
             return
-        self._shown.emit(notification_id, tag)
+        self._shown.emit(notification_id, key)
 
     def _listen(self) -> None:
         try:
@@ -121,16 +124,18 @@ class NativeNotifier(QObject):
         except Exception as error:  # the bus went away: notifications still show, clicks do nothing
             logger.info("desktop.notification_clicks_unwatched", detail=f"{type(error).__name__}: {error}")
 
-    def _on_shown(self, notification_id: int, tag: str) -> None:
-        notification = self.pending.pop(tag, None)
+    def _on_shown(self, notification_id: int, key: int) -> None:
+        notification = self.pending.pop(key, None)
         if notification is None:
             return
         self.shown[notification_id] = notification
+        while len(self.shown) > KEPT_FOR_CLICKS:
+            self.shown.pop(next(iter(self.shown)))
         notification.show()  # the page's Notification gets its "show" event
-        logger.info("desktop.notification_shown", via="freedesktop", id=notification_id, tag=tag)
+        logger.info("desktop.notification_shown", via="freedesktop", id=notification_id, tag=notification.tag())
 
-    def _on_failed(self, tag: str, reason: str) -> None:
-        notification = self.pending.pop(tag, None)
+    def _on_failed(self, key: int, reason: str) -> None:
+        notification = self.pending.pop(key, None)
         if notification is not None:
             self._show_in_tray(notification, reason)
 
@@ -143,13 +148,16 @@ class NativeNotifier(QObject):
         notification.click()
 
     def _show_in_tray(self, notification: QWebEngineNotification, reason: str) -> None:
-        from PySide6.QtWidgets import QApplication, QSystemTrayIcon
+        from PySide6.QtWidgets import QApplication, QStyle, QSystemTrayIcon
 
         if not QSystemTrayIcon.isSystemTrayAvailable():
             logger.warning("desktop.notification_unshown", tag=notification.tag(), reason=reason)
             return
         if self.tray is None:
-            self.tray = QSystemTrayIcon(QApplication.windowIcon(), self)
+            icon = QApplication.windowIcon()
+            if icon.isNull():  # a tray entry needs an icon to be shown at all
+                icon = QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation)
+            self.tray = QSystemTrayIcon(icon, self)
             self.tray.messageClicked.connect(self.activate)
             self.tray.show()
         self.tray.showMessage(notification.title(), notification.message())
