@@ -229,7 +229,11 @@ class Interaction(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.interaction_id} ({self.get_status_display()})"
+        return str(_("%(kind)s %(id)s (%(state)s)")) % {
+            "kind": self.get_kind_display(),
+            "id": self.interaction_id,
+            "state": self.get_status_display(),
+        }
 
 
 class LanguagePreference(models.Model):

@@ -59,6 +59,7 @@ def register_miniapp(
     result: ResultBuilder | None = None,
     projection: ResultBuilder | None = None,
     private_details: Iterable[str] = (),
+    detail_labels: Mapping[str, Any] | None = None,
 ) -> None:
     """Register a MiniApp's tool handlers (call it from its ``AppConfig.ready()``).
 
@@ -67,6 +68,8 @@ def register_miniapp(
     ``private_details`` are keys whose values no admin page and no log line shows (e.g. an answer
     key): in its operations' details and, at any depth, in its tools' arguments and its events
     (``runtime.miniapps.redact_private``); staff with ``runtime.view_private_details`` see them.
+    ``detail_labels`` name its details keys on the operator's pages (lazy translations: the admin
+    shows them in the operator's language).
     """
     register(
         MiniApp(
@@ -75,6 +78,7 @@ def register_miniapp(
             result=result,
             projection=projection,
             private_details=frozenset(private_details),
+            detail_labels=dict(detail_labels or {}),
         )
     )
 

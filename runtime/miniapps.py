@@ -37,6 +37,8 @@ class MiniApp:
     projection: ResultBuilder | None = None
     # Keys of its operations' details that no screen shows (e.g. a quiz's answer key): the admin masks them.
     private_details: frozenset[str] = frozenset()
+    # What its operations' details keys are called on the operator's pages (lazy translations).
+    detail_labels: Mapping[str, Any] = field(default_factory=dict)
     extras: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -64,6 +66,12 @@ def handler(tool: str) -> ToolHandler | None:
 def registered_tools() -> frozenset[str]:
     """Every tool some registered MiniApp handles: what a manifest may publish."""
     return frozenset(tool for miniapp in _REGISTERED.values() for tool in miniapp.tools)
+
+
+def detail_label(app_id: str, key: str) -> str:
+    """What ``app_id`` calls its details key ``key`` on an operator's page (the key itself if unnamed)."""
+    miniapp = _REGISTERED.get(app_id)
+    return str(miniapp.detail_labels.get(key, key)) if miniapp else key
 
 
 def private_details_of(app_id: str) -> frozenset[str]:

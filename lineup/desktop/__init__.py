@@ -12,4 +12,5 @@ Modules:
     app.py          the command line: wiring the two together, signals, exit status
     close_apps.js   what "window close" runs in the page before the window goes away
     screen_lock.py  the screen lock, from the session D-Bus where there is one
+    notifications.py  the page's notifications, shown as the desktop's own (freedesktop D-Bus, tray)
 """

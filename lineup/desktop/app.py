@@ -5,7 +5,9 @@
 2. The login: the embedded login ``run_embedded`` printed (or ``--username`` and
    ``$LINEUP_DESKTOP_PASSWORD`` for a configured server) is used over HTTP, and the window opens
    ``/workspace/`` signed in. Without a usable login the window shows the sign-in page instead.
-3. The window runs until it is closed — by the person, or by SIGINT / SIGTERM, which close it the
+3. The page's notifications (a focus that ended while the window was not in front) are shown as
+   the desktop's own (``notifications.py``).
+4. The window runs until it is closed — by the person, or by SIGINT / SIGTERM, which close it the
    same way (its open MiniApps first). Only then is the embedded server stopped.
 """
 
@@ -96,6 +98,7 @@ def run_window(base_url: str, credentials: Login | None, *, width: int, height: 
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
+    from lineup.desktop.notifications import NativeNotifier
     from lineup.desktop.screen_lock import watch_screen_lock
     from lineup.desktop.window import WorkspaceWindow
 
@@ -110,6 +113,8 @@ def run_window(base_url: str, credentials: Login | None, *, width: int, height: 
         except (PermissionError, OSError) as error:
             logger.warning("desktop.login_failed", username=credentials.username, detail=str(error))
     watch_screen_lock(window.set_screen_locked)
+    notifier = NativeNotifier(activate=window.bring_to_front)
+    window.profile.setNotificationPresenter(notifier.present)
 
     # Ctrl+C / SIGTERM close the window like its close button does. Python runs signal handlers only
     # between bytecodes, so a timer lets the interpreter in while Qt's loop runs.
@@ -121,4 +126,7 @@ def run_window(base_url: str, credentials: Login | None, *, width: int, height: 
 
     window.show()
     window.open_workspace()
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        notifier.stop()

@@ -17,9 +17,14 @@ reopen (a new start)                   the page loads and rebuilds from the work
 =====================================  ==================================================
 
 The page is the only thing in the window: navigation leaves the server's origin only into the
-system browser, pop-ups are refused, every permission (notifications, camera, location, ...) is
-denied, and nothing is exposed to scripts — no ``QWebChannel``, no injected objects. A MiniApp
-Surface inside it is the same sandboxed ``<iframe>`` it is in a browser.
+system browser, pop-ups are refused, every permission (camera, location, clipboard, ...) is denied
+but one — notifications, for the server's own page, asked for by the page's offer during a focus
+and shown as the desktop's own (``notifications.py``, docs/decisions/0054) — and nothing is exposed
+to scripts: no ``QWebChannel``, no injected objects. A MiniApp Surface inside it is the same
+sandboxed ``<iframe>`` it is in a browser (its opaque origin gets no permission).
+
+A Chinese-speaking person on a machine with no CJK font would see every Chinese glyph as a box:
+the window says so once, when the page it shows is in Chinese (``warn_without_cjk_font``).
 """
 
 from __future__ import annotations
@@ -30,11 +35,12 @@ from http.cookiejar import Cookie
 from pathlib import Path
 
 import structlog
-from PySide6.QtCore import QByteArray, QEvent, QTimer, QUrl
-from PySide6.QtGui import QCloseEvent, QDesktopServices
+from PySide6.QtCore import QByteArray, QEvent, QLocale, Qt, QTimer, QUrl
+from PySide6.QtGui import QCloseEvent, QDesktopServices, QFontDatabase
 from PySide6.QtNetwork import QNetworkCookie
 from PySide6.QtWebEngineCore import QWebEnginePage, QWebEnginePermission, QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
+from PySide6.QtWidgets import QMessageBox
 
 logger = structlog.get_logger("lineup.desktop")
 
@@ -43,6 +49,20 @@ CLOSE_APPS_JS = (Path(__file__).with_name("close_apps.js")).read_text()
 # at once. The bound only keeps a wedged page from holding the window open forever.
 CLOSE_APPS_TIMEOUT_SECONDS = 5.0
 CLOSE_POLL_MS = 50
+# Shown in both languages: without a CJK font the Chinese line is boxes itself, the English one and
+# the command are still readable.
+NO_CJK_FONT_TITLE = "缺少中文字体 / No Chinese font"
+NO_CJK_FONT_TEXT = (
+    "这台电脑没有安装中文字体，LineUp 里的中文会显示成方框。请安装一个中文字体，例如：\n"  # noqa: RUF001
+    "sudo apt-get install fonts-noto-cjk\n\n"
+    "No Chinese (CJK) font is installed, so Chinese text in LineUp shows as boxes. Install one, e.g.:\n"
+    "sudo apt-get install fonts-noto-cjk"
+)
+
+
+def has_cjk_font() -> bool:
+    """Whether any installed font writes Simplified Chinese (Qt asks fontconfig on Linux)."""
+    return bool(QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese))
 
 
 def same_origin(a: QUrl, b: QUrl) -> bool:
@@ -50,12 +70,13 @@ def same_origin(a: QUrl, b: QUrl) -> bool:
 
 
 class HostPage(QWebEnginePage):
-    """The workspace page with the host's policy: the server's origin only, no pop-ups, no permissions."""
+    """The workspace page with the host's policy: the server's origin only, no pop-ups, and no
+    permission but notifications for the server's own page."""
 
     def __init__(self, profile: QWebEngineProfile, origin: QUrl, parent: QWebEngineView) -> None:
         super().__init__(profile, parent)
         self.origin = origin
-        self.permissionRequested.connect(self._deny_permission)
+        self.permissionRequested.connect(self._decide_permission)
 
     def acceptNavigationRequest(self, url: QUrl, kind: QWebEnginePage.NavigationType, is_main_frame: bool) -> bool:
         if same_origin(url, self.origin):
@@ -73,9 +94,16 @@ class HostPage(QWebEnginePage):
         logger.info("desktop.window_refused")
         return None  # window.open / target=_blank open nothing
 
-    def _deny_permission(self, permission: QWebEnginePermission) -> None:
-        # No host or system API for anything in the page (R-2.3.5); the browser prompts, we refuse.
-        logger.info("desktop.permission_denied", permission=str(permission.permissionType()))
+    def _decide_permission(self, permission: QWebEnginePermission) -> None:
+        kind = permission.permissionType()
+        if kind == QWebEnginePermission.PermissionType.Notifications and same_origin(permission.origin(), self.origin):
+            # The person clicked "Notify me" in the page's offer: a browser would ask once more, the
+            # desktop application the person runs does not (its notifications are its own).
+            logger.info("desktop.permission_granted", permission=str(kind))
+            permission.grant()
+            return
+        # No other host or system API for anything in the page (R-2.3.5); the browser prompts, we refuse.
+        logger.info("desktop.permission_denied", permission=str(kind))
         permission.deny()
 
 
@@ -90,11 +118,18 @@ class WorkspaceWindow(QWebEngineView):
         # Qt 6's default profile keeps cookies and storage in memory only: the login lives as long
         # as the window, and nothing of the workspace is cached on disk by the host.
         self.profile = QWebEngineProfile.defaultProfile()
+        # The desktop's languages, as a browser sends its own: a Chinese desktop gets the Chinese
+        # page unless the person chose a language in LineUp (which the server keeps and prefers).
+        languages = [tag for tag in QLocale.system().uiLanguages() if tag not in {"C", "POSIX"}]
+        if languages:
+            self.profile.setHttpAcceptLanguage(", ".join(languages))
         self.setPage(HostPage(self.profile, self.origin, self))
         self.screen_locked = False
         self.apps_closed = False
         self.renderer_alive = True
         self.page().renderProcessTerminated.connect(self._renderer_gone)
+        self.page().loadFinished.connect(self._loaded)
+        self.font_warning: QMessageBox | None = None
         # Logged whoever changed it: Qt's view itself hides the page when the window is minimised
         # or unmapped; sync_visibility covers what it does not see (the screen lock).
         self.page().visibleChanged.connect(lambda visible: logger.info("desktop.visibility", visible=visible))
@@ -122,12 +157,39 @@ class WorkspaceWindow(QWebEngineView):
         super().showEvent(event)
         self.sync_visibility("shown")
 
+    def bring_to_front(self) -> None:
+        """A click on one of the window's notifications: show it, restored, in front."""
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    # --- the person's language and the fonts to write it -----------------------------------------
+
+    def _loaded(self, ok: bool) -> None:
+        if ok and self.font_warning is None:
+            self.page().runJavaScript("document.documentElement.lang || ''", 0, self.warn_without_cjk_font)
+
+    def warn_without_cjk_font(self, language: object) -> None:
+        """Once per window: the page is in Chinese and no installed font can write it."""
+        if self.font_warning is not None or not str(language or "").lower().startswith("zh") or has_cjk_font():
+            return
+        logger.warning("desktop.no_cjk_font", language=language, fix="sudo apt-get install fonts-noto-cjk")
+        self.font_warning = QMessageBox(QMessageBox.Icon.Warning, NO_CJK_FONT_TITLE, NO_CJK_FONT_TEXT, parent=self)
+        self.font_warning.setWindowModality(Qt.WindowModality.NonModal)
+        self.font_warning.show()
+
     # --- visibility: minimise / hide / lock is never an exit ------------------------------------
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.WindowStateChange:
             self.sync_visibility("window_state")
+        elif event.type() == QEvent.Type.ActivationChange:
+            # Not visibility: a window behind another is still seen. The page's own focus follows
+            # (document.hasFocus()), and it notifies when a focus ends then too.
+            logger.info("desktop.window_active", active=self.isActiveWindow())
 
     def hideEvent(self, event: QEvent) -> None:
         super().hideEvent(event)

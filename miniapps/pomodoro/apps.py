@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PomodoroConfig(AppConfig):
@@ -15,4 +16,5 @@ class PomodoroConfig(AppConfig):
             tools={tools.START_TOOL: tools.start, tools.INTERRUPT_TOOL: tools.interrupt},
             result=tools.result,
             projection=tools.projection,
+            detail_labels={"activity": _("activity")},
         )

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class QuizConfig(AppConfig):
@@ -19,4 +20,5 @@ class QuizConfig(AppConfig):
             # The answer key (details) and each question's answer (quiz.start's arguments): no
             # admin page or log line shows them.
             private_details=[tools.ANSWER_KEY, tools.QUESTION_ANSWER],
+            detail_labels={tools.ANSWER_KEY: _("answer key"), "title": _("title")},
         )

@@ -68,7 +68,7 @@ def changelist_url(model: type[Model], **params: object) -> str:
 
 
 def conversation_label(conversation: Conversation) -> str:
-    return f"{conversation.title} · {str(conversation.pk)[:8]}"
+    return f"{conversation.display_title} · {str(conversation.pk)[:8]}"
 
 
 def shown(value: Any) -> Any:

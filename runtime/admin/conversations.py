@@ -36,7 +36,7 @@ RUNTIME_CHANGELISTS = (
 
 @admin.register(Conversation)
 class ConversationAdmin(InterruptActionMixin, UuidSearchMixin, admin.ModelAdmin):
-    list_display = ("id", "title", "owner", "scope", "is_default", "created_at")
+    list_display = ("id", "title_display", "owner", "scope", "is_default", "created_at")
     list_select_related = ("owner",)
     list_filter = ("scope", "is_default")
     search_fields = ("id__exact", "title", "owner__username")
@@ -54,6 +54,10 @@ class ConversationAdmin(InterruptActionMixin, UuidSearchMixin, admin.ModelAdmin)
 
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+    @admin.display(description=_("title"), ordering="title")
+    def title_display(self, obj: Conversation) -> str:
+        return obj.display_title
 
     @admin.display(description=_("runtime state"))
     def runtime(self, obj: Conversation) -> SafeString:
@@ -77,4 +81,4 @@ class WorkspaceAdmin(ReadOnlyAdmin):
     def open_instances(self, obj: Workspace) -> SafeString | str:
         instances = AppInstance.objects.filter(conversation_id=obj.pk).exclude(lifecycle_state=LifecycleState.CLOSED)
         rows = [(change_link(AppInstance, i.pk, i), i.focus_seq) for i in instances.order_by("-focus_seq")]
-        return format_html_join(mark_safe("<br>"), "{} (focus_seq {})", rows) or "-"
+        return format_html_join(mark_safe("<br>"), _("{} (focus sequence {})"), rows) or "-"

@@ -16,6 +16,18 @@ from runtime.admin.common import (
     pretty_json,
 )
 from runtime.models import AppInstance, AppSession, InstanceSnapshot, LifecycleEvent, ToolCall
+from runtime.transitions import InterruptionReason
+
+# Why an instance was closed (``AppInstance.close_reason``), in the operator's language: the end of
+# its operation (completed, or how it was interrupted), or a close with no operation running.
+CLOSE_REASONS = {
+    "completed": _("its operation completed"),
+    **{reason.value: reason.label for reason in InterruptionReason},
+    "closed_by_agent": _("closed by the Agent"),
+    "closed_by_user": _("closed by the person"),
+    "host_closed": _("closed with the host window"),
+    "left": _("left after its operation ended"),
+}
 
 
 @admin.register(AppInstance)
@@ -29,7 +41,7 @@ class AppInstanceAdmin(ReadOnlyAdmin):
         "focus_seq",
         "opened_at",
         "closed_at",
-        "close_reason",
+        "close_reason_display",
         "restored_at",
     )
     list_select_related = ("conversation",)
@@ -38,6 +50,10 @@ class AppInstanceAdmin(ReadOnlyAdmin):
     date_hierarchy = "opened_at"
     ordering = ("-opened_at",)
     readonly_fields = ("related",)
+
+    @admin.display(description=_("close reason"), ordering="close_reason")
+    def close_reason_display(self, obj: AppInstance) -> str:
+        return str(CLOSE_REASONS.get(obj.close_reason, obj.close_reason)) or "-"
 
     @admin.display(description=_("related"))
     def related(self, obj: AppInstance) -> SafeString:
@@ -88,7 +104,7 @@ class InstanceSnapshotAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("lifecycle state"), ordering="instance__lifecycle_state")
     def instance_state(self, obj: InstanceSnapshot) -> str:
-        return obj.instance.lifecycle_state
+        return obj.instance.get_lifecycle_state_display()
 
     @admin.display(description=_("state"))
     def state_json(self, obj: InstanceSnapshot) -> SafeString | str:

@@ -26,12 +26,13 @@ from runtime.admin import recovery
 from runtime.admin.common import ConversationFilter, ReadOnlyAdmin, object_link, pretty_json
 from runtime.admin.incident import InterruptActionMixin, retry_flagged
 from runtime.manifests import running_label_of
-from runtime.miniapps import redact_private
+from runtime.miniapps import detail_label, redact_private
 from runtime.models import LifecycleEvent, Operation, ToolCall
 from runtime.services.recovery import SettleFailure, settle_isolated
 from runtime.transitions import RUNNING_STATES, NotDue, OperationState, is_running
 
 SHORT_DETAIL = 80  # characters of one detail's value the list shows
+SECONDS = _("%(seconds)s s")  # a duration, with the unit as the operator's language writes it
 
 
 def _short(value: object) -> str:
@@ -233,7 +234,10 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
         if is_running(obj.state):  # in the app's own word (its running_label), translated
             return gettext(running_label_of(obj.app_id))
         if obj.interruption_reason:
-            return f"{obj.get_state_display()} ({obj.get_interruption_reason_display()})"
+            return str(_("%(state)s (%(reason)s)")) % {
+                "state": obj.get_state_display(),
+                "reason": obj.get_interruption_reason_display(),
+            }
         return str(obj.get_state_display())
 
     @admin.display(description=_("times"), ordering="started_at")
@@ -260,15 +264,20 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
         Keys the app registered as private (a quiz's answer key) are masked, and long values are
         cut, so the list neither shows them nor outgrows the page.
         """
-        if not obj.details:
-            return "-"
         # Masked in the list whoever looks (a list is seen over a shoulder); on the detail page only
-        # for staff without runtime.view_private_details.
-        return ", ".join(f"{key}: {_short(value)}" for key, value in sorted(redact_private(obj.details).items()))
+        # for staff without runtime.view_private_details. A detail the app left empty is not shown;
+        # each key by the name its app gave it, in the operator's language.
+        listed = [(key, value) for key, value in sorted(redact_private(obj.details or {}).items()) if value is not None]
+        if not listed:
+            return "-"
+        separator = _("%(label)s: %(value)s")
+        return "; ".join(
+            str(separator) % {"label": detail_label(obj.app_id, key), "value": _short(value)} for key, value in listed
+        )
 
     @admin.display(description=_("duration"))
     def duration_display(self, obj: Operation) -> str:
-        return f"{round((obj.ends_at - obj.started_at).total_seconds())} s"
+        return str(SECONDS) % {"seconds": round((obj.ends_at - obj.started_at).total_seconds())}
 
     @admin.display(description=_("settlement lag"), ordering="lag")
     def settlement_lag(self, obj: Operation) -> str:
@@ -278,7 +287,7 @@ class OperationAdmin(InterruptActionMixin, ReadOnlyAdmin):
         """
         if obj.state != OperationState.COMPLETED or obj.settled_at is None:
             return "-"
-        return f"{(obj.settled_at - obj.ends_at).total_seconds():.1f} s"
+        return str(SECONDS) % {"seconds": f"{(obj.settled_at - obj.ends_at).total_seconds():.1f}"}
 
     @admin.display(description=_("settle failures"), ordering="settle_failures")
     def settle_failures_display(self, obj: Operation) -> str:

@@ -13,12 +13,21 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class ConversationScope(models.TextChoices):
     # The Inventory publishes a tool to a conversation only if the tool's manifest lists the
     # conversation's scope (SPEC R-3.11).
     PERSONAL = "personal", _("personal")
+
+
+# The titles LineUp gives a conversation (not a person's): shown in the reader's language. The
+# stored value stays as it is (a title is data; a person may rename it).
+GIVEN_TITLES = {
+    "Main": pgettext_lazy("conversation title", "Main"),
+    "Conversation": pgettext_lazy("conversation title", "Conversation"),
+}
 
 
 class Conversation(models.Model):
@@ -44,7 +53,12 @@ class Conversation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.title} ({self.owner})"
+        return str(_("%(title)s (%(owner)s)")) % {"title": self.display_title, "owner": self.owner}
+
+    @property
+    def display_title(self) -> str:
+        """The title as a reader sees it: one LineUp gave in the reader's language, a person's as written."""
+        return str(GIVEN_TITLES.get(self.title, self.title))
 
 
 class Workspace(models.Model):

@@ -72,7 +72,11 @@ class AppInstance(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.app_id} {self.id} ({self.get_lifecycle_state_display()})"
+        return str(_("%(app)s %(id)s (%(state)s)")) % {
+            "app": self.app_id,
+            "id": self.id,
+            "state": self.get_lifecycle_state_display(),
+        }
 
 
 class AppSessionState(models.TextChoices):

@@ -91,7 +91,11 @@ class ToolCall(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tool} {self.source_tool_call_id} ({self.get_status_display()})"
+        return str(_("%(tool)s %(id)s (%(state)s)")) % {
+            "tool": self.tool,
+            "id": self.source_tool_call_id,
+            "state": self.get_status_display(),
+        }
 
 
 class Operation(models.Model):

@@ -109,9 +109,13 @@ function syncSetting() {
   if (box) box.checked = enabled();
 }
 
-/** An operation ended while the page was hidden: say how, once (tagged by the operation). */
+/**
+ * An operation ended while the page was hidden or not in front (another window has the focus): say
+ * how, once (tagged by the operation). In the desktop host the same Notification is shown by the
+ * desktop (lineup/desktop/notifications.py).
+ */
 export function focusEnded(op, block) {
-  if (!enabled() || document.visibilityState === "visible") return null;
+  if (!enabled() || (document.visibilityState === "visible" && document.hasFocus())) return null;
   const name = appName(block ? block.app_id : "pomodoro");
   const result = block && block.result;
   const title =

@@ -53,4 +53,14 @@ def test_the_operations_list_fits_a_1280_px_page(browser, server, web_user, conv
     page.set_viewport_size({"width": 360, "height": 740})
     expect(page.locator("#result_list")).to_be_visible()
     screenshot(page, f"admin-operations-{language}-360", tmp_path)
+
+    # The conversation LineUp made is "Main" in English, 主对话 in Chinese (issue 40), and the
+    # operation's own page says how it ended in the same words.
+    page.set_viewport_size(WIDTH)
+    page.goto(f"{server.url}/admin/runtime/conversation/")
+    expect(page.locator("#result_list")).to_contain_text("Main" if language == "en" else "主对话")
+    page.goto(f"{server.url}/admin/runtime/operation/{operation.pk}/change/")
+    title = page.locator("#content h2").first
+    expect(title).to_contain_text("(interrupted)" if language == "en" else "\uff08已中断\uff09")  # full-width brackets
+    screenshot(page, f"admin-operation-{language}-1280", tmp_path)
     context.close()

@@ -111,7 +111,7 @@ def the_score(server, web_user, quiz: Quiz, tmp_path) -> None:
         web_user.save()
         page.goto(f"{server.url}/admin/runtime/operation/")
         expect(page.locator("#changelist")).to_be_visible()
-        expect(page.locator("#result_list")).to_contain_text("answer_key: \u2022\u2022\u2022")
+        expect(page.locator("#result_list")).to_contain_text("answer key: \u2022\u2022\u2022")
         assert "'" + key[0] + "', '" + key[1] + "'" not in page.content()
         width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], width

@@ -80,6 +80,8 @@ def test_the_compiled_catalogs_are_in_step_with_the_po_files(domain):
     for entry in entries(domain):
         if entry.msgid_plural is not None:
             assert compiled.ngettext(entry.msgid, entry.msgid_plural, 1) == entry.msgstr_plural[0], entry.msgid
+        elif entry.msgctxt is not None:  # pgettext: the same words in another sense
+            assert compiled.pgettext(entry.msgctxt, entry.msgid) == entry.msgstr, (entry.msgctxt, entry.msgid)
         else:
             assert compiled.gettext(entry.msgid) == entry.msgstr, entry.msgid
 

@@ -9,7 +9,8 @@ itself is found, closed and minimised through X (``tests/lineup/desktop/x11.py``
 the X window's pixels (``tests/lineup/desktop/grab.py``).
 
 The screen lock comes from a session D-Bus the test starts (``dbus-daemon``) with a screen saver
-on it (``tests/lineup/desktop/screensaver.py``). ``.ci/run`` installs Xvfb, xdotool, D-Bus and the X
+on it (``tests/lineup/desktop/screensaver.py``); the desktop's notifications from a notification
+service on such a bus (``tests/lineup/desktop/notification_daemon.py``). ``.ci/run`` installs Xvfb, xdotool, D-Bus and the X
 libraries Qt's xcb plugin loads; a test fails, never skips, when one is missing.
 """
 
@@ -105,7 +106,8 @@ class DesktopHost:
     page: Any = None
     starts: int = 0
     cdp_port: int = 0
-    bus_address: str = ""  # a session D-Bus of the test's (``screensaver``); none by default
+    bus_address: str = ""  # a session D-Bus of the test's (``session_bus``); none by default
+    env: dict[str, str] = field(default_factory=dict)  # more environment for the next start (a language, fonts)
     _browser: Any = field(default=None, repr=False)
 
     @property
@@ -131,6 +133,7 @@ class DesktopHost:
         env.pop("DBUS_SESSION_BUS_ADDRESS", None)  # never the session bus of whoever runs the tests
         if self.bus_address:
             env["DBUS_SESSION_BUS_ADDRESS"] = self.bus_address
+        env.update(self.env)
         entry = [str(ROOT / "manage.py"), "run_desktop"] if via_manage_py else ["-m", "lineup.desktop"]
         argv = [PYTHON, *entry, "--size", WINDOW_SIZE]
         self.process = self.processes.start(f"desktop-{self.starts}", argv, env=env)
@@ -229,8 +232,8 @@ class ScreenSaver:
 
 
 @pytest.fixture
-def screensaver(tmp_path, desktop) -> ScreenSaver:
-    """A session bus (``dbus-daemon``) with a screen saver on it, handed to the next ``desktop.start()``."""
+def session_bus(tmp_path, desktop) -> str:
+    """A session bus (``dbus-daemon``) of the test's own, handed to the next ``desktop.start()``."""
     if shutil.which("dbus-daemon") is None:
         pytest.fail("dbus-daemon is missing: apt-get install dbus (.ci/run does)", pytrace=False)
     socket_path = tmp_path / "session-bus"
@@ -238,8 +241,24 @@ def screensaver(tmp_path, desktop) -> ScreenSaver:
     argv = ["dbus-daemon", "--session", f"--address={address}", "--nofork", "--nopidfile"]
     bus = desktop.processes.start("dbus-daemon", argv, env=dict(os.environ))
     desktop.wait(lambda: socket_path.exists() or not bus.alive, "the session bus to listen", timeout=10)
-    env = {**os.environ, "DBUS_SESSION_BUS_ADDRESS": address, "QT_QPA_PLATFORM": "offscreen"}
+    desktop.bus_address = address
+    return address
+
+
+@pytest.fixture
+def screensaver(desktop, session_bus) -> ScreenSaver:
+    """The session's screen saver on the test's session bus."""
+    env = {**os.environ, "DBUS_SESSION_BUS_ADDRESS": session_bus, "QT_QPA_PLATFORM": "offscreen"}
     saver = desktop.processes.start("screensaver", [PYTHON, str(Path(__file__).with_name("screensaver.py"))], env=env)
     saver.wait_for_log("screensaver.ready", timeout=20)
-    desktop.bus_address = address
-    return ScreenSaver(processes=desktop.processes, bus_address=address)
+    return ScreenSaver(processes=desktop.processes, bus_address=session_bus)
+
+
+@pytest.fixture
+def notification_daemon(desktop, session_bus) -> ManagedProcess:
+    """The desktop's notification service on the test's session bus; its log has what it showed."""
+    env = {**os.environ, "DBUS_SESSION_BUS_ADDRESS": session_bus}
+    script = str(Path(__file__).with_name("notification_daemon.py"))
+    daemon = desktop.processes.start("notification-daemon", [PYTHON, script], env=env)
+    daemon.wait_for_log("notification.ready", timeout=20)
+    return daemon

@@ -146,6 +146,17 @@ def restore_window(display_name: str, window: int, *, map_again: bool) -> None:
             lib.XMapWindow(display, window)
 
 
+def focus_window(display_name: str, window: int) -> None:
+    """Give ``window`` the keyboard focus, as a WM does when it is clicked (``XSetInputFocus``)."""
+    subprocess.run(
+        ["xdotool", "windowfocus", str(window)],
+        env={**os.environ, "DISPLAY": display_name},
+        capture_output=True,
+        timeout=10,
+        check=True,
+    )
+
+
 def visible_windows(display_name: str, title: str) -> list[int]:
     """Ids of the mapped top-level windows named exactly ``title`` (``xdotool search``)."""
     completed = subprocess.run(
