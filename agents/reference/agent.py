@@ -52,6 +52,7 @@ from agents.reference.intents import (
     StartFocus,
     StartQuiz,
     StopFocus,
+    as_quiz_answer,
     detect_language,
     parse_intent,
 )
@@ -231,6 +232,8 @@ class ReferenceAgent:
         # conversation -> the activity of a start this Agent answered with "how long?": the next
         # message may be the bare answer ("25 minutes").
         self._asked_how_long: Bounded[str, str | None] = Bounded()
+        # conversation -> the kind of a quiz asked for without a duration: the answer starts that quiz.
+        self._asked_quiz: Bounded[str, str] = Bounded()
         # conversation -> its pending question ("another round?", "start a long focus?"): withdrawn
         # once the person moves on.
         self._open_questions: Bounded[str, str] = Bounded()
@@ -370,6 +373,7 @@ class ReferenceAgent:
         if found is not None:
             language = self._language_of(conversation_id, frame, fallback=found.language)
             self._asked_how_long.pop(conversation_id)
+            self._asked_quiz.pop(conversation_id)
             self._log(
                 "intent",
                 conversation_id=conversation_id,
@@ -380,7 +384,10 @@ class ReferenceAgent:
             return
         asked = conversation_id in self._asked_how_long
         activity_asked_for = self._asked_how_long.pop(conversation_id)
+        quiz_asked_for = self._asked_quiz.pop(conversation_id)
         intent = parse_intent(text, awaiting_duration=asked)
+        if quiz_asked_for is not None:
+            intent = as_quiz_answer(intent, quiz_asked_for)  # type: ignore[arg-type]
         if _names_another_app(intent, text, apps):
             # "start timer2 for 5 minutes" said otherwise than timer2 declares: never a focus named "timer2".
             intent = Help(language=intent.language)
@@ -447,11 +454,14 @@ class ReferenceAgent:
             assert isinstance(intent, Help)
             if intent.missing_duration:
                 self._asked_how_long.put(conversation_id, intent.activity)
+                if intent.quiz_kind is not None:
+                    self._asked_quiz.put(conversation_id, intent.quiz_kind)
             await self._say(
                 conversation_id,
                 replies.help_text(
                     language,
                     missing_duration=intent.missing_duration,
+                    quiz=intent.quiz_kind is not None,
                     topic=intent.topic,
                     activity=intent.activity,
                     apps=[(app.name(language), app.help[language]) for app in self._apps.get(conversation_id, [])],
@@ -966,10 +976,10 @@ class ReferenceAgent:
 def _names_another_app(intent: Intent, text: str, apps: list[DeclaredApp]) -> bool:
     """An action of the Agent's own grammar on a message that names another installed app (by its id or
     its name in either language): the person meant that app, in words it does not declare."""
-    if isinstance(intent, StartFocus | DurationOutOfRange) or (isinstance(intent, Help) and intent.missing_duration):
-        own = START_TOOL.split(".")[0]
-    elif isinstance(intent, StartQuiz):
+    if isinstance(intent, StartQuiz) or (isinstance(intent, Help) and intent.quiz_kind is not None):
         own = QUIZ_START_TOOL.split(".")[0]
+    elif isinstance(intent, StartFocus | DurationOutOfRange) or (isinstance(intent, Help) and intent.missing_duration):
+        own = START_TOOL.split(".")[0]
     else:
         return False
     # Only an app that can be started is meant by a start ("review my notes for 15 minutes" is a focus).

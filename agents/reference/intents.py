@@ -14,7 +14,12 @@
 * ``DurationOutOfRange(requested_seconds, language)`` — a start whose duration is not 1 s to 24 h;
 * ``Help(language, missing_duration, topic, activity)`` — anything else, answered with what the
   Agent can do: ``topic`` is ``"help"`` / ``"greeting"`` / ``"thanks"`` / ``"unknown"``; with
-  ``missing_duration`` the Agent asks "how long?" (and remembers ``activity`` for the answer).
+  ``missing_duration`` the Agent asks "how long?" (and remembers ``activity`` for the answer, or
+  ``quiz_kind`` for a quiz asked for without a duration: ``as_quiz_answer`` makes the answer that quiz).
+
+Before the grammar, typing is forgiven: two swapped letters in a short keyword ("focsu", "stpo"),
+one letter more, less or changed in a long one ("pomodor", "minuts"), contractions without their
+apostrophe ("whats", "dont", "im") and a keyword's pinyin homophone ("专住").
 
 The grammar, the same in both languages, in the order it is applied:
 
@@ -24,13 +29,15 @@ The grammar, the same in both languages, in the order it is applied:
    ("don't stop", "别停") is not a stop.
 2. **Status** — a question about the time left or what is running.
 3. **Small talk** — help, greetings, thanks ("thanks" never stops anything).
-   **Quiz** — a quiz word ("quiz", "drill", "mental arithmetic", "times tables", 口算, 测验, 考考我)
-   with a duration is a practice quiz (the Agent makes the questions); a stop still stops it.
+   **Quiz** — a quiz word ("quiz", "drill", "mental arithmetic", "times tables", "subtraction
+   practice", "multiplication problems", 口算, 测验, 考考我, 加法题, 乘法练习) with a duration is a practice
+   quiz (the Agent makes the questions); without one, "how long?"; a stop still stops it.
 4. **Not a request** — other questions, negations ("don't start…", "不要开始"), breaks, naps,
    reminders and things in the past ("yesterday", "刚才") get help, never an action.
 5. **Start** — a duration and a sign that a focus is meant: a focus word ("focus", "timer", 专注,
    番茄), a start or polite verb ("start", "let's", "can you", 开始, 我要, 帮我), or an activity
-   ("of reading", "read for", 写作业, 看书). A bare duration is a start only as the answer to the
+   ("of reading", "read for", 写作业, 看书); a focus word with a number and no unit ("pomodoro 25",
+   "番茄钟 25") counts minutes, up to three hours. A bare duration is a start only as the answer to the
    Agent's own "how long?" (``awaiting_duration``); without a duration, a start asks "how long?".
 
 The reply language is Chinese when the message has any CJK character, English otherwise (the
@@ -65,6 +72,7 @@ __all__ = [
     "StartFocus",
     "StartQuiz",
     "StopFocus",
+    "as_quiz_answer",
     "chinese_number",
     "detect_language",
     "parse_intent",
@@ -126,15 +134,27 @@ class Help:
     # What the start without a duration was for ("focus on reading"): kept for the answer to
     # "how long?". Not part of equality: the intent is the question, whatever it is about.
     activity: str | None = field(default=None, compare=False)
+    # A quiz asked for without a duration ("give me some multiplication problems"): the answer to
+    # "how long?" starts this kind of quiz, never a focus.
+    quiz_kind: QuizKind | None = field(default=None, compare=False)
 
 
 Intent = StartFocus | StartQuiz | StopFocus | FocusStatus | DurationOutOfRange | Help
 
+# A kind of arithmetic (or arithmetic itself) is a quiz when it is practised, drilled or asked as
+# problems ("subtraction practice", "multiplication problems", "practice addition").
+_EN_ARITHMETIC = r"(?:addition|subtraction|multiplication|arithmetic|times\s+tables?)"
 _EN_QUIZ = re.compile(
-    r"\b(?:quiz(?:\s+me)?|drill|mental\s+(?:arithmetic|math|maths)|times\s+tables?|arithmetic\s+practice)\b",
+    r"\b(?:quiz(?:\s+me)?|drill|mental\s+(?:arithmetic|math|maths)|times\s+tables?"
+    rf"|{_EN_ARITHMETIC}\s+(?:practice|practise|problems?|questions?|exercises?|drills?))\b",
     re.IGNORECASE,
 )
-_ZH_QUIZ = re.compile(r"口算|心算|测验|小测|考考我|出(?:几道|一些|点)?题|乘法口诀")
+# Chinese: a kind of arithmetic with 题 (problems), 练习 (practice) or 测 (test) is a quiz
+# ("加法题", "乘法练习", "混合运算练习", "考考我加法").
+_ZH_QUIZ = re.compile(
+    r"口算|心算|测验|小测|考考我|出(?:几道|一些|点)?题|乘法口诀"
+    r"|(?:加法|减法|乘法|除法|混合运算|四则运算|算术|运算)(?:题|练习|测验)"
+)
 _QUIZ_KINDS: list[tuple[re.Pattern[str], QuizKind]] = [
     (re.compile(r"multiplication|multiply|times|乘法|乘", re.IGNORECASE), "multiplication"),
     (re.compile(r"addition|adding|\bplus\b|\badd\b|加法|加", re.IGNORECASE), "addition"),
@@ -142,16 +162,27 @@ _QUIZ_KINDS: list[tuple[re.Pattern[str], QuizKind]] = [
 ]
 
 
-def _quiz(text: str, spans: list[Span], joiner: str, language: Language) -> Intent | None:
-    """A practice quiz: a quiz word and a duration ("quiz me on multiplication for 5 minutes")."""
+def _quiz(text: str, spans: list[Span], joiner: str, language: Language) -> Intent:
+    """A practice quiz: a quiz word and a duration ("quiz me on multiplication for 5 minutes"); without a
+    duration, "how long?" (remembering the kind, so that the answer starts the quiz and not a focus)."""
     span = first_duration(spans, text, joiner)
-    if span is None:
-        return None
     kind: QuizKind = next((k for pattern, k in _QUIZ_KINDS if pattern.search(text)), "mixed")
+    if span is None:
+        return Help(language=language, missing_duration=True, quiz_kind=kind)
     whole = round(span.seconds)
     if not MIN_FOCUS_SECONDS <= whole <= MAX_QUIZ_SECONDS:
         return DurationOutOfRange(requested_seconds=span.seconds, language=language, quiz=True)
     return StartQuiz(duration_seconds=whole, kind=kind, language=language)
+
+
+def as_quiz_answer(intent: Intent, kind: QuizKind) -> Intent:
+    """The answer to "how long?" asked about a quiz of ``kind``: a bare duration starts that quiz (within
+    the quiz's bound), never a focus; anything else stays what it is."""
+    if isinstance(intent, StartFocus) and intent.activity is None:
+        if intent.duration_seconds > MAX_QUIZ_SECONDS:
+            return DurationOutOfRange(requested_seconds=intent.duration_seconds, language=intent.language, quiz=True)
+        return StartQuiz(duration_seconds=intent.duration_seconds, kind=kind, language=intent.language)
+    return intent
 
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
@@ -161,14 +192,109 @@ def detect_language(text: str) -> Language:
     return "zh" if _CJK.search(text) else "en"
 
 
+# Keywords a typo is forgiven in. Short ones only for two swapped neighbours ("focsu", "stpo": a
+# substitution would turn "step" into "stop"); long ones for one letter more, less or changed too
+# ("pomodor", "minuts"), where no English word is that close.
+_SWAP_KEYWORDS = ("focus", "stop", "timer", "hours", "quiz", "minute", "seconds", "mins", "left")
+_EDIT_KEYWORDS = ("pomodoro", "pomodoros", "minutes", "remaining", "focusing")
+_KEYWORDS = frozenset(_SWAP_KEYWORDS + _EDIT_KEYWORDS) | {"second", "minuet", "hour", "min"}
+
+
+def _swapped(word: str, keyword: str) -> bool:
+    if len(word) != len(keyword) or word == keyword:
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(word, keyword, strict=True)) if a != b]
+    return (
+        len(diff) == 2
+        and diff[1] == diff[0] + 1
+        and word[diff[0]] == keyword[diff[1]]
+        and word[diff[1]] == keyword[diff[0]]
+    )
+
+
+def _one_edit(word: str, keyword: str) -> bool:
+    if abs(len(word) - len(keyword)) > 1 or word == keyword:
+        return False
+    if len(word) == len(keyword):
+        return sum(a != b for a, b in zip(word, keyword, strict=True)) == 1 or _swapped(word, keyword)
+    short, long_ = sorted((word, keyword), key=len)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+def _keyword_for(match: re.Match[str]) -> str:
+    word = match.group(0)
+    lower = word.lower()
+    if len(lower) < 4 or lower in _KEYWORDS:
+        return word
+    for keyword in _SWAP_KEYWORDS:
+        if _swapped(lower, keyword):
+            return keyword
+    for keyword in _EDIT_KEYWORDS:
+        if _one_edit(lower, keyword):
+            return keyword
+    return word
+
+
+# Contractions typed without their apostrophe ("whats left", "im done", "dont start"); "its", "ill"
+# and "id" are words of their own and stay.
+_APOSTROPHES = {
+    "whats": "what's",
+    "thats": "that's",
+    "hows": "how's",
+    "lets": "let's",
+    "dont": "don't",
+    "cant": "can't",
+    "wont": "won't",
+    "didnt": "didn't",
+    "doesnt": "doesn't",
+    "im": "i'm",
+}
+_BARE_CONTRACTIONS = re.compile(r"\b(?:" + "|".join(_APOSTROPHES) + r")\b", re.IGNORECASE)
+
+
+def _contraction(match: re.Match[str]) -> str:
+    return _APOSTROPHES[match.group(0).lower()]
+
+
+# Chinese typed by pinyin: a keyword's homophone ("专住" for 专注).
+_ZH_HOMOPHONES = re.compile(r"专[住驻柱著祝铸]")
+
+
+def _forgive_typos(text: str) -> str:
+    text = re.sub(r"[A-Za-z]+", _keyword_for, text)
+    text = _BARE_CONTRACTIONS.sub(_contraction, text)
+    return _ZH_HOMOPHONES.sub("专注", text)
+
+
 def parse_intent(text: str, *, awaiting_duration: bool = False) -> Intent:
     """What ``text`` asks for. ``awaiting_duration``: the Agent's last word here was "how long?",
     so a bare duration ("25 minutes", "半小时", "25") is the answer, a start."""
     # NFKC folds full-width digits and punctuation ("２５分钟", "！") into their ASCII forms.
-    normalized = unicodedata.normalize("NFKC", text).strip()
+    normalized = _forgive_typos(unicodedata.normalize("NFKC", text).strip())
     if detect_language(text) == "zh":
         return _parse_chinese(normalized, awaiting_duration)
     return _parse_english(normalized, awaiting_duration)
+
+
+# A focus word and a number with no unit ("pomodoro 25", "focus 30", "番茄钟 25"): minutes, as a
+# Pomodoro is counted; only up to three hours, beyond which the number is no clear duration.
+_EN_FOCUS_NUMBER = re.compile(
+    r"(?:(?:please|pls|ok(?:ay)?)\s+)?(?:(?:start|begin|set)\s+)?(?:(?:a|an|the|my)\s+)?"
+    r"(?:focus|pomodoro|timer)\s+(?:for\s+)?(?P<n>\d{1,3})(?:\s+(?:please|pls|now))?[\s.!]*",
+    re.IGNORECASE,
+)
+_ZH_FOCUS_NUMBER = re.compile(
+    r"(?:请|帮我|麻烦)?(?:开始|来个?|开个?)?\s*(?:专注|番茄钟?|计时|focus|pomodoro|timer)\s*(?P<n>\d{1,3})\s*(?:吧|好了)?[。.!！\s]*",
+    re.IGNORECASE,
+)
+MAX_UNITLESS_MINUTES = 180
+
+
+def _focus_number(pattern: re.Pattern[str], text: str, language: Language) -> Intent | None:
+    match = pattern.fullmatch(text)
+    if match is None or not 1 <= int(match.group("n")) <= MAX_UNITLESS_MINUTES:
+        return None
+    return _outcome(int(match.group("n")) * 60, None, language)
 
 
 def _outcome(seconds: float, activity: str | None, language: Language) -> Intent:
@@ -224,8 +350,8 @@ _EN_STOP_LEADING = re.compile(r"^" + _EN_POLITE + r"(?:stop|cancel|abort|halt)\b
 _EN_STATUS = re.compile(
     r"\bhow\s+(?:much|long|many)(?:\s+\w+){0,4}\s+(?:left|remaining|remain|longer|to\s+go)\b"
     r"|\b(?:time|minutes|mins|seconds|hours)\s+(?:left|remaining|to\s+go)\b|\bremaining\s+time\b"
-    r"|\bhow\s+long\s+(?:till|until|before)\s+(?:it|this|the|my)\b"
-    r"|^(?:what'?s\s+the\s+)?status\b|\bwhat(?:'s|\s+is)\s+(?:running|left|on\s+now|going\s+on)\b"
+    r"|\bhow\s+long\s+(?:till|til|'til|until|before)\s+(?:it|this|the|my|i'?m|i\s+am|i'?ll|i\s+can|we)\b"
+    r"|^(?:what'?s\s+the\s+)?status\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
     r"|\b(?:is|are)\s+(?:a|the|my|any)\s+(?:focus|timer|pomodoro)\s+(?:still\s+)?(?:running|on|going)\b"
     r"|\bam\s+i\s+(?:still\s+)?focusing\b|\bwhat\s+am\s+i\s+(?:focusing\s+on|doing)\b"
     r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|the\s+focus|my\s+focus|the\s+timer|the\s+pomodoro)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
@@ -370,9 +496,7 @@ def _parse_english(text: str, awaiting_duration: bool) -> Intent:
     if talk is not None:
         return talk
     if _EN_QUIZ.search(text) and not _EN_NOT_A_FOCUS.search(text):
-        quiz = _quiz(text, english_durations(text), EN_JOINER, "en")
-        if quiz is not None:
-            return quiz
+        return _quiz(text, english_durations(text), EN_JOINER, "en")
     span = first_duration(english_durations(text), text, EN_JOINER)
     if span is None and awaiting_duration:
         bare = re.fullmatch(
@@ -380,6 +504,8 @@ def _parse_english(text: str, awaiting_duration: bool) -> Intent:
         )
         if bare:  # "25" after "how long?" means minutes
             return _outcome(int(bare.group(1)) * 60, None, "en")
+    if span is None and (unitless := _focus_number(_EN_FOCUS_NUMBER, text, "en")) is not None:
+        return unitless
     if _EN_QUESTION.match(text) or _EN_NOT_A_FOCUS.search(text) or _EN_STOP_WORD.search(text):
         return Help(language="en")
     if span is not None and _english_bare(text, span):
@@ -404,7 +530,7 @@ _ZH_ACTIVITY_VERBS = (
 )
 _ZH_STOP_CORE = (
     r"(?:停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
-    rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
+    rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = re.compile(
     rf"^{_ZH_STOP_LEAD}(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:专注|计时|番茄钟?|倒计时|计时器|测验|口算|练习)?"
@@ -415,7 +541,8 @@ _ZH_FILLER_CLAUSE = re.compile(
 )
 _ZH_STATUS = re.compile(
     r"还(?:剩|有|要)(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
-    r"|(?:专注|计时|番茄钟?)?(?:结束|完成|好)了(?:吗|没有?)|(?:专注|计时|进行)了?(?:多久|多长时间)了|进行到哪|在专注(?:什么|吗)|专注(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|专注)什么|还在计时吗|计时还在吗"
+    r"|(?:专注|计时|番茄钟?)?(?:结束|完成|好)了(?:吗|没有?)|(?:专注|计时|进行)了?(?:多久|多长时间)了|进行到哪|在专注(?:什么|吗)|专注(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|专注)什么"
+    r"|(?:还|现在|正)在(?:专注|计时|倒计时)(?:吗|中吗|没有?)|(?:专注|计时器?|番茄钟?|倒计时)(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|如何|多久|多长|是不是|是否|哪")
@@ -494,15 +621,15 @@ def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
     if talk is not None:
         return talk
     if (_ZH_QUIZ.search(text) or _EN_QUIZ.search(text)) and not _ZH_NOT_A_FOCUS.search(text):
-        quiz = _quiz(text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
-        if quiz is not None:
-            return quiz
+        return _quiz(text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "focus 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)
     if span is None and awaiting_duration:
         bare = re.fullmatch(r"(?:就|那就|大概)?\s*(\d{1,4})\s*(?:吧|好了)?[\s.!。！]*", text)
         if bare:  # "25" after "要专注多久？" means minutes
             return _outcome(int(bare.group(1)) * 60, None, "zh")
+    if span is None and (unitless := _focus_number(_ZH_FOCUS_NUMBER, text, "zh")) is not None:
+        return unitless
     if (
         _ZH_QUESTION.search(text)
         or _ZH_NOT_A_FOCUS.search(text)

@@ -188,6 +188,7 @@ def help_text(
     topic: str = "unknown",
     activity: str | None = None,
     apps: list[tuple[str, str]] | None = None,
+    quiz: bool = False,
 ) -> str:
     """The answer to anything that is not a start or a stop, by what the person seemed to want.
 
@@ -200,6 +201,12 @@ def help_text(
         names = ("、" if language == "zh" else ", ").join(name for name, _ in apps)
         suffix = f"已安装：{names}。" if language == "zh" else f" Installed: {names}."
         return _unknown(language) + suffix
+    if missing_duration and quiz:
+        return (
+            "要做多久的练习？比如“5分钟”。"
+            if language == "zh"
+            else 'How long should the quiz be? For example "5 minutes".'
+        )
     if language == "zh":
         if missing_duration and activity:
             return f"{activity}要专注多久？比如“25分钟”或“1小时”。"

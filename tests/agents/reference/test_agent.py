@@ -987,3 +987,35 @@ def test_a_message_waiting_for_the_inventory_is_understood_after_a_reconnect():
         )
 
     run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_a_quiz_asked_for_without_a_duration_is_started_by_the_answer_never_a_focus():
+    """ "give me some multiplication problems" -> "How long should the quiz be?"; the answer "5 minutes"
+    starts a 5 minute multiplication quiz, not a focus named after the quiz (issue 36); over the quiz's
+    one hour bound, the quiz's own out-of-range answer."""
+
+    def calls(frames: list[dict[str, Any]]) -> list[tuple[str, int | None]]:
+        return [
+            (f["tool"], f["arguments"].get("duration_seconds"))
+            for f in frames
+            if f["type"] == "tool.call" and f["tool"] in (START_TOOL, "quiz.start")
+        ]
+
+    async def scenario():
+        agent, wire = await ready_agent()
+        await agent.handle(user_message("give me some multiplication problems", "m-1"))
+        assert texts(wire.take()) == ['How long should the quiz be? For example "5 minutes".']
+        await agent.handle(user_message("5 minutes", "m-2"))
+        frames = wire.take()
+        assert calls(frames) == [("quiz.start", 300)]
+        assert next(f for f in frames if f["type"] == "tool.call")["arguments"]["title"]
+
+        await agent.handle(user_message("给我出几道乘法题", "m-3"))
+        assert texts(wire.take()) == ["要做多久的练习？比如“5分钟”。"]
+        await agent.handle(user_message("两个小时", "m-4"))
+        frames = wire.take()
+        assert calls(frames) == []
+        assert texts(frames) == ["口算练习可以安排 1 秒到 1 小时，比如“口算练习 5 分钟”。"]
+
+    run(scenario())
