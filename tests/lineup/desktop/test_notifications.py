@@ -112,6 +112,7 @@ def test_a_chinese_desktop_without_a_cjk_font_is_told_once_in_both_languages(des
     message = desktop.wait(
         lambda: x11.visible_windows(desktop.display, NO_CJK_FONT_TITLE) or None, "the font message", timeout=20
     )
+    desktop.screenshots.mkdir(parents=True, exist_ok=True)  # a temporary folder unless LINEUP_SCREENSHOTS_DIR
     path = desktop.screenshots / "40-desktop-no-cjk-font-zh.png"
     env = {**os.environ, "DISPLAY": desktop.display, "QT_QPA_PLATFORM": "xcb", "FONTCONFIG_FILE": str(fonts)}
     grab = str(Path(__file__).with_name("grab.py"))
