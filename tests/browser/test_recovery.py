@@ -63,7 +63,8 @@ def test_the_page_reconnects_by_itself_and_restarts_resume_or_settle_the_focus(w
     expect(ws.block(str(operation.app_session_id)).locator(".pill")).to_have_text("Completed")
 
     # Down across ends_at: the next start settles what fell due, once.
-    second = start_focus(ws, server, conversation, "start a 2 second reading focus")
+    # Long enough that a loaded machine shows its countdown and kills the server before it ends.
+    second = start_focus(ws, server, conversation, "start an 8 second reading focus")
     server.kill()
     expect(banner).to_be_visible()
     server.wait(lambda: timezone.now() > second.ends_at + timedelta(milliseconds=300), "the deadline to pass")
@@ -78,4 +79,4 @@ def test_the_page_reconnects_by_itself_and_restarts_resume_or_settle_the_focus(w
     # The Agent of the restarted server never saw the start, and the operation ended while it was
     # down: it reports the focus once, by its result, named by what ended last (conversation.state's
     # recently_ended: the activity is not in the frozen result).
-    server.wait(lambda: agent_said(conversation, r"^Focus complete: 2 seconds of reading\.$"), "the report")
+    server.wait(lambda: agent_said(conversation, r"^Focus complete: 8 seconds of reading\.$"), "the report")
