@@ -124,9 +124,7 @@ def test_an_unknown_function_is_told_plainly_and_nothing_is_called(fake_openai):
             await agent.handle({"type": "user.message", "conversation_id": CONV, "message_id": "m-1", "text": "pause"})
             index, first = await wire.next_of("message.send")
             _, second = await wire.next_of("message.send", after=index + 1)
-            assert first["text"] == (
-                "The language model asked for a tool that isn't available here (pomodoro__pause). Nothing was done."
-            )
+            assert first["text"] == ("I couldn't do that: pomodoro can't “pause” here. Nothing was done.")
             assert second["text"] == "I can only start or stop."
             assert "tool.call" not in [f["type"] for f in wire.sent]
             told = json.loads(fake_openai.requests[1].messages[-1]["content"])
