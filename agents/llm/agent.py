@@ -302,12 +302,13 @@ class LLMAgent:
         prompt = system_prompt(turn.language)
         retried = False
         while True:
+            budget = self.window.prompt_budget
+            # The full tools if the current turn fits with them, else their short form; then the
+            # oldest turns go until the rest fits.
             fitted = None
             for offered in (tools, compact_tools(tools)):
-                fitted = history.fitted(
-                    prompt, lambda m, o=offered: self.window.estimate(m, o), self.window.prompt_budget
-                )
-                if fitted is not None:
+                if budget is None or self.window.estimate(history.newest(prompt), offered) <= budget:
+                    fitted = history.fitted(prompt, lambda m, o=offered: self.window.estimate(m, o), budget)
                     break
             if fitted is None:
                 self.protocol.log("context_too_small", level="warning", limit=self.window.limit, step=step)

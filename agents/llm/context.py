@@ -107,10 +107,10 @@ class ContextWindow:
 
     @property
     def reply_tokens(self) -> int:
-        """Tokens kept free for the reply (a quarter of a small context at most)."""
+        """Tokens kept free for the reply (an eighth of a small context at most: 256 of 2 048 is ~150 words)."""
         if self.limit is None:
             return self.reply_tokens_wanted
-        return max(MIN_REPLY_TOKENS, min(self.reply_tokens_wanted, self.limit // 4))
+        return max(MIN_REPLY_TOKENS, min(self.reply_tokens_wanted, self.limit // 8))
 
     @property
     def prompt_budget(self) -> int | None:

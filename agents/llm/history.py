@@ -53,6 +53,10 @@ class History:
         self._trim()
         return [{"role": "system", "content": system_prompt}, *(m for turn in self._turns for m in turn)]
 
+    def newest(self, system_prompt: str) -> list[Message]:
+        """The least a request can hold: the system prompt and the current turn."""
+        return [{"role": "system", "content": system_prompt}, *(self._turns[-1] if self._turns else [])]
+
     def fitted(
         self, system_prompt: str, measure: Callable[[list[Message]], int], budget: int | None
     ) -> list[Message] | None:
