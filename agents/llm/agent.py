@@ -160,6 +160,7 @@ class LLMAgent:
         self.model = ChatModel(config)
         self.window = ContextWindow(config.context_tokens, reply_tokens=config.reply_tokens)
         self._asks: Bounded[str, Ask] = Bounded()  # interaction_id -> the call it holds back
+        self._open_asks: dict[str, str] = {}  # conversation -> its pending question, withdrawn when they move on
         self.max_steps = max_steps
         self.answer_timeout = answer_timeout
         self._histories: dict[str, History] = {}
@@ -415,9 +416,12 @@ class LLMAgent:
         waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiters[source_id] = waiter
         try:
-            with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
-                # Starting or stopping is the person moving on: "another round?" is withdrawn first.
+            with contextlib.suppress(*SEND_ERRORS):  # no connection: the questions time out on their own
+                # Starting or stopping is the person moving on: "another round?" (and a question of
+                # this Agent's about an earlier call) is withdrawn first.
                 await self.protocol.withdraw_question(turn.conversation_id)
+                await self._withdraw_ask(turn.conversation_id)
+            with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
                 await self.protocol.call(
                     turn.conversation_id,
                     tool,
@@ -504,6 +508,7 @@ class LLMAgent:
         token = uuid.uuid5(uuid.NAMESPACE_URL, f"llm-ask:{turn.message_id}:{tool}").hex
         interaction_id = f"{ASK_PREFIX}.{turn.language}.{token}"
         self._asks.put(interaction_id, Ask(turn.conversation_id, tool, choices, labels, turn.language))
+        self._open_asks[turn.conversation_id] = interaction_id
         with contextlib.suppress(*SEND_ERRORS):  # lost with the connection: the person may ask again
             await self.protocol.send(
                 {
@@ -518,8 +523,17 @@ class LLMAgent:
             )
         self._history(turn.conversation_id).note(prompt)
 
+    async def _withdraw_ask(self, conversation_id: str) -> None:
+        interaction_id = self._open_asks.pop(conversation_id, None)
+        if interaction_id is not None and self._asks.pop(interaction_id) is not None:
+            await self.protocol.send(
+                {"type": "interaction.withdraw", "conversation_id": conversation_id, "interaction_id": interaction_id}
+            )
+
     async def _on_answer(self, frame: dict[str, Any], ask: Ask) -> None:
         """The person chose: make the call with the arguments they chose, or nothing."""
+        if self._open_asks.get(ask.conversation_id) == frame["interaction_id"]:
+            del self._open_asks[ask.conversation_id]
         if frame["status"] != "answered":
             return  # dismissed, timed out, superseded: nothing is done
         choice = frame.get("value")
@@ -530,8 +544,9 @@ class LLMAgent:
             return
         source_id = call_id(ask.language, f"llm:ask:{frame['interaction_id']}:{choice}", prefix=LLM_CALL_PREFIX)
         self._history(ask.conversation_id).note(f"{ask.labels[choice]}: {ask.tool}")
-        with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
+        with contextlib.suppress(*SEND_ERRORS):
             await self.protocol.withdraw_question(ask.conversation_id)
+        with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
             # Answered by the protocol itself: "Focus started" in the block, the result report later.
             await self.protocol.call(
                 ask.conversation_id,
