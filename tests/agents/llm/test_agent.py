@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 -- Chinese text uses full-width punctuation on purpose
 """agents.llm.agent with a fake transport and the fake model server: a turn across a reconnect.
 
 The server side is hand-written frames shaped as lineup.gateways.agent_socket sends them (the Inventory
@@ -16,7 +17,7 @@ from agents.common.client import PROTOCOL
 from agents.llm.agent import LLMAgent
 from agents.llm.config import LLMConfig
 from runtime.inventory import inventory_for_scope
-from tests.agents.llm.fake_openai import FakeOpenAI, call, text, tool_calls
+from tests.agents.llm.fake_openai import FakeOpenAI, Reply, call, error, text, tool_calls
 
 CONV = "5b0b8c1e-2d4f-4c55-9a57-3f1e0f7d2a10"
 SESSION = "9f5e2c41-7a0b-4d0e-8c3a-1b2c3d4e5f60"
@@ -183,6 +184,50 @@ def test_the_model_can_ask_how_long_is_left(fake_openai):
             told = json.loads(fake_openai.requests[1].messages[-1]["content"])
             assert told["running"] is True and told["activity"] == "reading"
             assert 595 <= told["seconds_left"] <= 600
+        finally:
+            await agent.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1", "R-4.1.1")
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        (Reply("<html>502 Bad Gateway</html>"), "我没能做到：语言模型的回应无法使用。没有执行任何操作，请再试一次。"),
+        (
+            Reply('{"choices": [{"message": {"content": "cut off'),
+            "我没能做到：语言模型的回应无法使用。没有执行任何操作，请再试一次。",
+        ),
+        (
+            Reply({"error": {"message": "Requested 2200 tokens"}}),
+            "我没能做到：语言模型的回应无法使用。没有执行任何操作，请再试一次。",
+        ),
+        (error(500, "CUDA error: out of memory"), "我没能做到：语言模型服务器出了问题。没有执行任何操作，请再试一次。"),
+    ],
+)
+def test_a_broken_answer_from_the_model_server_is_told_in_the_persons_language(fake_openai, reply, said):
+    """Malformed JSON, a 200 without choices, an HTTP error: a Chinese person reads Chinese, never the server's words."""
+    fake_openai.script(reply)
+
+    async def scenario() -> None:
+        wire = Wire()
+        agent = LLMAgent(wire.send, config=LLMConfig(base_url=fake_openai.base_url, model="m", max_retries=0))
+        try:
+            await agent.handle(welcome())
+            published = inventory_for_scope("personal").published()
+            await agent.handle({"type": "inventory", "conversation_id": CONV, **published})
+            await agent.handle(
+                {
+                    "type": "user.message",
+                    "conversation_id": CONV,
+                    "message_id": "m-1",
+                    "text": "你好",
+                    "language": "zh-hans",
+                }
+            )
+            _, sent = await wire.next_of("message.send")
+            assert sent["text"] == said
         finally:
             await agent.close()
 
