@@ -89,11 +89,23 @@ def plain(text: str) -> str:
     return html.unescape(html.unescape(text)).strip()
 
 
+# "No focus is running", "nothing was started", "isn't running": the words before a match deny it.
+_EN_DENIED = re.compile(r"(?:\b(?:no|not|never|nothing|none)|n't)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+def _affirmed(pattern: re.Pattern[str], text: str, *, english: bool) -> bool:
+    return any(
+        not (english and _EN_DENIED.search(text[max(0, match.start() - 40) : match.start()]))
+        for match in pattern.finditer(text)
+    )
+
+
 def claims(text: str, language: Language | None = None) -> set[Claim]:
     """The kinds of action ``text`` says happened (both languages' patterns unless ``language`` is given)."""
     found: set[Claim] = set()
     for patterns in (_EN_CLAIMS, _ZH_CLAIMS) if language is None else (_ZH_CLAIMS if language == "zh" else _EN_CLAIMS,):
-        found.update(kind for kind, pattern in patterns.items() if pattern.search(text))
+        english = patterns is _EN_CLAIMS
+        found.update(kind for kind, pattern in patterns.items() if _affirmed(pattern, text, english=english))
     return found
 
 
