@@ -46,7 +46,14 @@ from agents.llm.config import LLMConfig
 from agents.llm.context import ContextWindow
 from agents.llm.history import History
 from agents.llm.model import ChatModel, ModelError, ModelReply, ToolCallRequest
-from agents.llm.tools import MalformedArguments, ToolSet, compact_tools, parse_arguments, tool_set
+from agents.llm.tools import (
+    FUNCTION_NAME,
+    MalformedArguments,
+    ToolSet,
+    compact_tools,
+    parse_arguments,
+    tool_set,
+)
 from agents.reference import replies
 from agents.reference.agent import (
     CALL_PREFIX,
@@ -375,6 +382,10 @@ class LLMAgent:
             if status.get("running"):
                 turn.confirmed.update(("start", "result"))  # "your focus is running, 12 minutes left" is true
             return status
+        if not FUNCTION_NAME.match(request.name):
+            self.protocol.log("malformed_call", level="warning", function=request.name[:80])
+            await self._say_soon(turn.conversation_id, llm_replies.malformed_call(turn.language))
+            return {"error": "malformed_call", "detail": "a tool call needs a function name; nothing was done"}
         tool = tools.tool_for(request.name)
         if tool is None:
             # Not in this conversation's Inventory: an app that is not installed, or a name the model made up.

@@ -48,6 +48,15 @@ def malformed_arguments(tool: str, language: Language) -> str:
     )
 
 
+def malformed_call(language: Language) -> str:
+    """A tool call without a usable function name."""
+    return _pick(
+        language,
+        "I couldn't do that: the language model's request was malformed. Nothing was started or changed.",
+        "我没能做到：语言模型的请求格式有误。没有开始或更改任何内容。",
+    )
+
+
 def written_tool_call(language: Language) -> str:
     """The model wrote a tool call as text instead of making it."""
     return _pick(

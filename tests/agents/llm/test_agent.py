@@ -232,3 +232,30 @@ def test_a_broken_answer_from_the_model_server_is_told_in_the_persons_language(f
             await agent.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.spec("R-2.2.3")
+def test_a_tool_call_without_a_function_name_is_refused(fake_openai):
+    fake_openai.script(tool_calls(call("", '{"duration_seconds": 1500}', "c1")), text("Hmm."))
+
+    async def scenario() -> None:
+        wire = Wire()
+        agent = LLMAgent(wire.send, config=LLMConfig(base_url=fake_openai.base_url, model="m", max_retries=0))
+        try:
+            await agent.handle(welcome())
+            published = inventory_for_scope("personal").published()
+            await agent.handle({"type": "inventory", "conversation_id": CONV, **published})
+            await agent.handle(
+                {"type": "user.message", "conversation_id": CONV, "message_id": "m-1", "text": "focus 25 minutes"}
+            )
+            index, first = await wire.next_of("message.send")
+            _, second = await wire.next_of("message.send", after=index + 1)
+            assert first["text"] == (
+                "I couldn't do that: the language model's request was malformed. Nothing was started or changed."
+            )
+            assert second["text"] == "Hmm."
+            assert "tool.call" not in [f["type"] for f in wire.sent]
+        finally:
+            await agent.close()
+
+    asyncio.run(scenario())
