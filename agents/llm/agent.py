@@ -357,6 +357,8 @@ class LLMAgent:
                 reason = "wrong_duration"
         if reason is None and grounding.wrong_script(text, turn.language):
             reason = "wrong_language"
+        if reason is None and grounding.echoes(text, SYSTEM_PROMPT):
+            reason = "recited_instructions"
         if reason is None:
             return text
         self.protocol.log("reply_replaced", conversation_id=turn.conversation_id, reason=reason, level="warning")

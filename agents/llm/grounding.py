@@ -11,7 +11,9 @@ call as text. The Agent does not trust any of that (decision 0051):
   true); negations ("I haven't started", "还没开始") are not claims.
 - ``durations_said(text)``: the durations a text names, in seconds: a reply naming a length none of
   the started ones has is not posted either.
-- ``wrong_script(text, language)``: a reply in the other script than the person's language.
+- ``wrong_script(text, language)``: a reply in the other script than the person's language (or, to a
+  Chinese person, with English sentences in it); ``echoes(text, instructions)``: a reply reciting the
+  system prompt.
 - ``written_tool_call(text)``: a tool call written as text (``<tool_call>``, a JSON object with a
   name and arguments) — a malformed tool call: refused, never shown raw, never acted on.
 - ``ungrounded_numbers(arguments, words)``: the numbers of a call that the person did not say (with
@@ -119,12 +121,24 @@ def durations_said(text: str) -> set[int]:
     return said
 
 
+# Three English words in a row: in a Chinese reply, a sentence of English (a small model's mixed
+# "如果专注25分钟, you can say 任何…"), not a name.
+_ENGLISH_RUN = re.compile(r"[A-Za-z]+[\s,]+[A-Za-z]+[\s,]+[A-Za-z]+")
+
+
 def wrong_script(text: str, language: Language) -> bool:
-    """A Chinese person's reply with less Chinese than Latin letters, or an English one that is mostly Chinese."""
+    """A Chinese person's reply with less Chinese than Latin letters or with English sentences in it,
+    or an English one that is mostly Chinese."""
     cjk, latin = len(_CJK.findall(text)), len(_LATIN.findall(text))
     if language == "zh":
-        return cjk == 0 or cjk * 2 < latin
+        return cjk == 0 or cjk * 2 < latin or bool(_ENGLISH_RUN.search(text))
     return cjk > latin
+
+
+def echoes(text: str, instructions: str, *, run: int = 40) -> bool:
+    """The reply repeats ``run`` characters of the instructions (a small model reciting its system prompt)."""
+    folded, source = " ".join(text.lower().split()), " ".join(instructions.lower().split())
+    return any(source[i : i + run] in folded for i in range(0, max(1, len(source) - run + 1), run // 2))
 
 
 def written_tool_call(text: str) -> bool:

@@ -66,6 +66,16 @@ def test_wrong_script_written_calls_and_plain_text():
     assert not grounding.wrong_script("好的，Pomodoro 已经准备好了。", "zh")
     assert grounding.wrong_script("好的，我们开始吧", "en")
     assert not grounding.wrong_script("Focus on 写作业 started.", "en")
+    # Recorded from SmolLM2-135M-Instruct (transcripts/smollm2-135m-real-2048.json): Chinese with English sentences.
+    assert grounding.wrong_script("不做了，你可以说,如果专注25分钟或10-minute, you can say 任何种称.", "zh")
+    assert not grounding.wrong_script("好的，LineUp 的 Pomodoro 已经准备好了。", "zh")
+    recited = "you are the assistant in lineup, a workspace where the person talks to you in a chat. You can start"
+    assert grounding.echoes(
+        recited, "You are the assistant in LineUp, a workspace where the person talks to you in a chat."
+    )
+    assert not grounding.echoes(
+        "You're welcome!", "You are the assistant in LineUp, a workspace where the person talks"
+    )
     assert grounding.written_tool_call('<tool_call>\n{"name": "pomodoro__start", "arguments": {}}\n</tool_call>')
     assert grounding.written_tool_call('Calling {"name": "pomodoro__start", "arguments": {"duration_seconds": 1500}}')
     assert not grounding.written_tool_call("Use {curly braces} freely")
