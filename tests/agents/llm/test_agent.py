@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from agents.common.client import PROTOCOL
+from agents.llm import grounding
 from agents.llm.agent import LLMAgent
 from agents.llm.config import LLMConfig
 from runtime.inventory import inventory_for_scope
-from tests.agents.llm.fake_openai import FakeOpenAI, Reply, call, error, text, tool_calls
+from tests.agents.llm.fake_openai import FakeOpenAI, Reply, call, error, recorded, text, tool_calls
 
 CONV = "5b0b8c1e-2d4f-4c55-9a57-3f1e0f7d2a10"
 SESSION = "9f5e2c41-7a0b-4d0e-8c3a-1b2c3d4e5f60"
@@ -257,5 +258,58 @@ def test_a_tool_call_without_a_function_name_is_refused(fake_openai):
             assert "tool.call" not in [f["type"] for f in wire.sent]
         finally:
             await agent.close()
+
+    asyncio.run(scenario())
+
+
+REAL_RUN = [
+    ("en", "focus 25 minutes on reading"),
+    ("en", "how long is left?"),
+    ("en", "stop"),
+    ("en", "pomodoro 25"),
+    ("en", "thanks"),
+    ("zh", "帮我专注25分钟，写作业"),
+    ("zh", "还剩多久？"),
+    ("zh", "不做了，停下"),
+    ("zh", "专注半小时读书"),
+] * 2
+
+
+@pytest.mark.spec("R-2.1.1", "R-4.1.1")
+def test_a_real_small_model_run_replayed_tells_no_lie_and_learns_the_context(fake_openai):
+    """SmolLM2-135M-Instruct behind llama-cpp-python with a 2 048-token context, captured by
+    bench/llm_truth.py: it never calls a tool, recites its instructions, answers Chinese with English,
+    and the 10th request overflows. Replayed: the overflow is learned and the request sent again
+    fitted (fewer messages, a smaller reply budget), nothing is called, no posted reply claims a
+    start, stop or result, every Chinese turn reads Chinese, and the server's words are never shown."""
+    fake_openai.script(*recorded("smollm2-135m-real-2048"))
+
+    async def scenario() -> None:
+        wire = Wire()
+        agent = LLMAgent(wire.send, config=LLMConfig(base_url=fake_openai.base_url, model="m", max_retries=0))
+        posted: list[tuple[str, str]] = []
+        try:
+            await agent.handle(welcome())
+            published = inventory_for_scope("personal").published()
+            await agent.handle({"type": "inventory", "conversation_id": CONV, **published})
+            after = 0
+            for index, (language, words) in enumerate(REAL_RUN):
+                frame = {"type": "user.message", "conversation_id": CONV, "message_id": f"m-{index}", "text": words}
+                await agent.handle({**frame, "language": language})
+                after, sent = await wire.next_of("message.send", after=after)
+                after += 1
+                posted.append((language, sent["text"]))
+        finally:
+            await agent.close()
+        assert fake_openai.request_count() == len(REAL_RUN) + 1  # one overflow, sent again once
+        overflowed, retried = fake_openai.requests[9], fake_openai.requests[10]
+        assert len(retried.messages) < len(overflowed.messages)
+        assert (overflowed.body["max_tokens"], retried.body["max_tokens"]) == (512, 256)
+        assert agent.window.limit == 2048
+        assert "tool.call" not in [f["type"] for f in wire.sent]
+        for language, reply in posted:
+            assert not grounding.claims(reply), reply
+            assert not grounding.wrong_script(reply, language), reply
+            assert "maximum context length" not in reply and "reduce the length" not in reply, reply
 
     asyncio.run(scenario())
