@@ -409,7 +409,9 @@ class LLMAgent:
         if unsaid:
             # A plausible wrong number ("25 minutes" -> 285 s) is worse than a question: the person chooses.
             self.protocol.log("numbers_unsaid", level="warning", tool=tool, arguments=sorted(unsaid))
-            await self._ask(turn, tool, arguments, unsaid)
+            if not await self._ask(turn, tool, arguments, unsaid):
+                await self._say_soon(turn.conversation_id, llm_replies.malformed_arguments(tool, turn.language))
+                return {"error": "invalid_arguments", "detail": f"{sorted(unsaid)} not usable; nothing was done"}
             return {
                 "error": "needs_confirmation",
                 "detail": f"{', '.join(sorted(unsaid))} is not what the person said; they were asked; nothing was done",
@@ -493,9 +495,9 @@ class LLMAgent:
 
     # --- questions instead of guesses ---------------------------------------------------------------
 
-    async def _ask(self, turn: TurnState, tool: str, arguments: dict[str, Any], unsaid: dict[str, float]) -> None:
-        """Ask which number the person meant (an interaction with choices) instead of making the call."""
-        turn.asked = True
+    async def _ask(self, turn: TurnState, tool: str, arguments: dict[str, Any], unsaid: dict[str, float]) -> bool:
+        """Ask which number the person meant (an interaction with choices) instead of making the call;
+        False when there is nothing sensible to offer (no number said, the model's unusable)."""
         key = sorted(unsaid)[0]
         asked_value = arguments[key]
         duration = key.endswith("_seconds")
@@ -513,11 +515,15 @@ class LLMAgent:
             for index, seconds in enumerate(said[:3]):
                 choices[f"said-{index}"] = {**arguments, key: seconds}
                 labels[f"said-{index}"] = label(seconds)
-        choices["model"] = dict(arguments)
-        labels["model"] = label(asked_value)
+        if not (duration and asked_value < 1):  # "0 seconds" is no choice to offer
+            choices["model"] = dict(arguments)
+            labels["model"] = label(asked_value)
+        if not choices:
+            return False
+        turn.asked = True
         labels[CANCEL_OPTION] = llm_replies.cancel_option(turn.language)
         said_text = ", ".join(labels[option] for option in labels if option.startswith("said-")) or None
-        prompt = llm_replies.number_question(tool, said_text, labels["model"], turn.language)
+        prompt = llm_replies.number_question(tool, said_text, label(asked_value), turn.language)
         token = uuid.uuid5(uuid.NAMESPACE_URL, f"llm-ask:{turn.message_id}:{tool}").hex
         interaction_id = f"{ASK_PREFIX}.{turn.language}.{token}"
         self._asks.put(interaction_id, Ask(turn.conversation_id, tool, choices, labels, turn.language))
@@ -535,6 +541,7 @@ class LLMAgent:
                 }
             )
         self._history(turn.conversation_id).note(prompt)
+        return True
 
     async def _withdraw_ask(self, conversation_id: str) -> None:
         interaction_id = self._open_asks.pop(conversation_id, None)

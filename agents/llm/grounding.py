@@ -75,7 +75,10 @@ _ZH_CLAIMS: dict[Claim, re.Pattern[str]] = {
 }
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
-_WRITTEN_CALL = re.compile(r"<\|?tool_call\|?>|<function[=>]|\[TOOL_CALLS\]|<\|python_tag\|>", re.IGNORECASE)
+# Markup of the common chat formats; "functions.pomodoro__start:" is llama-cpp-python's chatml-function-calling.
+_WRITTEN_CALL = re.compile(
+    r"<\|?tool_call\|?>|<function[=>]|\[TOOL_CALLS\]|<\|python_tag\|>|\bfunctions\.\w+:", re.IGNORECASE
+)
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
 _ZH_NUMERAL = re.compile(r"[零〇一二两俩三四五六七八九十百千万]+")
 _EN_NUMBER_WORD = re.compile(

@@ -52,7 +52,9 @@ class ModelReply:
 
     def assistant_message(self) -> dict[str, Any]:
         """The reply as the assistant message the history keeps (and the next request sends back)."""
-        message: dict[str, Any] = {"role": "assistant", "content": self.text}
+        # "" rather than null beside tool calls: llama-cpp-python's server refuses an assistant message
+        # whose content is not a string (a 500 for every later request of the conversation).
+        message: dict[str, Any] = {"role": "assistant", "content": self.text or ""}
         if self.tool_calls:
             message["tool_calls"] = [
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments or ""}}
@@ -82,7 +84,9 @@ class ChatModel:
             completion = await self._client.chat.completions.create(
                 model=self.config.model,
                 messages=messages,  # type: ignore[arg-type]  # plain dicts in the documented shapes
-                **({"tools": tools} if tools else {}),
+                # "auto" said explicitly: OpenAI's default with tools, but llama-cpp-python's
+                # chatml-function-calling takes a missing tool_choice as "none" and shows the model no tools.
+                **({"tools": tools, "tool_choice": "auto"} if tools else {}),
                 **({"max_tokens": max_tokens} if max_tokens else {}),
             )
         except openai.APITimeoutError:

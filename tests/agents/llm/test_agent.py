@@ -313,3 +313,43 @@ def test_a_real_small_model_run_replayed_tells_no_lie_and_learns_the_context(fak
             assert "maximum context length" not in reply and "reduce the length" not in reply, reply
 
     asyncio.run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1", "R-2.2.3")
+def test_a_real_small_model_that_calls_with_numbers_nobody_said_starts_nothing(fake_openai):
+    """The same model offered the tools (tool_choice "auto"): it calls pomodoro__start for nearly every
+    message — "stop", "thanks", "how long is left?" — with 0, 1, 10, 12 or 25 s. Replayed: not one
+    tool.call reaches LineUp; each plausible call is a question with choices, the unusable ones are
+    refused, and its "functions.pomodoro__start:" text is never shown."""
+    fake_openai.script(*recorded("smollm2-135m-real-2048-tools"))
+
+    async def scenario() -> None:
+        wire = Wire()
+        agent = LLMAgent(wire.send, config=LLMConfig(base_url=fake_openai.base_url, model="m", max_retries=0))
+        try:
+            await agent.handle(welcome())
+            published = inventory_for_scope("personal").published()
+            await agent.handle({"type": "inventory", "conversation_id": CONV, **published})
+            for index, (language, words) in enumerate(REAL_RUN):
+                frame = {"type": "user.message", "conversation_id": CONV, "message_id": f"m-{index}", "text": words}
+                before = len(wire.sent)
+                await agent.handle({**frame, "language": language})
+                deadline = asyncio.get_running_loop().time() + 10
+                while agent._turns and asyncio.get_running_loop().time() < deadline:
+                    await asyncio.sleep(0.01)
+                assert not agent._turns, f"turn {index} did not end"
+                assert any(f["type"] in ("message.send", "interaction.request") for f in wire.sent[before:])
+        finally:
+            await agent.close()
+        assert fake_openai.request_count() == len(fake_openai.requests) == 22  # the whole transcript, in step
+        assert "tool.call" not in [f["type"] for f in wire.sent]
+        questions = [f for f in wire.sent if f["type"] == "interaction.request"]
+        assert len(questions) == 15 and all(q["kind"] == "choice" for q in questions)
+        assert questions[0]["options"] == [
+            {"id": "said-0", "label": "25 minutes"},
+            {"id": "cancel", "label": "Neither: do nothing"},
+        ]  # the model's 0 seconds is not offered
+        said = [f["text"] for f in wire.sent if f["type"] == "message.send"]
+        assert not [t for t in said if "functions." in t or grounding.claims(t)]
+
+    asyncio.run(scenario())

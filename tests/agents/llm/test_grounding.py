@@ -79,6 +79,7 @@ def test_wrong_script_written_calls_and_plain_text():
     assert grounding.written_tool_call('<tool_call>\n{"name": "pomodoro__start", "arguments": {}}\n</tool_call>')
     assert grounding.written_tool_call('Calling {"name": "pomodoro__start", "arguments": {"duration_seconds": 1500}}')
     assert not grounding.written_tool_call("Use {curly braces} freely")
+    assert grounding.written_tool_call("functions.pomodoro__start:")  # recorded from SmolLM2 via llama-cpp-python
     assert grounding.plain("I&#39;ll start &amp; you&amp;#39;ll see <b>") == "I'll start & you'll see <b>"
 
 
