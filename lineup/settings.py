@@ -71,6 +71,8 @@ Variables:
     LINEUP_LLM_API_KEY      its key (default: OPENAI_API_KEY; none for a local server)
     LINEUP_LLM_TIMEOUT_SECONDS  per model request (default 60)
     LINEUP_LLM_MAX_RETRIES  retries of a failed model request (default 2)
+    LINEUP_LLM_CONTEXT_TOKENS  the model server's context in tokens, e.g. 2048 (default: learned from
+                            its first "context length exceeded" answer; decision 0051)
     LINEUP_SERVE_STATIC     1/0: Daphne serves /static/ itself (default 1; 0 behind a proxy)
     LINEUP_MANIFEST_GLOBS   comma separated manifest globs, relative to BASE_DIR or absolute
                             (default interact/manifest.json,miniapps/*/manifest.json)
@@ -357,6 +359,7 @@ LINEUP_LLM_MODEL = os.environ.get("LINEUP_LLM_MODEL", "").strip()
 LINEUP_LLM_API_KEY = os.environ.get("LINEUP_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY", "")
 LINEUP_LLM_TIMEOUT_SECONDS = float(os.environ.get("LINEUP_LLM_TIMEOUT_SECONDS", "60"))
 LINEUP_LLM_MAX_RETRIES = int(os.environ.get("LINEUP_LLM_MAX_RETRIES", "2"))
+LINEUP_LLM_CONTEXT_TOKENS = int(os.environ.get("LINEUP_LLM_CONTEXT_TOKENS") or 0) or None
 
 # --- MiniApps -------------------------------------------------------------------------------
 LINEUP_MANIFEST_GLOBS = [

@@ -33,21 +33,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
+from agents.llm import grounding
 from agents.llm import replies as llm_replies
 from agents.llm.config import LLMConfig
+from agents.llm.context import ContextWindow
 from agents.llm.history import History
-from agents.llm.model import ChatModel, ModelError, ToolCallRequest
-from agents.llm.tools import MalformedArguments, ToolSet, parse_arguments, tool_set
+from agents.llm.model import ChatModel, ModelError, ModelReply, ToolCallRequest
+from agents.llm.tools import (
+    FUNCTION_NAME,
+    MalformedArguments,
+    ToolSet,
+    compact_tools,
+    parse_arguments,
+    tool_set,
+)
 from agents.reference import replies
 from agents.reference.agent import (
     CALL_PREFIX,
     START_TOOL,
+    Bounded,
     ReferenceAgent,
     Round,
     Send,
@@ -65,8 +76,21 @@ SYSTEM_PROMPT = (
     " (25 minutes = 1500). Only one focus runs at a time in a conversation. When the person asks for a"
     " focus, start it; when they ask to stop, stop it. LineUp tells the person itself when a focus ends."
     " When they ask how long is left or what is running, call the status function if you have it."
+    " Never say you started, stopped or finished anything unless a tool result above says so."
     " Answer briefly, in plain text, in the language the person writes in."
 )
+# Said last, so even a small model sees it: the person's language, from the page or their setting.
+LANGUAGE_LINE = {
+    "en": " The person writes in English: answer in English.",
+    "zh": " The person writes in Simplified Chinese: answer in Simplified Chinese (简体中文).",
+}
+# "Which did you mean?" when the model's number is not one the person said: the topic (before the
+# first dot) makes a new question supersede this Agent's earlier one in the conversation.
+ASK_PREFIX = "llmask"
+ASK_TIMEOUT_SECONDS = 5 * 60
+CANCEL_OPTION = "cancel"
+# Receipt statuses that say nothing happened (the Router's answers to a stop with nothing to stop).
+NOTHING_STATUSES = ("no_active_focusing_operation", "no_active_quiz", "operation_already_final")
 SEND_ERRORS = (ConnectionError, ConnectionClosed)  # no connection right now: resent after a welcome
 # "How long is left?": the reference Agent's status intent, as a function the model may call. It is
 # the Agent's own (answered from the running focus it reads, never sent to LineUp as a tool call);
@@ -89,9 +113,32 @@ class TurnState:
     conversation_id: str
     message_id: str
     language: Language
+    text: str = ""  # the person's words: the numbers of a call must be among them
     app_session_id: str | None = None  # the focus it started, still open: where its reply goes
     started: Round | None = None
     acted: bool = False  # some tool call reached LineUp
+    asked: bool = False  # a call was turned into a question to the person: the turn ends there
+    read_status: bool = False
+    # What the Runtime confirmed this turn (grounding.Claim kinds), and each confirmed action as
+    # the Agent words it: a reply claiming more is replaced by these words.
+    confirmed: set[str] = field(default_factory=set)
+    events: list[str] = field(default_factory=list)
+    started_seconds: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A call the Agent asked the person about instead of making it: the arguments each choice makes."""
+
+    conversation_id: str
+    tool: str
+    choices: dict[str, dict[str, Any]]  # option id -> arguments (no entry: the "do nothing" option)
+    labels: dict[str, str]
+    language: Language
+
+
+def system_prompt(language: Language) -> str:
+    return SYSTEM_PROMPT + LANGUAGE_LINE[language]
 
 
 class LLMAgent:
@@ -118,6 +165,9 @@ class LLMAgent:
         )
         self.label = label
         self.model = ChatModel(config)
+        self.window = ContextWindow(config.context_tokens, reply_tokens=config.reply_tokens)
+        self._asks: Bounded[str, Ask] = Bounded()  # interaction_id -> the call it holds back
+        self._open_asks: dict[str, str] = {}  # conversation -> its pending question, withdrawn when they move on
         self.max_steps = max_steps
         self.answer_timeout = answer_timeout
         self._histories: dict[str, History] = {}
@@ -162,6 +212,10 @@ class LLMAgent:
             # else the protocol refetches and resends once, or words the rejection
         if kind == "inventory":
             self._tool_sets[frame["conversation_id"]] = tool_set(frame["tools"])
+        if kind == "interaction.resolved":
+            ask = self._asks.pop(frame["interaction_id"])
+            if ask is not None:
+                await self._on_answer(frame, ask)
         # Everything else is the protocol's: resends, acks, result reports, the another-round confirm,
         # and the answers no turn waits for (a confirmed round, a timed-out turn).
         await self.protocol.handle(frame)
@@ -200,7 +254,7 @@ class LLMAgent:
     async def _turn(self, frame: dict[str, Any]) -> None:
         conversation_id = frame["conversation_id"]
         language = self.protocol.language_of(conversation_id, frame, fallback=detect_language(frame["text"]))
-        turn = TurnState(conversation_id, frame["message_id"], language)
+        turn = TurnState(conversation_id, frame["message_id"], language, text=frame["text"])
         async with self._locks.setdefault(conversation_id, asyncio.Lock()):
             try:
                 await self._converse(turn, frame["text"])
@@ -218,33 +272,102 @@ class LLMAgent:
             await self._say_soon(turn.conversation_id, llm_replies.tools_unavailable(turn.language))
             return
         for step in range(self.max_steps):
-            try:
-                offered = [*tools.openai_tools, STATUS_TOOL]
-                reply = await self.model.complete(history.messages(SYSTEM_PROMPT), offered)
-            except ModelError as error:
-                self.protocol.log("model_failed", level="warning", reason=error.reason, detail=error.detail, step=step)
-                await self._model_failed(turn, error)
+            reply = await self._complete(turn, history, [*tools.openai_tools, STATUS_TOOL], step=step)
+            if reply is None:
                 return
             self.protocol.log(
                 "model_replied", conversation_id=turn.conversation_id, step=step, tool_calls=len(reply.tool_calls)
             )
             if not reply.tool_calls:
-                answer = reply.text or llm_replies.empty_reply(turn.language)
+                answer = await self._final_text(turn, reply.text)
                 messages.append({"role": "assistant", "content": answer})
                 await self._say_soon(turn.conversation_id, answer[:MAX_TEXT], app_session_id=turn.app_session_id)
                 return
             answers = []
             for index, request in enumerate(reply.tool_calls):
-                content = await self._run_tool_call(turn, tools, request, cause=f"{step}:{index}")
+                if turn.asked:  # the person is asked about an earlier call of this reply: nothing more is done
+                    content: dict[str, Any] = {"error": "not_done", "detail": "waiting for the person's answer"}
+                else:
+                    content = await self._run_tool_call(turn, tools, request, cause=f"{step}:{index}")
                 answers.append(
                     {"role": "tool", "tool_call_id": request.id, "content": json.dumps(content, ensure_ascii=False)}
                 )
             # Kept together or not at all: a tool_calls message without its answers breaks every later request.
             messages.extend([reply.assistant_message(), *answers])
+            if turn.asked:
+                return  # the question is the turn's answer; the person's choice makes (or not) the call
         await self._say_soon(turn.conversation_id, llm_replies.too_many_steps(self.max_steps, turn.language))
 
+    async def _complete(
+        self, turn: TurnState, history: History, tools: list[dict[str, Any]], *, step: int
+    ) -> ModelReply | None:
+        """The model's next reply, the request fitted into the server's context; None once the person was told why not.
+
+        The oldest turns go first; then the tools' long descriptions. A server that says the request
+        did not fit teaches the context (``ContextWindow.learn``) and the request is fitted again —
+        tried once more per step, and only when something was learned.
+        """
+        prompt = system_prompt(turn.language)
+        retried = False
+        while True:
+            budget = self.window.prompt_budget
+            # The full tools if the current turn fits with them, else their short form; then the
+            # oldest turns go until the rest fits.
+            fitted = None
+            for offered in (tools, compact_tools(tools)):
+                if budget is None or self.window.estimate(history.newest(prompt), offered) <= budget:
+                    fitted = history.fitted(prompt, lambda m, o=offered: self.window.estimate(m, o), budget)
+                    break
+            if fitted is None:
+                self.protocol.log("context_too_small", level="warning", limit=self.window.limit, step=step)
+                await self._model_failed(turn, ModelError("context", "the current turn alone does not fit"))
+                return None
+            estimated = self.window.estimate(fitted, offered)
+            try:
+                return await self.model.complete(fitted, offered, max_tokens=self.window.reply_tokens)
+            except ModelError as error:
+                self.protocol.log("model_failed", level="warning", reason=error.reason, detail=error.detail, step=step)
+                if error.overflow is not None and not retried and self.window.learn(error.overflow, estimated):
+                    retried = True
+                    self.protocol.log(
+                        "context_learned",
+                        limit=self.window.limit,
+                        scale=round(self.window.scale, 3),
+                        estimated=estimated,
+                    )
+                    continue
+                await self._model_failed(turn, error)
+                return None
+
+    async def _final_text(self, turn: TurnState, text: str | None) -> str:
+        """The model's reply as it may be posted: as text, grounded in what the Runtime answered, in the person's language.
+
+        Anything else is replaced by the Agent's own words for what this turn did (decision 0051).
+        """
+        if text is None:
+            return llm_replies.empty_reply(turn.language) if not turn.events else " ".join(turn.events)
+        text = grounding.plain(text)
+        reason = None
+        if grounding.written_tool_call(text):
+            reason = "written_tool_call"
+        elif unconfirmed := grounding.claims(text) - turn.confirmed:
+            reason = "unconfirmed_" + "_".join(sorted(unconfirmed))
+        elif turn.started_seconds and not turn.read_status and (said := grounding.durations_said(text)):
+            if not said & turn.started_seconds:
+                reason = "wrong_duration"
+        if reason is None and grounding.wrong_script(text, turn.language):
+            reason = "wrong_language"
+        if reason is None and grounding.echoes(text, SYSTEM_PROMPT):
+            reason = "recited_instructions"
+        if reason is None:
+            return text
+        self.protocol.log("reply_replaced", conversation_id=turn.conversation_id, reason=reason, level="warning")
+        if reason == "written_tool_call" and not turn.events:
+            return llm_replies.written_tool_call(turn.language)
+        return " ".join(turn.events) or llm_replies.nothing_done(turn.language)
+
     async def _model_failed(self, turn: TurnState, error: ModelError) -> None:
-        text = llm_replies.model_failed(error.reason, error.detail, turn.language, acted=turn.acted)
+        text = llm_replies.model_failed(error.reason, turn.language, acted=turn.acted)
         await self._say_soon(turn.conversation_id, text)
         if turn.started is not None and turn.app_session_id is not None:
             # The focus runs although the model could not announce it: say it as the reference Agent would.
@@ -256,21 +379,43 @@ class LLMAgent:
     ) -> dict[str, Any]:
         """Make one of the model's tool calls; returns what the model is told about it."""
         if request.name == STATUS_FUNCTION:
-            return await self._status_for_model(turn.conversation_id)
+            status = await self._status_for_model(turn.conversation_id)
+            turn.read_status = True
+            if status.get("running"):
+                turn.confirmed.update(("start", "result"))  # "your focus is running, 12 minutes left" is true
+            return status
+        if not FUNCTION_NAME.match(request.name):
+            self.protocol.log("malformed_call", level="warning", function=request.name[:80])
+            await self._say_soon(turn.conversation_id, llm_replies.malformed_call(turn.language))
+            return {"error": "malformed_call", "detail": "a tool call needs a function name; nothing was done"}
         tool = tools.tool_for(request.name)
         if tool is None:
+            # Not in this conversation's Inventory: an app that is not installed, or a name the model made up.
             self.protocol.log("unknown_function", level="warning", function=request.name)
-            await self._say_soon(turn.conversation_id, llm_replies.unknown_function(request.name, turn.language))
+            installed = frozenset(name.split(".", 1)[0] for name in tools.by_function.values())
+            await self._say_soon(
+                turn.conversation_id,
+                llm_replies.unknown_function(request.name, turn.language, installed_apps=installed),
+            )
             return {"error": "unknown_tool", "detail": f"there is no tool named {request.name!r}; nothing was done"}
         try:
             arguments = parse_arguments(request.arguments)
         except MalformedArguments as error:
             # Never reaches LineUp: there is no object to validate. Nothing was started.
             self.protocol.log("malformed_arguments", level="warning", tool=tool, detail=error.detail)
-            await self._say_soon(
-                turn.conversation_id, llm_replies.malformed_arguments(tool, error.detail, turn.language)
-            )
+            await self._say_soon(turn.conversation_id, llm_replies.malformed_arguments(tool, turn.language))
             return {"error": "invalid_arguments", "detail": f"{error.detail}; nothing was done"}
+        unsaid = grounding.ungrounded_numbers(arguments, turn.text)
+        if unsaid:
+            # A plausible wrong number ("25 minutes" -> 285 s) is worse than a question: the person chooses.
+            self.protocol.log("numbers_unsaid", level="warning", tool=tool, arguments=sorted(unsaid))
+            if not await self._ask(turn, tool, arguments, unsaid):
+                await self._say_soon(turn.conversation_id, llm_replies.malformed_arguments(tool, turn.language))
+                return {"error": "invalid_arguments", "detail": f"{sorted(unsaid)} not usable; nothing was done"}
+            return {
+                "error": "needs_confirmation",
+                "detail": f"{', '.join(sorted(unsaid))} is not what the person said; they were asked; nothing was done",
+            }
         frame = await self._call_and_wait(turn, tool, arguments, cause=cause)
         if frame is None:
             return {"error": "no_answer", "detail": "LineUp has not answered yet; the call is resent when it can be"}
@@ -286,9 +431,12 @@ class LLMAgent:
         waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiters[source_id] = waiter
         try:
-            with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
-                # Starting or stopping is the person moving on: "another round?" is withdrawn first.
+            with contextlib.suppress(*SEND_ERRORS):  # no connection: the questions time out on their own
+                # Starting or stopping is the person moving on: "another round?" (and a question of
+                # this Agent's about an earlier call) is withdrawn first.
                 await self.protocol.withdraw_question(turn.conversation_id)
+                await self._withdraw_ask(turn.conversation_id)
+            with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
                 await self.protocol.call(
                     turn.conversation_id,
                     tool,
@@ -312,20 +460,122 @@ class LLMAgent:
             if frame.get("result") is None:
                 turn.app_session_id = frame["app_session_id"]
                 turn.started = _round_of(tool, arguments, turn.language)
+                turn.confirmed.add("start")
+                if turn.started is not None:
+                    turn.started_seconds.add(turn.started.duration_seconds)
+                    turn.events.append(
+                        replies.focus_started(turn.started.duration_seconds, turn.started.activity, turn.language)
+                    )
+                else:
+                    turn.events.append(llm_replies.started(tool, turn.language))
                 return {
                     "status": "started",
                     "operation_id": frame["operation_id"],
                     "replayed": frame["replayed"],
                 }
+            turn.confirmed.add("result")
             return {"status": "already_ended", "operation_id": frame["operation_id"], "result": frame["result"]}
         if kind == "tool.receipt":
-            if frame["receipt"].get("status") == "interrupted":
+            status = frame["receipt"].get("status")
+            if status == "interrupted":
                 turn.app_session_id = None  # that block is read-only now; reply in the main IM
+            if status in NOTHING_STATUSES:
+                turn.events.append(llm_replies.nothing_was_running(turn.language))
+            elif status in ("interrupted", "stopped") or tool.endswith((".interrupt", ".stop")):
+                turn.confirmed.update(("stop", "result"))
+                turn.events.append(llm_replies.stopped(turn.language))
+            else:
+                turn.confirmed.add("result")
+                turn.events.append(llm_replies.done(tool, turn.language))
             return dict(frame["receipt"])
         code, detail = frame["code"], frame["detail"]
         if code == "invalid_arguments":
-            await self._say_soon(turn.conversation_id, llm_replies.invalid_arguments(tool, detail, turn.language))
+            await self._say_soon(turn.conversation_id, llm_replies.invalid_arguments(tool, turn.language))
         return {"error": code, "detail": detail}
+
+    # --- questions instead of guesses ---------------------------------------------------------------
+
+    async def _ask(self, turn: TurnState, tool: str, arguments: dict[str, Any], unsaid: dict[str, float]) -> bool:
+        """Ask which number the person meant (an interaction with choices) instead of making the call;
+        False when there is nothing sensible to offer (no number said, the model's unusable)."""
+        key = sorted(unsaid)[0]
+        asked_value = arguments[key]
+        duration = key.endswith("_seconds")
+
+        def label(value: float) -> str:
+            whole = round(value)
+            if duration:
+                return replies.duration_text(whole, turn.language)
+            return llm_replies.number_option(key, f"{value:g}", turn.language)
+
+        said = grounding.person_durations(turn.text) if duration else []
+        choices: dict[str, dict[str, Any]] = {}
+        labels: dict[str, str] = {}
+        if len(unsaid) == 1:  # with one wrong number, the person's own numbers are the other choices
+            for index, seconds in enumerate(said[:3]):
+                choices[f"said-{index}"] = {**arguments, key: seconds}
+                labels[f"said-{index}"] = label(seconds)
+        if not (duration and asked_value < 1):  # "0 seconds" is no choice to offer
+            choices["model"] = dict(arguments)
+            labels["model"] = label(asked_value)
+        if not choices:
+            return False
+        turn.asked = True
+        labels[CANCEL_OPTION] = llm_replies.cancel_option(turn.language)
+        said_text = ", ".join(labels[option] for option in labels if option.startswith("said-")) or None
+        prompt = llm_replies.number_question(tool, said_text, label(asked_value), turn.language)
+        token = uuid.uuid5(uuid.NAMESPACE_URL, f"llm-ask:{turn.message_id}:{tool}").hex
+        interaction_id = f"{ASK_PREFIX}.{turn.language}.{token}"
+        self._asks.put(interaction_id, Ask(turn.conversation_id, tool, choices, labels, turn.language))
+        self._open_asks[turn.conversation_id] = interaction_id
+        with contextlib.suppress(*SEND_ERRORS):  # lost with the connection: the person may ask again
+            await self.protocol.send(
+                {
+                    "type": "interaction.request",
+                    "conversation_id": turn.conversation_id,
+                    "interaction_id": interaction_id,
+                    "kind": "choice",
+                    "prompt": prompt,
+                    "options": [{"id": option, "label": text[:200]} for option, text in labels.items()],
+                    "timeout_seconds": ASK_TIMEOUT_SECONDS,
+                }
+            )
+        self._history(turn.conversation_id).note(prompt)
+        return True
+
+    async def _withdraw_ask(self, conversation_id: str) -> None:
+        interaction_id = self._open_asks.pop(conversation_id, None)
+        if interaction_id is not None and self._asks.pop(interaction_id) is not None:
+            await self.protocol.send(
+                {"type": "interaction.withdraw", "conversation_id": conversation_id, "interaction_id": interaction_id}
+            )
+
+    async def _on_answer(self, frame: dict[str, Any], ask: Ask) -> None:
+        """The person chose: make the call with the arguments they chose, or nothing."""
+        if self._open_asks.get(ask.conversation_id) == frame["interaction_id"]:
+            del self._open_asks[ask.conversation_id]
+        if frame["status"] != "answered":
+            return  # dismissed, timed out, superseded: nothing is done
+        choice = frame.get("value")
+        arguments = ask.choices.get(choice) if isinstance(choice, str) else None
+        if arguments is None:
+            await self.protocol.say(ask.conversation_id, llm_replies.question_declined(ask.language))
+            self._history(ask.conversation_id).note(llm_replies.question_declined(ask.language))
+            return
+        source_id = call_id(ask.language, f"llm:ask:{frame['interaction_id']}:{choice}", prefix=LLM_CALL_PREFIX)
+        self._history(ask.conversation_id).note(f"{ask.labels[choice]}: {ask.tool}")
+        with contextlib.suppress(*SEND_ERRORS):
+            await self.protocol.withdraw_question(ask.conversation_id)
+        with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
+            # Answered by the protocol itself: "Focus started" in the block, the result report later.
+            await self.protocol.call(
+                ask.conversation_id,
+                ask.tool,
+                arguments,
+                language=ask.language,
+                source_tool_call_id=source_id,
+                round_=_round_of(ask.tool, arguments, ask.language),
+            )
 
     async def _status_for_model(self, conversation_id: str) -> dict[str, Any]:
         """The status intent's answer, for the model: the running focus and its seconds left, or none

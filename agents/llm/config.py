@@ -12,6 +12,10 @@ class LLMConfig:
     api_key: str = ""  # empty: a local server that wants none
     timeout_seconds: float = 60.0
     max_retries: int = 2
+    # The server's context in tokens, when known (llama.cpp's --ctx-size); None: learned from its
+    # first overflow error (agents.llm.context).
+    context_tokens: int | None = None
+    reply_tokens: int = 512  # kept free for the reply, and sent as max_tokens
 
     def __repr__(self) -> str:  # never log the key
         return (

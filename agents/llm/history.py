@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 MAX_TURNS = 12  # a focus conversation needs little context; small prompts keep small models quick
@@ -51,6 +52,26 @@ class History:
         """What the model is sent: the system prompt, then the kept turns in order."""
         self._trim()
         return [{"role": "system", "content": system_prompt}, *(m for turn in self._turns for m in turn)]
+
+    def newest(self, system_prompt: str) -> list[Message]:
+        """The least a request can hold: the system prompt and the current turn."""
+        return [{"role": "system", "content": system_prompt}, *(self._turns[-1] if self._turns else [])]
+
+    def fitted(
+        self, system_prompt: str, measure: Callable[[list[Message]], int], budget: int | None
+    ) -> list[Message] | None:
+        """``messages``, with the oldest turns forgotten until ``measure`` of them is within ``budget``.
+
+        None when the current turn alone (with the system prompt) is over it: nothing the history
+        can drop makes the request fit. ``budget`` None: no limit known, only the usual bounds apply.
+        """
+        while True:
+            messages = self.messages(system_prompt)
+            if budget is None or measure(messages) <= budget:
+                return messages
+            if len(self._turns) <= 1:
+                return None
+            self._turns.popleft()
 
     def _trim(self) -> None:
         # The newest turn always stays, however long: it is the one being answered.

@@ -18,6 +18,7 @@ from typing import Any
 import openai
 
 from agents.llm.config import LLMConfig
+from agents.llm.context import Overflow, overflow_of
 
 # The SDK refuses to start without a key; local servers (Ollama, llama.cpp, vLLM) want none and
 # ignore the header, so this placeholder is sent when no key is configured.
@@ -26,12 +27,15 @@ NO_KEY = "no-key-configured"
 
 class ModelError(Exception):
     """The model server gave no usable answer; ``reason`` is one of ``timeout``, ``unreachable``,
-    ``refused`` (an HTTP error status) or ``bad_response``, and ``detail`` says more."""
+    ``refused`` (an HTTP error status), ``context`` (the request did not fit the server's context;
+    ``overflow`` says what the server told of it) or ``bad_response``, and ``detail`` says more —
+    for the logs: it is the server's own words, never shown to the person."""
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, reason: str, detail: str, *, overflow: Overflow | None = None) -> None:
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
+        self.overflow = overflow
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,9 @@ class ModelReply:
 
     def assistant_message(self) -> dict[str, Any]:
         """The reply as the assistant message the history keeps (and the next request sends back)."""
-        message: dict[str, Any] = {"role": "assistant", "content": self.text}
+        # "" rather than null beside tool calls: llama-cpp-python's server refuses an assistant message
+        # whose content is not a string (a 500 for every later request of the conversation).
+        message: dict[str, Any] = {"role": "assistant", "content": self.text or ""}
         if self.tool_calls:
             message["tool_calls"] = [
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments or ""}}
@@ -67,22 +73,36 @@ class ChatModel:
             max_retries=config.max_retries,
         )
 
-    async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelReply:
-        """One chat completion; raises ``ModelError`` once the SDK's retries are spent."""
+    async def complete(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], *, max_tokens: int | None = None
+    ) -> ModelReply:
+        """One chat completion; raises ``ModelError`` once the SDK's retries are spent.
+
+        ``max_tokens`` bounds the reply, so the prompt and the reply are known to fit the context together.
+        """
         try:
             completion = await self._client.chat.completions.create(
                 model=self.config.model,
                 messages=messages,  # type: ignore[arg-type]  # plain dicts in the documented shapes
-                **({"tools": tools} if tools else {}),
+                # "auto" said explicitly: OpenAI's default with tools, but llama-cpp-python's
+                # chatml-function-calling takes a missing tool_choice as "none" and shows the model no tools.
+                **({"tools": tools, "tool_choice": "auto"} if tools else {}),
+                **({"max_tokens": max_tokens} if max_tokens else {}),
             )
         except openai.APITimeoutError:
             raise ModelError("timeout", f"no answer within {self.config.timeout_seconds:g} s") from None
         except openai.APIConnectionError as error:
             raise ModelError("unreachable", str(error.__cause__ or error)) from None
         except openai.APIStatusError as error:
-            raise ModelError("refused", f"HTTP {error.status_code}: {_status_message(error)}") from None
+            detail = f"HTTP {error.status_code}: {_status_message(error)}"
+            overflow = overflow_of(error.status_code, error.body, str(error.message))
+            if overflow is not None:
+                raise ModelError("context", detail, overflow=overflow) from None
+            raise ModelError("refused", detail) from None
         except openai.OpenAIError as error:
             raise ModelError("bad_response", str(error)) from None
+        except ValueError as error:  # a 200 whose body is not JSON: the SDK lets json's error through
+            raise ModelError("bad_response", f"{type(error).__name__}: {error}"[:200]) from None
         return _reply_of(completion)
 
     async def close(self) -> None:

@@ -77,6 +77,16 @@ def tool_set(descriptors: list[dict[str, Any]]) -> ToolSet:
     return ToolSet(openai_tools=offered, by_function=by_function)
 
 
+def compact_tools(openai_tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The same functions with each description cut to its first sentence: for a context too small for the full ones."""
+    compact = copy.deepcopy(openai_tools)
+    for tool in compact:
+        description = tool["function"].get("description", "")
+        first, dot, _ = description.partition(". ")
+        tool["function"]["description"] = first + ("." if dot else "")
+    return compact
+
+
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:

@@ -40,6 +40,7 @@ def llm_config() -> LLMConfig | None:
         api_key=settings.LINEUP_LLM_API_KEY,
         timeout_seconds=settings.LINEUP_LLM_TIMEOUT_SECONDS,
         max_retries=settings.LINEUP_LLM_MAX_RETRIES,
+        context_tokens=settings.LINEUP_LLM_CONTEXT_TOKENS,
     )
 
 

@@ -6,17 +6,29 @@ completion with tool calls or text, an HTTP error, or a reply held back ``delay`
 client times out. With the script used up it answers 500, so a test that did not expect another
 request fails visibly. Only the model is faked: the Agent under test talks HTTP to it through the
 real ``openai`` SDK.
+
+With ``context_tokens`` set it also behaves like a llama.cpp server started with that
+``--ctx-size``: a request whose prompt counts that many tokens or more is answered with
+llama-cpp-python's 400 ``context_length_exceeded`` body (the script is not consumed). Its count
+(``prompt_tokens``) is a stand-in tokenizer deliberately harsher than the Agent's estimate, so
+the Agent has to learn from the error, as it would from a real server.
+
+``recorded(name)`` loads a transcript of ``transcripts/`` (model server answers, in order) as replies.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import threading
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+TRANSCRIPTS = Path(__file__).parent / "transcripts"
 
 
 @dataclass(frozen=True)
@@ -70,9 +82,52 @@ def error(status: int, message: str) -> Reply:
     return Reply({"error": {"message": message, "type": "server_error", "code": None}}, status=status)
 
 
+def recorded(name: str) -> list[Reply]:
+    """The answers of a transcript in ``transcripts/<name>.json``, in order, as replies."""
+    transcript = json.loads((TRANSCRIPTS / f"{name}.json").read_text(encoding="utf-8"))
+    return [
+        Reply(exchange["response"]["body"], status=exchange["response"]["status"])
+        for exchange in transcript["exchanges"]
+    ]
+
+
+def prompt_tokens(body: dict[str, Any]) -> int:
+    """A stand-in tokenizer: ASCII at 3 characters a token, other characters 2.4 tokens, 5 a message."""
+    parts = [m.get("content") or "" for m in body.get("messages", [])]
+    parts += [json.dumps(m["tool_calls"]) for m in body.get("messages", []) if m.get("tool_calls")]
+    parts.append(json.dumps(body.get("tools") or []) if body.get("tools") else "")
+    text = "".join(parts)
+    ascii_chars = sum(1 for c in text if c < "\x80")
+    return math.ceil(ascii_chars / 3 + (len(text) - ascii_chars) * 2.4) + 5 * len(body.get("messages", []))
+
+
+def overflow(body: dict[str, Any], context_tokens: int) -> Reply:
+    """llama-cpp-python's answer (llama_cpp/server/errors.py) to a prompt of ``context_tokens`` or more."""
+    prompt = prompt_tokens(body)
+    completion = body.get("max_tokens")
+    message = (
+        f"This model's maximum context length is {context_tokens} tokens. However, you requested "
+        f"{(completion or 0) + prompt} tokens ({prompt} in the messages, {completion} in the completion). "
+        "Please reduce the length of the messages or completion."
+    )
+    return Reply(
+        {
+            "error": {
+                "message": message,
+                "type": "invalid_request_error",
+                "param": "messages",
+                "code": "context_length_exceeded",
+            }
+        },
+        status=400,
+    )
+
+
 @dataclass
 class FakeOpenAI:
+    context_tokens: int | None = None
     requests: list[Recorded] = field(default_factory=list)
+    overflows: list[Recorded] = field(default_factory=list)  # the requests answered with an overflow
     _script: deque[Reply] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _closing: threading.Event = field(default_factory=threading.Event)
@@ -96,6 +151,9 @@ class FakeOpenAI:
             self.requests.append(recorded)
             if recorded.path != "/v1/chat/completions":
                 return error(404, f"fake server: no route {recorded.path}")
+            if self.context_tokens is not None and prompt_tokens(recorded.body) >= self.context_tokens:
+                self.overflows.append(recorded)
+                return overflow(recorded.body, self.context_tokens)
             if self._script:
                 return self._script.popleft()
         return error(500, "fake server: no scripted reply left")

@@ -159,21 +159,23 @@ def test_malformed_tool_call_arguments_are_reported_in_the_im_and_start_nothing(
 
     say(conversation, user, "focus 25 minutes")
     live.wait(lambda: agent_message(conversation, "Sorry, I got that wrong."), "the model's first reply")
+    # The person reads what happened in their words; why (the JSON error) is the model's to know.
     not_json = (
-        "I couldn't call pomodoro.start: the language model sent malformed arguments "
-        "(the arguments are not valid JSON: Expecting ',' delimiter at character 25). Nothing was started or changed."
+        "I couldn't do that: the language model asked for pomodoro.start in a form I can't use. "
+        "Nothing was started or changed."
     )
     assert agent_texts(conversation) == [not_json, "Sorry, I got that wrong."]
     told = tool_message(fake_openai.requests[1])
     assert (told["tool_call_id"], told["error"]) == ("bad_json", "invalid_arguments")
+    assert "Expecting ',' delimiter at character 25" in told["detail"]
     assert not ToolCall.objects.exists()  # nothing was sent to the Tool Router at all
 
     say(conversation, user, "focus twenty five minutes")
     live.wait(lambda: agent_message(conversation, "Sorry again."), "the model's second reply")
-    refused = agent_texts(conversation)[2]
-    assert refused.startswith("I couldn't call pomodoro.start: LineUp refused the language model's arguments: ")
-    assert refused.endswith("(invalid_arguments). Nothing was started or changed.")
-    assert "duration_seconds" in refused
+    assert agent_texts(conversation)[2] == (
+        "I couldn't do that: LineUp refused what the language model asked of pomodoro.start. "
+        "Nothing was started or changed."
+    )
     told = tool_message(fake_openai.requests[3])
     assert (told["tool_call_id"], told["error"]) == ("bad_type", "invalid_arguments")
     assert "duration_seconds" in told["detail"]
@@ -205,14 +207,13 @@ def test_model_server_errors_and_timeouts_are_reported_with_bounded_retries(
     supervisor = run_llm_agent(max_retries=1, timeout_seconds=1.0)
 
     say(conversation, user, "hello")
-    refused = (
-        "The language model server refused the request (HTTP 500: model crashed). Nothing was done; please try again."
-    )
+    # The server's own words ("model crashed") are logged, never shown.
+    refused = "I couldn't do that: the language model server had a problem. Nothing was done; please try again."
     live.wait(lambda: agent_message(conversation, refused), "the 500 reported")
     assert fake_openai.request_count() == 2
 
     say(conversation, user, "hello?")
-    late = "The language model server didn't answer in time (no answer within 1 s). Nothing was done; please try again."
+    late = "I couldn't do that: the language model didn't answer in time. Nothing was done; please try again."
     live.wait(lambda: agent_message(conversation, late), "the timeout reported")
     assert fake_openai.request_count() == 4
 
@@ -227,8 +228,11 @@ def test_model_server_errors_and_timeouts_are_reported_with_bounded_retries(
         "the running focus announced although the model failed",
     )
     assert agent_message(
-        conversation, "The language model server refused the request (HTTP 503: overloaded).", startswith=True
+        conversation,
+        "I couldn't do that: the language model server had a problem. What I did before it stands; "
+        "its results follow here.",
     )
+    assert not [t for t in agent_texts(conversation) if "overloaded" in t or "crashed" in t]
     assert Operation.objects.get(conversation=conversation).state == OperationState.RUNNING
 
     say(conversation, user, "stop")

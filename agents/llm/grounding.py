@@ -1,0 +1,216 @@
+"""What the model's text and arguments may say, checked against the person's words and the Runtime's answers (pure).
+
+A small model says "I have a 25 minute focus on reading" having called nothing, answers a Chinese
+message in English, asks for 285 s when the person said 25 minutes, and sometimes writes its tool
+call as text. The Agent does not trust any of that (decision 0051):
+
+- ``claims(text)``: which kinds of action the text claims happened — ``start`` ("I've started…",
+  "focus is running", "已开始"), ``stop`` ("I stopped…", "已停止") or ``result`` ("completed", "you
+  scored", "已记下"). A claim that no tool answer of the turn confirms is not posted. The patterns
+  are deliberately wide (a truthful reply they catch is replaced by a templated one that is also
+  true); negations ("I haven't started", "还没开始") are not claims.
+- ``durations_said(text)``: the durations a text names, in seconds: a reply naming a length none of
+  the started ones has is not posted either.
+- ``wrong_script(text, language)``: a reply in the other script than the person's language (or, to a
+  Chinese person, with English sentences in it); ``echoes(text, instructions)``: a reply reciting the
+  system prompt.
+- ``written_tool_call(text)``: a tool call written as text (``<tool_call>``, a JSON object with a
+  name and arguments) — a malformed tool call: refused, never shown raw, never acted on.
+- ``ungrounded_numbers(arguments, words)``: the numbers of a call that the person did not say (with
+  its unit: "25 minutes" grounds 25, 1500 and 25·3600 s… only 25·60 = 1500 for a duration
+  argument). Such a call is asked about (an interaction with choices) instead of made.
+- ``plain(text)``: the model's text as text: HTML entities some models emit ("I&#39;ll") decoded
+  before it is stored — the page escapes where it renders, so stored text must not be escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import unicodedata
+from typing import Any, Literal
+
+from agents.reference.durations import chinese_durations, chinese_number, english_durations
+from agents.reference.intents import Language
+
+Claim = Literal["start", "stop", "result"]
+
+_EN_CLAIMS: dict[Claim, re.Pattern[str]] = {
+    "start": re.compile(
+        r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:just\s+|now\s+)?(?:started|set(?:\s+up)?|begun|kicked\s+off|launched"
+        r"|scheduled|starting|running)\b"
+        r"|\bI\s+have\s+(?:a|an|your)\s+(?:\w+[\s-]){0,3}(?:minutes?|min|seconds?|hours?|focus|timer|quiz)\b"
+        r"|\b(?:focus|timer|session|pomodoro|quiz|round)\s+(?:is\s+|has\s+)?(?:now\s+)?(?:on|running|started"
+        r"|underway|set|begun|in\s+progress)\b"
+        r"|\b(?:started|starting|here'?s|enjoy)\s+(?:a|an|your|the)\s+(?:\w+[\s-]){0,3}(?:focus|timer|session|quiz"
+        r"|pomodoro|round)\b",
+        re.IGNORECASE,
+    ),
+    "stop": re.compile(
+        r"\bI(?:'ve|\s+have)?\s+(?:just\s+|now\s+)?(?:stopped|ended|cancell?ed|interrupted|paused|halted)\b"
+        r"|\b(?:focus|timer|session|pomodoro|quiz|round)\s+(?:is\s+|has\s+been\s+|was\s+)?(?:now\s+)?(?:stopped"
+        r"|ended|cancell?ed|interrupted|over|paused)\b",
+        re.IGNORECASE,
+    ),
+    "result": re.compile(
+        r"\b(?:you\s+(?:scored|got\s+\d+)|your\s+score|(?:is|was|are)\s+(?:now\s+)?(?:done|complete|completed"
+        r"|finished)|I(?:'ve|\s+have)?\s+(?:added|saved|noted|written|wrote|recorded|completed|finished)"
+        r"|(?:added|saved|noted)\s+(?:it|that|this)\s+(?:to|in))\b",
+        re.IGNORECASE,
+    ),
+}
+_ZH_NOT = r"(?<![没不未别])"
+_ZH_CLAIMS: dict[Claim, re.Pattern[str]] = {
+    "start": re.compile(
+        rf"{_ZH_NOT}(?:开始|启动|开启)(?:了|啦)|已(?:经)?(?:为你|帮你|给你)?(?:开始|启动|设置|设定|设好|定好|开启|安排)"
+        rf"|{_ZH_NOT}(?:设|定|开)好了|正在(?:专注|计时|进行)|计时(?:开始|中)|专注(?:开始|中)|测验开始"
+    ),
+    "stop": re.compile(
+        rf"已(?:经)?(?:为你|帮你|给你)?(?:停止|停下|结束|取消|中断|暂停)|{_ZH_NOT}(?:停止|停下|结束|取消|中断|暂停)(?:了|啦)"
+    ),
+    "result": re.compile(
+        rf"已(?:经)?(?:完成|记下|添加|保存|记录)|{_ZH_NOT}(?:完成|记下|添加|保存|记录)(?:了|啦)|得分|分数(?:是|为)|答对了?\s*\d"
+    ),
+}
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+# Markup of the common chat formats; "functions.pomodoro__start:" is llama-cpp-python's chatml-function-calling.
+_WRITTEN_CALL = re.compile(
+    r"<\|?tool_call\|?>|<function[=>]|\[TOOL_CALLS\]|<\|python_tag\|>|\bfunctions\.\w+:", re.IGNORECASE
+)
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_ZH_NUMERAL = re.compile(r"[零〇一二两俩三四五六七八九十百千万]+")
+_EN_NUMBER_WORD = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty"
+    r"|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?\b",
+    re.IGNORECASE,
+)
+_UNIT_FACTORS = (1, 60, 3600)
+
+
+def plain(text: str) -> str:
+    """The model's text as text: ``I&#39;ll`` -> ``I'll`` (twice, for a doubly escaped ``&amp;#39;``)."""
+    return html.unescape(html.unescape(text)).strip()
+
+
+# "No focus is running", "nothing was started", "isn't running": the words before a match deny it.
+_EN_DENIED = re.compile(r"(?:\b(?:no|not|never|nothing|none)|n't)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+def _affirmed(pattern: re.Pattern[str], text: str, *, english: bool) -> bool:
+    return any(
+        not (english and _EN_DENIED.search(text[max(0, match.start() - 40) : match.start()]))
+        for match in pattern.finditer(text)
+    )
+
+
+def claims(text: str, language: Language | None = None) -> set[Claim]:
+    """The kinds of action ``text`` says happened (both languages' patterns unless ``language`` is given)."""
+    found: set[Claim] = set()
+    for patterns in (_EN_CLAIMS, _ZH_CLAIMS) if language is None else (_ZH_CLAIMS if language == "zh" else _EN_CLAIMS,):
+        english = patterns is _EN_CLAIMS
+        found.update(kind for kind, pattern in patterns.items() if _affirmed(pattern, text, english=english))
+    return found
+
+
+def durations_said(text: str) -> set[int]:
+    """Every duration ``text`` names, in whole seconds, and their sum ("1 hour 30 minutes" names 5400 too)."""
+    text = unicodedata.normalize("NFKC", text)
+    spans = [*english_durations(text), *chinese_durations(text)]
+    said = {round(span.seconds) for span in spans}
+    if len(spans) > 1:
+        said.add(round(sum(span.seconds for span in spans)))
+    return said
+
+
+# Three English words in a row: in a Chinese reply, a sentence of English (a small model's mixed
+# "如果专注25分钟, you can say 任何…"), not a name.
+_ENGLISH_RUN = re.compile(r"[A-Za-z]+[\s,]+[A-Za-z]+[\s,]+[A-Za-z]+")
+
+
+def wrong_script(text: str, language: Language) -> bool:
+    """A Chinese person's reply with less Chinese than Latin letters or with English sentences in it,
+    or an English one that is mostly Chinese."""
+    cjk, latin = len(_CJK.findall(text)), len(_LATIN.findall(text))
+    if language == "zh":
+        return cjk == 0 or cjk * 2 < latin or bool(_ENGLISH_RUN.search(text))
+    return cjk > latin
+
+
+def echoes(text: str, instructions: str, *, run: int = 40) -> bool:
+    """The reply repeats ``run`` characters of the instructions (a small model reciting its system prompt)."""
+    folded, source = " ".join(text.lower().split()), " ".join(instructions.lower().split())
+    return any(source[i : i + run] in folded for i in range(0, max(1, len(source) - run + 1), run // 2))
+
+
+def written_tool_call(text: str) -> bool:
+    """A tool call written into the reply's text instead of made: markup, or a JSON object naming a function."""
+    if _WRITTEN_CALL.search(text):
+        return True
+    start = text.find("{")
+    while start != -1:
+        try:
+            value, _ = json.JSONDecoder().raw_decode(text[start:])
+        except ValueError:
+            value = None
+        if (
+            isinstance(value, dict)
+            and ("name" in value or "function" in value)
+            and ("arguments" in value or "parameters" in value or "function" in value)
+        ):
+            return True
+        start = text.find("{", start + 1)
+    return False
+
+
+def _numbers_in(words: str) -> set[float]:
+    words = unicodedata.normalize("NFKC", words)
+    numbers = {float(n) for n in _DIGITS.findall(words)}
+    for numeral in _ZH_NUMERAL.findall(words):
+        try:
+            numbers.add(float(chinese_number(numeral)))
+        except (KeyError, ValueError):
+            continue
+    for word in _EN_NUMBER_WORD.findall(words):
+        seconds = {round(span.seconds) for span in english_durations(f"{word} seconds")}
+        numbers.update(float(s) for s in seconds)
+    return numbers
+
+
+def grounded_values(key: str, words: str) -> set[float]:
+    """The values of argument ``key`` the person's ``words`` state.
+
+    A duration argument (``*_seconds``) is grounded by a duration said with its unit ("25 minutes"
+    -> 1500), or by a bare number read as minutes or seconds ("pomodoro 25"); any other number
+    argument by a number said.
+    """
+    numbers = _numbers_in(words)
+    if key.endswith("_seconds") or key == "seconds":
+        said = {float(s) for s in durations_said(words)}
+        bare = {n * factor for n in numbers for factor in _UNIT_FACTORS[:2]}
+        return said | bare
+    return numbers
+
+
+def ungrounded_numbers(arguments: dict[str, Any], words: str) -> dict[str, float]:
+    """The top-level number arguments of a call that the person's ``words`` do not state."""
+    missing: dict[str, float] = {}
+    for key, value in arguments.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if float(value) not in grounded_values(key, words):
+            missing[key] = float(value)
+    return missing
+
+
+def person_durations(words: str) -> list[int]:
+    """The durations the person said, in order of first mention, for the choices of a question."""
+    seen: list[int] = []
+    words = unicodedata.normalize("NFKC", words)
+    spans = sorted((*english_durations(words), *chinese_durations(words)), key=lambda span: span.start)
+    for span in spans:
+        seconds = round(span.seconds)
+        if seconds > 0 and seconds not in seen:
+            seen.append(seconds)
+    return seen
