@@ -10,7 +10,6 @@ from axes.admin import AccessAttemptAdmin
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.apps import apps
 from django.contrib import admin, messages
-from django.contrib.admin.templatetags import admin_list
 from django.contrib.auth.models import Permission
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -19,6 +18,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
+
+from lineup.internals.django_admin import replace_boolean_icon
 
 admin.site.unregister(AccessAttempt)
 
@@ -92,8 +93,7 @@ def _boolean_icon(value: bool | None) -> SafeString:
     return format_html('<img src="{}" alt="{}">', icon, {True: _("Yes"), False: _("No"), None: _("Unknown")}[value])
 
 
-# Looked up in this module at each call (also by django.contrib.admin.utils.display_for_field).
-admin_list._boolean_icon = _boolean_icon
+replace_boolean_icon(_boolean_icon)
 
 # Permission names are stored in English (Django writes "Can add <model>" at migrate time, and a
 # model's own ones as its Meta says): a user's and a group's page list them in the operator's
