@@ -508,6 +508,67 @@ def _last_exception(lines: list[str]) -> str:
 # --- one crash-point case (tests/reliability/crashpoints.py) ---------------------------------------
 
 
+def _instance_problems(instance: Any, session: Any, has_snapshot: bool, operation: Any) -> list[str]:
+    """An instance of any app but Pomodoro (the instance without a deadline, issue 35): its
+    sub-session (and its snapshot row, when the app keeps a state) written with it, or none of
+    them; closed, its sub-session ended; open and running nothing, its sub-session not ended."""
+    from runtime.manifests import get_manifest
+    from runtime.transitions import LifecycleState
+
+    if instance.is_system:  # Interact: no sub-session, no snapshot
+        return []
+    iid = str(instance.id)
+    manifest = get_manifest(instance.app_id)
+    needs_snapshot = manifest is not None and manifest.instance_state is not None
+    if session is None or (needs_snapshot and not has_snapshot):
+        return [f"half_written: {instance.app_id} instance {iid} session={session is not None} snapshot={has_snapshot}"]
+    if instance.lifecycle_state == LifecycleState.CLOSED and session.ended_at is None:
+        return [f"foreground: closed {instance.app_id} instance {iid} has a sub-session not ended"]
+    if operation is None and instance.lifecycle_state != LifecycleState.CLOSED and session.ended_at is not None:
+        return [f"foreground: open {instance.app_id} instance {iid} has an ended sub-session"]
+    return []
+
+
+def _snapshot_problems(instances: Sequence[Any]) -> list[str]:
+    """Each instance's snapshot revision is the number of its ``snapshot.saved`` events, each
+    revision saved once: nothing written twice, nothing written without its audit event."""
+    from runtime.models import InstanceSnapshot, LifecycleEvent
+
+    problems = []
+    saved: dict[str, list[int]] = defaultdict(list)
+    for instance_id, data in LifecycleEvent.objects.filter(
+        kind="snapshot.saved", instance_id__in=[i.id for i in instances]
+    ).values_list("instance_id", "data"):
+        saved[str(instance_id)].append(data.get("revision"))
+    for snapshot in InstanceSnapshot.objects.filter(instance__in=instances):
+        revisions = sorted(saved[str(snapshot.instance_id)])
+        if revisions != list(range(1, snapshot.revision + 1)):
+            problems.append(
+                f"snapshot: instance {snapshot.instance_id} is at revision {snapshot.revision}, "
+                f"its snapshot.saved events name {revisions}"
+            )
+    return problems
+
+
+def _receipt_problems(calls: Any) -> list[str]:
+    """A stored receipt that names an instance and a revision names one that exists, at a revision
+    it reached (an instance tool's receipt is written with the state it reports)."""
+    from runtime.models import InstanceSnapshot
+
+    problems = []
+    for call in calls:
+        receipt = call.receipt if isinstance(call.receipt, dict) else {}
+        if "instance_id" not in receipt or not isinstance(receipt.get("revision"), int):
+            continue
+        snapshot = InstanceSnapshot.objects.filter(instance_id=receipt["instance_id"]).first()
+        if snapshot is None or snapshot.revision < receipt["revision"]:
+            problems.append(
+                f"half_written: {call.source_tool_call_id}'s receipt names {receipt['instance_id']} at revision "
+                f"{receipt['revision']}, stored {snapshot and snapshot.revision}"
+            )
+    return problems
+
+
 def check_case(
     *,
     conversation_ids: list[str],
@@ -607,6 +668,9 @@ def check_case(
                     f"foreground: {iid} of a final operation is {instance.lifecycle_state}, "
                     f"its sub-session ended_at {sessions[iid].ended_at}"
                 )
+        else:
+            problems += _instance_problems(instance, sessions.get(iid), iid in snapshots, by_instance.get(iid))
+    problems += _snapshot_problems(instances)
     for conversation_id in conversation_ids:
         front = [
             i
@@ -652,6 +716,7 @@ def check_case(
     for call_id, answer in retries.items():
         if not answer.get("replayed"):
             problems.append(f"retry: the retry of {call_id} was not answered from the stored rows: {answer}")
+    problems += _receipt_problems(calls.values())
     # The person's messages: each one the page was told is stored, each stored one reached the Agent.
     from interact.models import AuthorKind, Message, MessageDelivery
 

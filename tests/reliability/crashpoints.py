@@ -17,6 +17,9 @@ A **case** is (kind, k, seed). Its kind names a decision and the process it runs
 | message | ``post_human_message`` | Daphne (the person's ``message.send``; then its delivery to the Agent) |
 | snapshot | ``save_snapshot`` | Daphne (the Surface's ``state.save`` of a running Pomodoro) |
 | answer | ``answer_interaction`` | Daphne (the person answers the Agent's confirm; its resolution reaches the Agent) |
+| open | ``save_instance_state`` | Daphne (the Agent's first ``notes.append``: opens Notes, no deadline, and saves the line) |
+| note | ``save_instance_state`` | Daphne (a later ``notes.append`` on the open Notes instance) |
+| close_note | ``close_instance`` | Daphne (the person closes Notes, which runs no operation: ``app.close``) |
 
 A case starts its process with ``LINEUP_CRASH_AT=<decision>:<k>``; the process dies by ``os._exit``
 at step k (``runtime/crashpoints.py`` lists the steps). The harness sees the ``CRASH`` line in the
@@ -75,7 +78,9 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
     "message": ("post_human_message", "daphne"),
     "snapshot": ("save_snapshot", "daphne"),
     "answer": ("answer_interaction", "daphne"),
-    "append": ("save_instance_state", "daphne"),
+    "open": ("save_instance_state", "daphne"),
+    "note": ("save_instance_state", "daphne"),
+    "close_note": ("close_instance", "daphne"),
 }
 STEP_TIMEOUT = 45.0  # one phase of a case on a busy 2-core machine
 FRAME_ERRORS = frozenset({"invalid_frame", "malformed_frame", "unknown_frame_type", "frame_too_large"})
@@ -423,24 +428,68 @@ def _scenario_snapshot(case: Case, rng: random.Random) -> None:
     case.call(conversation_id, "stop", "pomodoro.interrupt", {})
 
 
-def _scenario_append(case: Case, rng: random.Random) -> None:
-    """The Agent adds a line to the person's notes (an instance without a deadline, opened by this
-    call), sending it again with the same call id until answered; then a second line. All or nothing
-    and once: one Notes instance whose text is the two lines, each exactly once, at revision 2."""
-    conversation_id = case.conversations[0]
+def _notes(case: Case) -> list[tuple[int, dict[str, Any] | None, str]]:
+    """Every Notes instance of the case's conversation: (snapshot revision, state, lifecycle state)."""
+    return list(
+        InstanceSnapshot.objects.filter(
+            instance__conversation_id=case.conversations[0], instance__app_id="notes"
+        ).values_list("revision", "state", "instance__lifecycle_state")
+    )
+
+
+def _append(case: Case, call_id: str, text: str) -> dict[str, Any]:
+    answer = case.call(case.conversations[0], call_id, "notes.append", {"text": text})
+    if answer["type"] != "tool.receipt" or answer["receipt"].get("status") != "appended":
+        pytest.fail(f"notes.append {call_id} answered {answer}\n{case.context()}")
+    return answer
+
+
+def _scenario_open(case: Case, rng: random.Random) -> None:
+    """The Agent's first ``notes.append`` in the conversation opens the Notes instance (no operation,
+    no deadline) and saves its text in one decision; sent again with the same call id until answered;
+    then a second line. All or nothing and once: one Notes instance, open, whose text is the two
+    lines, each exactly once, at revision 2, and the first receipt names revision 1."""
     line = f"crash {rng.randrange(1000)}"
     case.arm()
-    first = case.call(conversation_id, "append", "notes.append", {"text": line})
-    second = case.call(conversation_id, "append-2", "notes.append", {"text": "after"})
-    if (first["type"], second["type"]) != ("tool.receipt", "tool.receipt"):
-        pytest.fail(f"notes.append answered {first} then {second}\n{case.context()}")
-    notes = list(
-        InstanceSnapshot.objects.filter(
-            instance__conversation_id=conversation_id, instance__app_id="notes"
-        ).values_list("revision", "state")
-    )
-    if notes != [(2, {"text": f"{line}\nafter"})]:
+    first = _append(case, "open", line)
+    _append(case, "open-2", "after")
+    if (notes := _notes(case)) != [(2, {"text": f"{line}\nafter"}, "background")]:
         case.page_problems.append(f"half_written or twice: notes {notes}")
+    if first["receipt"].get("revision") != 1:
+        case.page_problems.append(f"open: the first append's receipt names revision {first['receipt'].get('revision')}")
+
+
+def _scenario_note(case: Case, rng: random.Random) -> None:
+    """A later ``notes.append`` on the open Notes instance (revision 1 -> 2), cut anywhere and sent
+    again with the same call id: the line appended exactly once, to the same instance."""
+    _append(case, "open", "first")
+    line = f"crash {rng.randrange(1000)}"
+    case.arm()
+    second = _append(case, "note", line)
+    if (notes := _notes(case)) != [(2, {"text": f"first\n{line}"}, "background")]:
+        case.page_problems.append(f"half_written or twice: notes {notes}")
+    if second["receipt"].get("revision") != 2:
+        case.page_problems.append(f"note: the append's receipt names revision {second['receipt'].get('revision')}")
+
+
+def _scenario_close_note(case: Case, rng: random.Random) -> None:
+    """The person closes the Notes instance the Agent opened (``app.close`` of an instance that runs
+    no operation: closed, its sub-session ended, nothing settled); then the Agent reads the notes,
+    closed and kept read-only, and a new line opens a new instance."""
+    line = f"crash {rng.randrange(1000)}"
+    opened = _append(case, "open", line)
+    case.arm()
+    body = {"conversation_id": case.conversations[0], "instance_id": opened["receipt"]["instance_id"]}
+    _page_does(case, _person(case), "app.close", body)
+    read = case.call(case.conversations[0], "read", "notes.read", {})
+    if read["type"] != "tool.receipt" or (read["receipt"].get("open"), read["receipt"].get("text")) != (False, line):
+        case.page_problems.append(f"close_note: notes.read after the close answered {read}")
+    _append(case, "again", "after")
+    if (notes := sorted(_notes(case), key=lambda n: n[2])) != [
+        (1, {"text": "after"}, "background"),
+        (1, {"text": line}, "closed"),
+    ]:
+        case.page_problems.append(f"close_note: notes {notes}")
 
 
 def _scenario_answer(case: Case, rng: random.Random) -> None:
@@ -486,7 +535,9 @@ def _scenario_answer(case: Case, rng: random.Random) -> None:
 
 SCENARIOS: dict[str, Callable[[Case, random.Random], None]] = {
     "answer": _scenario_answer,
-    "append": _scenario_append,
+    "open": _scenario_open,
+    "note": _scenario_note,
+    "close_note": _scenario_close_note,
     "snapshot": _scenario_snapshot,
     "close": _scenario_lifecycle("app.close"),
     "switch": _scenario_lifecycle("return_to_interact"),
