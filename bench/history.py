@@ -530,22 +530,29 @@ def _instance_problems(instance: Any, session: Any, has_snapshot: bool, operatio
 
 
 def _snapshot_problems(instances: Sequence[Any]) -> list[str]:
-    """Each instance's snapshot revision is the number of its ``snapshot.saved`` events, each
-    revision saved once: nothing written twice, nothing written without its audit event."""
-    from runtime.models import InstanceSnapshot, LifecycleEvent
+    """Each instance's snapshot revision is reached one ``snapshot.saved`` event at a time, each
+    revision saved once: nothing written twice, nothing written without its audit event. An
+    operation's start writes its app's initial state as revision 1 in its own statement (its
+    ``operation.started`` event), so an instance with an operation may start there."""
+    from runtime.models import InstanceSnapshot, LifecycleEvent, Operation
 
     problems = []
+    ids = [i.id for i in instances]
     saved: dict[str, list[int]] = defaultdict(list)
-    for instance_id, data in LifecycleEvent.objects.filter(
-        kind="snapshot.saved", instance_id__in=[i.id for i in instances]
-    ).values_list("instance_id", "data"):
+    for instance_id, data in LifecycleEvent.objects.filter(kind="snapshot.saved", instance_id__in=ids).values_list(
+        "instance_id", "data"
+    ):
         saved[str(instance_id)].append(data.get("revision"))
+    started = {str(i) for i in Operation.objects.filter(instance_id__in=ids).values_list("instance_id", flat=True)}
     for snapshot in InstanceSnapshot.objects.filter(instance__in=instances):
-        revisions = sorted(saved[str(snapshot.instance_id)])
-        if revisions != list(range(1, snapshot.revision + 1)):
+        iid = str(snapshot.instance_id)
+        revisions = sorted(saved[iid])
+        base = snapshot.revision - len(revisions)
+        if revisions != list(range(base + 1, snapshot.revision + 1)) or base not in (
+            (0, 1) if iid in started else (0,)
+        ):
             problems.append(
-                f"snapshot: instance {snapshot.instance_id} is at revision {snapshot.revision}, "
-                f"its snapshot.saved events name {revisions}"
+                f"snapshot: instance {iid} is at revision {snapshot.revision}, its snapshot.saved events name {revisions}"
             )
     return problems
 
