@@ -1,5 +1,6 @@
 """The history checker's reading of process logs: the faults' own connection errors are expected,
-anything else that raised or logged an error is a violation."""
+anything else that raised or logged an error is a violation; and the crash-point judge
+(``check_case``) on an instance without a deadline."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import json
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
-from bench.history import Violations, _account, _check_logs
+import pytest
+
+from bench.history import Violations, _account, _check_logs, check_case
+from tests.support.factories import at
 
 
 def _line(event: str, level: str = "error", **extra: str) -> str:
@@ -89,3 +93,58 @@ def test_accounting_counts_lost_duplicated_unexpected_and_recovered_results_per_
     assert row["lost_fraction"] == round(1 / 3, 4)
     assert figures["accounting"]["overall"]["unexpected"] == 2
     assert violations.by_check["unexpected"] == 1
+
+
+@pytest.mark.django_db
+def test_the_crash_judge_finds_a_notes_line_saved_twice_a_revision_without_its_event_and_a_lost_session(conversation):
+    """``check_case`` on an instance without a deadline (issue 35): clean after two appends; then each
+    damage a crash could leave is named."""
+    from miniapps.notes.tools import append
+    from runtime.api import ToolRequest
+    from runtime.models import AppSession, InstanceSnapshot, LifecycleEvent, ToolCall
+
+    def notes_append(call_id: str, text: str, minute: int) -> None:
+        append(
+            ToolRequest(
+                conversation_id=conversation.id,
+                source_tool_call_id=call_id,
+                tool="notes.append",
+                arguments={"text": text},
+                now=at(minute),
+                caller="agent:test",
+                agent_id=None,
+                channel="agent_socket",
+            )
+        )
+
+    notes_append("a", "first", 1)
+    notes_append("b", "second", 2)
+    answers = {c.source_tool_call_id: [{"type": "tool.receipt", "receipt": c.receipt}] for c in ToolCall.objects.all()}
+
+    def judge() -> list[str]:
+        return check_case(
+            conversation_ids=[str(conversation.id)],
+            agent_deliveries=[],
+            answers=answers,
+            retries={},
+            delivered_after_ack=[],
+        )
+
+    assert judge() == []
+    snapshot = InstanceSnapshot.objects.get(instance__app_id="notes")
+
+    def found(prefix: str) -> list[str]:
+        return [p for p in judge() if p.startswith(prefix)]
+
+    InstanceSnapshot.objects.filter(pk=snapshot.pk).update(revision=3)  # a write without its event
+    assert found("snapshot:"), judge()
+    InstanceSnapshot.objects.filter(pk=snapshot.pk).update(revision=1)  # the second receipt names revision 2
+    assert [p for p in judge() if "receipt names" in p], judge()
+    InstanceSnapshot.objects.filter(pk=snapshot.pk).update(revision=2)
+    assert not found("snapshot:") and not found("half_written"), judge()
+    AppSession.objects.filter(instance_id=snapshot.instance_id).delete()  # the instance without its sub-session
+    assert found("half_written: notes instance"), judge()
+    twice = LifecycleEvent.objects.filter(kind="snapshot.saved", instance_id=snapshot.instance_id).latest("id")
+    twice.pk = None
+    twice.save()  # the second line's write recorded twice (events are append-only: this one last)
+    assert found("snapshot:"), judge()
