@@ -57,6 +57,7 @@ Variables:
     LINEUP_MCP_REQUESTS_PER_SECOND_PER_TOKEN  /mcp/ requests started per second per token (5, burst 20; more wait)
     LINEUP_MCP_HELD_PER_PROCESS  /mcp/ requests held open (tasks/result) at once per process, all people (512)
     LINEUP_MCP_CONFORMANCE_FIXTURES  1: install the MCP conformance suite's fixture MiniApp (tests only)
+    LINEUP_CRASH_APP        1: install the crash-point harness' MiniApp (tests only)
     LINEUP_STRANGER_LOOKUPS_PER_SECOND / _PER_ADDRESS  tokens this process has not seen yet, looked up in
                             the database per second for everyone / per client address (50 / 5, bursts of
                             five seconds' worth; more are refused 429, late); lineup.doors.strangers
@@ -135,6 +136,8 @@ ALLOWED_HOSTS = [
 # Tests only: the official MCP conformance suite's fixture tools as a MiniApp (never in production).
 MCP_CONFORMANCE_FIXTURES = os.environ.get("LINEUP_MCP_CONFORMANCE_FIXTURES") == "1"
 CONFORMANCE_FIXTURES_APP = "tests.lineup.gateways.mcp.conformance_app"
+CRASH_APP = os.environ.get("LINEUP_CRASH_APP") == "1"
+CRASH_APP_PACKAGE = "tests.reliability.crash_app"
 
 INSTALLED_APPS = [
     "daphne",
@@ -151,6 +154,8 @@ INSTALLED_APPS = [
     *BUNDLED_MINIAPPS,
     # The MCP conformance suite's fixture MiniApp: tests only (tests/lineup/gateways/mcp/test_official_suite.py).
     *([CONFORMANCE_FIXTURES_APP] if MCP_CONFORMANCE_FIXTURES else []),
+    # The crash-point harness' MiniApp: tests only (tests/reliability/crash_app).
+    *([CRASH_APP_PACKAGE] if CRASH_APP else []),
     # Bottom to top (docs/decisions/0010-layers.md): each app imports only those listed before it.
     "runtime",
     "interact",
@@ -366,7 +371,12 @@ LINEUP_MANIFEST_GLOBS = [
     g.strip()
     for g in os.environ.get("LINEUP_MANIFEST_GLOBS", "interact/manifest.json,miniapps/*/manifest.json").split(",")
     if g.strip()
-] + ([CONFORMANCE_FIXTURES_APP.replace(".", "/") + "/manifest.json"] if MCP_CONFORMANCE_FIXTURES else [])
+]
+LINEUP_MANIFEST_GLOBS += [
+    package.replace(".", "/") + "/manifest.json"
+    for package, installed in ((CONFORMANCE_FIXTURES_APP, MCP_CONFORMANCE_FIXTURES), (CRASH_APP_PACKAGE, CRASH_APP))
+    if installed
+]
 
 # --- Metrics and probes (lineup.probes, runtime.metrics) --------------------------------------
 LINEUP_METRICS_DIR = os.environ.get("LINEUP_METRICS_DIR", "").strip()

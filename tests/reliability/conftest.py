@@ -165,6 +165,7 @@ def crash_rig(request, transactional_db, tmp_path) -> Iterator[CrashRig]:
         LINEUP_OUTBOX_REDELIVERY_SECONDS=REDELIVERY_SECONDS,
         LINEUP_LOG_FORMAT="json",
         LINEUP_REFERENCE_AGENT_URL="",
+        LINEUP_CRASH_APP="1",  # the instance calls no bundled app publishes (tests/reliability/crash_app)
     )
     with supervised_processes(request, tmp_path) as processes:
         rig = CrashRig(processes=processes, log_dir=tmp_path, redis_port=redis_port, daphne_port=free_port(), env=env)

@@ -20,6 +20,8 @@ A **case** is (kind, k, seed). Its kind names a decision and the process it runs
 | open | ``save_instance_state`` | Daphne (the Agent's first ``notes.append``: opens Notes, no deadline, and saves the line) |
 | note | ``save_instance_state`` | Daphne (a later ``notes.append`` on the open Notes instance) |
 | close_note | ``close_instance`` | Daphne (the person closes Notes, which runs no operation: ``app.close``) |
+| open_instance | ``open_instance`` | Daphne (the crash rig's app's ``crashpad.open``: an instance with its first state) |
+| close_by_agent | ``close_instance`` | Daphne (the Agent's ``crashpad.close`` of an instance running no operation) |
 
 A case starts its process with ``LINEUP_CRASH_AT=<decision>:<k>``; the process dies by ``os._exit``
 at step k (``runtime/crashpoints.py`` lists the steps). The harness sees the ``CRASH`` line in the
@@ -56,7 +58,7 @@ from django.utils import timezone
 from bench.history import check_case
 from bench.soak import Person
 from interact.models import Interaction, MessageDelivery
-from runtime.models import Conversation, InstanceSnapshot, Operation, OutboxEntry
+from runtime.models import AppInstance, Conversation, InstanceSnapshot, LifecycleEvent, Operation, OutboxEntry
 from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.transitions import RUNNING_STATES
@@ -81,6 +83,8 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
     "open": ("save_instance_state", "daphne"),
     "note": ("save_instance_state", "daphne"),
     "close_note": ("close_instance", "daphne"),
+    "open_instance": ("open_instance", "daphne"),
+    "close_by_agent": ("close_instance", "daphne"),
 }
 STEP_TIMEOUT = 45.0  # one phase of a case on a busy 2-core machine
 FRAME_ERRORS = frozenset({"invalid_frame", "malformed_frame", "unknown_frame_type", "frame_too_large"})
@@ -492,6 +496,54 @@ def _scenario_close_note(case: Case, rng: random.Random) -> None:
         case.page_problems.append(f"close_note: notes {notes}")
 
 
+def _pads(case: Case) -> list[tuple[int, dict[str, Any] | None, str]]:
+    return list(
+        InstanceSnapshot.objects.filter(
+            instance__conversation_id=case.conversations[0], instance__app_id="crashpad"
+        ).values_list("revision", "state", "instance__lifecycle_state")
+    )
+
+
+def _pad_call(case: Case, call_id: str, tool: str, arguments: dict[str, Any], status: str) -> dict[str, Any]:
+    answer = case.call(case.conversations[0], call_id, tool, arguments)
+    if answer["type"] != "tool.receipt" or answer["receipt"].get("status") != status:
+        pytest.fail(f"{tool} {call_id} answered {answer}, not {status}\n{case.context()}")
+    return answer
+
+
+def _scenario_open_instance(case: Case, rng: random.Random) -> None:
+    """The Agent opens an instance with its first state (``open_instance``: the crash rig's
+    ``crashpad.open``), cut anywhere and sent again with the same call id: one instance, revision 1,
+    the state sent, the receipt naming it."""
+    text = f"crash {rng.randrange(1000)}"
+    case.arm()
+    opened = _pad_call(case, "open", "crashpad.open", {"text": text}, "opened")
+    if (pads := _pads(case)) != [(1, {"text": text}, "background")]:
+        case.page_problems.append(f"half_written or twice: pads {pads}")
+    if (opened["receipt"].get("revision"), opened["receipt"].get("instance_id")) != (
+        1,
+        str(AppInstance.objects.get(conversation_id=case.conversations[0], app_id="crashpad").id),
+    ):
+        case.page_problems.append(f"open_instance: the receipt is {opened['receipt']}")
+
+
+def _scenario_close_by_agent(case: Case, rng: random.Random) -> None:
+    """The Agent closes the instance it opened, which runs no operation (the Agent's
+    ``close_instance``: ``crashpad.close``), sent again with the same call id until answered: the
+    first answer stored is every answer (``closed``, never ``no_open_instance`` for a retry), the
+    instance closed once, its state kept."""
+    text = f"crash {rng.randrange(1000)}"
+    _pad_call(case, "open", "crashpad.open", {"text": text}, "opened")
+    case.arm()
+    _pad_call(case, "close", "crashpad.close", {}, "closed")
+    if (pads := _pads(case)) != [(1, {"text": text}, "closed")]:
+        case.page_problems.append(f"close_by_agent: pads {pads}")
+    pad = AppInstance.objects.get(conversation_id=case.conversations[0], app_id="crashpad")
+    closes = LifecycleEvent.objects.filter(instance_id=pad.id, kind="instance.closed").count()
+    if closes > 1:
+        case.page_problems.append(f"close_by_agent: closed {closes} times")
+
+
 def _scenario_answer(case: Case, rng: random.Random) -> None:
     """The Agent asks the person to confirm; the person answers (a retry after a committed answer is
     refused ``interaction_resolved``); the resolution reaches the Agent, which acks it. Resolved once,
@@ -538,6 +590,8 @@ SCENARIOS: dict[str, Callable[[Case, random.Random], None]] = {
     "open": _scenario_open,
     "note": _scenario_note,
     "close_note": _scenario_close_note,
+    "open_instance": _scenario_open_instance,
+    "close_by_agent": _scenario_close_by_agent,
     "snapshot": _scenario_snapshot,
     "close": _scenario_lifecycle("app.close"),
     "switch": _scenario_lifecycle("return_to_interact"),
