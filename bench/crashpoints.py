@@ -5,8 +5,10 @@
     python -m bench.crashpoints --case eta:5:4711    # one case alone, as a failure prints it
 
 Each decision kind (``tests/reliability/crashpoints.py``, ``KINDS``: start, start_beside, interrupt,
-eta, sweep, recover, deliver, ack, close, switch, message, snapshot, answer, open, note, close_note) is run once uncrashed to count its steps n, then once per k = 0 … n-1 with its process
-killed (``os._exit``) at step k, recovered and checked (``bench.history.check_case``). It runs the
+eta, sweep, recover, deliver, ack, close, switch, message, snapshot, answer, open, note,
+close_note, open_instance, close_by_agent) is run once uncrashed to count its steps n, then once
+per k = 0 … n-1 with its process killed (``os._exit``) at step k, recovered and checked
+(``bench.history.check_case``). It runs the
 harness through the test runner (``scripts/test``: the suite's PostgreSQL test database, a Redis of
 its own, real Daphne, Celery worker and beat processes), so it needs what the suite needs. The
 results go to ``--out`` (JSON lines, one per case) and a summary is printed; exit status 1 when any

@@ -27,8 +27,8 @@ pytestmark = [pytest.mark.celery, pytest.mark.postgres]
 
 # CI's share: the kinds drawn per run (each its uncrashed run, which passes every step once, and
 # its sampled ks). Six of the twelve and one k each took 55 s on the 2-core machine (ten took 2.7
-# minutes beside a soak). Four a run keep that cost as the kinds grow (sixteen since issue 35's
-# instances without a deadline: each kind is drawn every fourth run on average). Both can be raised.
+# minutes beside a soak). Four a run keep that cost as the kinds grow (eighteen since issue 35's
+# instances without a deadline: each kind is drawn about every fifth run). Both can be raised.
 KINDS_PER_RUN = int(os.environ.get("LINEUP_CRASHPOINTS_KINDS", "4"))
 SAMPLED = int(os.environ.get("LINEUP_CRASHPOINTS_SAMPLE", "1"))
 
