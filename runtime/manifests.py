@@ -98,7 +98,7 @@ class OperationPolicy:
     max_duration_seconds: int = 24 * 60 * 60  # the Runtime's bound, on top of the frozen input schema
     duration_argument: str = "duration_seconds"  # the integer argument that is the duration in seconds
     # The app's own word for an operation that runs: the state its projection, results and status
-    # say (runtime.services.operations.wire_state), its busy rejection, and what a host calls the
+    # say (runtime.services.operation_views.wire_state), its busy rejection, and what a host calls the
     # app meanwhile (an English word the host translates).
     running_label: str = "running"
     # One rule across apps (decision 0041). Whether this operation runs alone in its conversation:

@@ -12,7 +12,7 @@ from django.db.models import Count, Max, Min, Prefetch, Q
 from runtime.clock import isoformat
 from runtime.manifests import get_manifest
 from runtime.models import Agent, AgentToken, AppInstance, Conversation, Operation, OutboxEntry, ToolCall
-from runtime.services.operations import operation_projection
+from runtime.services.operation_views import operation_projection
 from runtime.services.snapshots import encoded_size
 from runtime.transitions import RUNNING_STATES, LifecycleState
 

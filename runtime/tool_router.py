@@ -27,7 +27,7 @@ from runtime.manifests import ToolDescriptor, first_error, get_tool
 from runtime.miniapps import handler
 from runtime.models import Conversation, DeliveryChannel, Operation
 from runtime.selectors import find_tool_call
-from runtime.services.operations import busy_rejection, check_receipt
+from runtime.services.operation_views import busy_rejection, check_receipt
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, ToolRequest, replay
 from runtime.transitions import RUNNING_STATES
 

@@ -1,6 +1,6 @@
 """``runtime_settle_batch``: the writes of a settlement as one PostgreSQL function call (decisions 0030, 0035, 0040).
 
-It mirrors ``settle_locked``'s Python path (``runtime.services.operations``) and
+It mirrors ``settle_locked``'s Python path (``runtime.services.settlements``) and
 ``close_instances`` (``runtime.services.workspace``) row for row: Python still decides each
 operation with ``runtime.transitions.decide_settlement`` and shapes and checks its result; this
 function applies that decision to the batch set by set, under the locks the caller already holds

@@ -1,6 +1,6 @@
 """The start of a deadline operation as one PostgreSQL function call: ``runtime_start_operation``.
 
-It mirrors ``runtime.services.operations._start_with_orm`` (SQLite's path, and the specification)
+It mirrors ``runtime.services.starts._start_with_orm`` (SQLite's path, and the specification)
 statement for statement, so both write the same rows: lock the workspace (creating it with
 Interact in front on the conversation's first decision, as ``lock_workspace`` does), read the
 retry / the running exclusive operation / the app in front, and either answer from them or write
