@@ -177,18 +177,7 @@ def _start(
         started_at=to_millis(now),
         duration_seconds=duration_seconds,
     )
-    manifest = get_manifest(app_id)
-    contract = manifest.instance_state if manifest else None
-    if contract is not None:
-        plan.snapshot = {"schema_version": contract.schema_version, "state": None, "size_bytes": 0, "revision": 0}
-        if initial_state is not None:
-            # The app's own first state: held to its contract like any save (a bad one is its bug,
-            # raised only when the start would otherwise write: a retry or a busy answer comes first).
-            size = encoded_size(initial_state)
-            error = first_error(contract.validator, initial_state)
-            if error is not None or size > contract.max_bytes:
-                plan.refusal = f"{app_id}: initial_state breaks its contract: {error or f'{size} bytes'}"
-            plan.snapshot.update(state=initial_state, size_bytes=size, revision=1)
+    _hold_initial_state(plan, initial_state)
     seen = _start_in_sql(plan) if use_sql() else _start_with_orm(plan)
 
     if seen.retry is not None:
@@ -199,37 +188,7 @@ def _start(
         raise busy_rejection(policy, app_id, seen.busy_operation_id)
     if plan.refusal is not None:
         raise ValueError(plan.refusal)
-    # Written: what the workspace is told after commit, and the deadline.
-    if seen.created_interact_id is not None:
-        workspace_created_in_sql(plan.conversation_id, seen.created_interact_id, now=now)
-    instance = AppInstance(
-        id=plan.instance_id, conversation_id=plan.conversation_id, app_id=app_id, opened_at=plan.started_at
-    )
-    backgrounded = opened_in_front(instance, seen.in_front)
-    if use_sql():
-        announce_written("operation.started", data=plan.event_data(backgrounded), **plan.event_ids())
-    else:
-        record_event("operation.started", at=now, **plan.event_ids(), **plan.event_data(backgrounded))
-    operation = Operation(
-        id=plan.operation_id,
-        conversation_id=plan.conversation_id,
-        instance_id=plan.instance_id,
-        app_session_id=plan.session_id,
-        tool_call=ToolCall(id=plan.call_id, tool=tool),
-        app_id=app_id,
-        details=plan.details,
-        state=OperationState.RUNNING,
-        started_at=plan.started_at,
-        ends_at=plan.ends_at,
-    )
-    project_on_commit(plan.conversation_id, "operation.started", operation_projection(operation))
-    schedule_deadline_on_commit(plan.operation_id, plan.ends_at)
-    return Accepted(
-        source_tool_call_id=source_tool_call_id,
-        operation_id=plan.operation_id,
-        instance_id=plan.instance_id,
-        app_session_id=plan.session_id,
-    )
+    return _started(plan, seen)
 
 
 # Which path starts an operation on PostgreSQL; a test switches it off to run both on one database.
@@ -243,6 +202,59 @@ START_IN_SQL = True
 
 def use_sql() -> bool:
     return START_IN_SQL and connection.vendor == "postgresql"
+
+
+def _hold_initial_state(plan: _StartPlan, initial_state: dict[str, Any] | None) -> None:
+    """The instance_state snapshot the start writes, if the app's manifest has a contract for one.
+
+    The app's own first state is held to its contract like any save; a bad one is its bug, raised
+    only when the start would otherwise write (a retry or a busy answer comes first): ``refusal``."""
+    manifest = get_manifest(plan.app_id)
+    contract = manifest.instance_state if manifest else None
+    if contract is None:
+        return
+    plan.snapshot = {"schema_version": contract.schema_version, "state": None, "size_bytes": 0, "revision": 0}
+    if initial_state is not None:
+        size = encoded_size(initial_state)
+        error = first_error(contract.validator, initial_state)
+        if error is not None or size > contract.max_bytes:
+            plan.refusal = f"{plan.app_id}: initial_state breaks its contract: {error or f'{size} bytes'}"
+        plan.snapshot.update(state=initial_state, size_bytes=size, revision=1)
+
+
+def _started(plan: _StartPlan, seen: _Seen) -> Accepted:
+    """A start that wrote: its audit event, what the workspace is told after commit, the deadline."""
+    now = plan.now
+    if seen.created_interact_id is not None:
+        workspace_created_in_sql(plan.conversation_id, seen.created_interact_id, now=now)
+    instance = AppInstance(
+        id=plan.instance_id, conversation_id=plan.conversation_id, app_id=plan.app_id, opened_at=plan.started_at
+    )
+    backgrounded = opened_in_front(instance, seen.in_front)
+    if use_sql():
+        announce_written("operation.started", data=plan.event_data(backgrounded), **plan.event_ids())
+    else:
+        record_event("operation.started", at=now, **plan.event_ids(), **plan.event_data(backgrounded))
+    operation = Operation(
+        id=plan.operation_id,
+        conversation_id=plan.conversation_id,
+        instance_id=plan.instance_id,
+        app_session_id=plan.session_id,
+        tool_call=ToolCall(id=plan.call_id, tool=plan.tool),
+        app_id=plan.app_id,
+        details=plan.details,
+        state=OperationState.RUNNING,
+        started_at=plan.started_at,
+        ends_at=plan.ends_at,
+    )
+    project_on_commit(plan.conversation_id, "operation.started", operation_projection(operation))
+    schedule_deadline_on_commit(plan.operation_id, plan.ends_at)
+    return Accepted(
+        source_tool_call_id=plan.source_tool_call_id,
+        operation_id=plan.operation_id,
+        instance_id=plan.instance_id,
+        app_session_id=plan.session_id,
+    )
 
 
 @dataclass
@@ -369,61 +381,47 @@ def _start_with_orm(plan: _StartPlan) -> _Seen:
     return _Seen(in_front=in_front)
 
 
+def _start_parameters(plan: _StartPlan) -> dict[str, Any]:
+    """The arguments of ``runtime_start_operation``: the plan, its snapshot and its audit event."""
+    snapshot = plan.snapshot or {}
+    return {
+        "conversation_id": str(plan.conversation_id),
+        "source_tool_call_id": plan.source_tool_call_id,
+        "app_id": plan.app_id,
+        "exclusive": plan.exclusive,
+        "refuse": plan.refusal is not None,
+        "now": plan.now,
+        "started_at": plan.started_at,
+        "ends_at": plan.ends_at,
+        "operation_id": str(plan.operation_id),
+        "instance_id": str(plan.instance_id),
+        "session_id": str(plan.session_id),
+        "call_id": str(plan.call_id),
+        "interact_id": str(plan.interact_id),
+        "system_app_id": system_app_id(),
+        "tool": plan.tool,
+        "arguments": json.dumps(plan.arguments),
+        "caller": plan.caller,
+        "agent_id": str(plan.agent_id) if plan.agent_id else None,
+        "channel": plan.channel,
+        "details": json.dumps(plan.details),
+        "snapshot_schema_version": snapshot.get("schema_version"),
+        "snapshot_state": json.dumps(snapshot["state"]) if snapshot.get("state") is not None else None,
+        "snapshot_size_bytes": snapshot.get("size_bytes", 0),
+        "snapshot_revision": snapshot.get("revision", 0),
+        "event_data": json.dumps(plan.event_data(None)),
+    }
+
+
 def _start_in_sql(plan: _StartPlan) -> _Seen:
     """The start as one call of ``runtime_start_operation`` (PostgreSQL): lock, read, write, answer."""
-    snapshot = plan.snapshot or {}
     with connection.cursor() as cursor:
-        cursor.execute(
-            start_sql.CALL,
-            {
-                "conversation_id": str(plan.conversation_id),
-                "source_tool_call_id": plan.source_tool_call_id,
-                "app_id": plan.app_id,
-                "exclusive": plan.exclusive,
-                "refuse": plan.refusal is not None,
-                "now": plan.now,
-                "started_at": plan.started_at,
-                "ends_at": plan.ends_at,
-                "operation_id": str(plan.operation_id),
-                "instance_id": str(plan.instance_id),
-                "session_id": str(plan.session_id),
-                "call_id": str(plan.call_id),
-                "interact_id": str(plan.interact_id),
-                "system_app_id": system_app_id(),
-                "tool": plan.tool,
-                "arguments": json.dumps(plan.arguments),
-                "caller": plan.caller,
-                "agent_id": str(plan.agent_id) if plan.agent_id else None,
-                "channel": plan.channel,
-                "details": json.dumps(plan.details),
-                "snapshot_schema_version": snapshot.get("schema_version"),
-                "snapshot_state": json.dumps(snapshot["state"]) if snapshot.get("state") is not None else None,
-                "snapshot_size_bytes": snapshot.get("size_bytes", 0),
-                "snapshot_revision": snapshot.get("revision", 0),
-                "event_data": json.dumps(plan.event_data(None)),
-            },
-        )
+        cursor.execute(start_sql.CALL, _start_parameters(plan))
         [answer] = cursor.fetchone()
     if isinstance(answer, str | bytes):
         answer = json.loads(answer)
     if answer["outcome"] == "retry":
-        stored = answer["call"]
-        call = ToolCall(
-            id=stored["id"],
-            source_tool_call_id=plan.source_tool_call_id,
-            tool=stored["tool"],
-            arguments=stored["arguments"],
-            caller=stored["caller"],
-            result=stored["result"],
-            receipt=stored["receipt"],
-        )
-        if stored["operation_id"] is not None:
-            call.operation = Operation(
-                id=uuid.UUID(stored["operation_id"]),
-                instance_id=uuid.UUID(stored["instance_id"]),
-                app_session_id=uuid.UUID(stored["app_session_id"]),
-            )
-        return _Seen(retry=call)
+        return _Seen(retry=_stored_call(plan, answer["call"]))
     if answer["outcome"] == "busy":
         return _Seen(busy_operation_id=uuid.UUID(answer["operation_id"]))
     if answer["outcome"] == "refused":
@@ -440,6 +438,26 @@ def _start_in_sql(plan: _StartPlan) -> _Seen:
             )
         ]
     return _Seen(in_front=in_front, created_interact_id=plan.interact_id if answer["created_workspace"] else None)
+
+
+def _stored_call(plan: _StartPlan, stored: dict[str, Any]) -> ToolCall:
+    """The retried call as ``runtime_start_operation`` answered it, with its operation's ids (for ``replay``)."""
+    call = ToolCall(
+        id=stored["id"],
+        source_tool_call_id=plan.source_tool_call_id,
+        tool=stored["tool"],
+        arguments=stored["arguments"],
+        caller=stored["caller"],
+        result=stored["result"],
+        receipt=stored["receipt"],
+    )
+    if stored["operation_id"] is not None:
+        call.operation = Operation(
+            id=uuid.UUID(stored["operation_id"]),
+            instance_id=uuid.UUID(stored["instance_id"]),
+            app_session_id=uuid.UUID(stored["app_session_id"]),
+        )
+    return call
 
 
 def _under_lock(
