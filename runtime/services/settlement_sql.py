@@ -87,6 +87,48 @@ def settle_in_sql(
 ) -> None:
     """The settlement's writes as one call of ``runtime_settle_batch``; Python shapes and checks each
     result first (a bad one fails the settlement before anything is written)."""
+    verdicts = _verdicts(settling, now=now, told=told)
+    before = take_pending_events()  # announced already; written first, in this call
+    after = [receipt[1]] if receipt and told is None else []
+    rows = _call(
+        settling,
+        verdicts,
+        trigger=trigger,
+        now=now,
+        next_foreground=next_foreground,
+        events=(before, after),
+        receipt=receipt,
+    )
+    own = rows[len(before) : len(rows) - len(after)]
+    written = [
+        EventLine(kind, conversation_id, instance_id, session_id, operation_id, call_id, _json(raw))
+        for _, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, _ in own
+    ]
+    for (_, operation, _), verdict, line in zip(settling, verdicts, written, strict=True):
+        project_settled(operation, line.data["outbox_id"], verdict["result"])
+    workspaces = {workspace.pk: workspace for workspace, _, _ in settling}
+    # The projections the Python path sends from close_instances, in its order: closes, ends, fronts.
+    left_behind = _follow_closes(settling, written, now=now)
+    for line in written:
+        if line.data["app_session_ended"] is not None:
+            project_on_commit(
+                line.conversation_id,
+                "app_session.ended",
+                {"app_session_id": line.data["app_session_ended"], "instance_id": str(line.instance_id)},
+            )
+    _follow_fronts(workspaces, written, own, next_foreground=next_foreground)
+    announce_events([*written, *after])
+    if left_behind and next_foreground is not None:
+        # The user's choice when what closed was not in front (the Python path does the same).
+        [workspace] = workspaces.values()
+        bring_to_foreground(workspace, next_foreground, now=now)
+
+
+def _verdicts(
+    settling: list[tuple[Workspace, Operation, Settle]], *, now: datetime, told: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """Each operation's verdict as the function takes it, its checked result included; the
+    operations in memory take their final state (their projection and result are shaped from it)."""
     verdicts = []
     reserved = set()
     for workspace, operation, verdict in settling:
@@ -108,8 +150,22 @@ def settle_in_sql(
                 "receipt": told,
             }
         )
-    before = take_pending_events()  # announced already; written first, in this call
-    after = [receipt[1]] if receipt and told is None else []
+    return verdicts
+
+
+def _call(
+    settling: list[tuple[Workspace, Operation, Settle]],
+    verdicts: list[dict[str, Any]],
+    *,
+    trigger: Trigger,
+    now: datetime,
+    next_foreground: AppInstance | None,
+    events: tuple[list[LifecycleEvent], list[LifecycleEvent]],
+    receipt: tuple[ToolCall, LifecycleEvent] | None,
+) -> list[tuple[Any, ...]]:
+    """Run the settlement function; the audit rows it wrote: ``events``' first ones, each
+    operation's, then ``events``' last ones."""
+    before, after = events
     ids: Any = [operation.id for _, operation, _ in settling]
     if len(settling) == 1:  # one operation: runtime_settle_single, statement by statement (decision 0030)
         call, ids, verdicts_json = settle_sql.CALL_ONE, ids[0], json.dumps(verdicts[0])
@@ -129,19 +185,17 @@ def settle_in_sql(
                 json.dumps(_call_json(receipt[0])) if receipt else None,
             ],
         )
-        rows = cursor.fetchall()
-    own = rows[len(before) : len(rows) - len(after)]
-    written = [
-        EventLine(kind, conversation_id, instance_id, session_id, operation_id, call_id, _json(raw))
-        for _, kind, conversation_id, instance_id, session_id, operation_id, call_id, raw, _ in own
-    ]
-    for (_, operation, _), verdict, line in zip(settling, verdicts, written, strict=True):
-        project_settled(operation, line.data["outbox_id"], verdict["result"])
-    workspaces = {workspace.pk: workspace for workspace, _, _ in settling}
+        return cursor.fetchall()
+
+
+def _follow_closes(
+    settling: list[tuple[Workspace, Operation, Settle]], written: list[EventLine], *, now: datetime
+) -> bool:
+    """Project the instances the function closed, and close those the caller holds in memory;
+    whether what closed was not in front (the user's next choice then comes to the front)."""
     # The instances the caller read with its operations, if it did (the SQL path's lock does not).
     instances = {o.instance_id: o.instance for _, o, _ in settling if related_is_cached(o, "instance")}
     left_behind = False
-    # The projections the Python path sends from close_instances, in its order: closes, ends, fronts.
     for line in written:
         if (closed := line.data["closed"]) is not None:
             _project_written_move(line.conversation_id, line.instance_id, closed, LifecycleState.CLOSED)
@@ -150,13 +204,18 @@ def settle_in_sql(
                 instance.lifecycle_state, instance.closed_at = LifecycleState.CLOSED, now
                 instance.close_reason = closed["reason"]
                 left_behind = closed["previous"] not in IN_FRONT
-    for line in written:
-        if line.data["app_session_ended"] is not None:
-            project_on_commit(
-                line.conversation_id,
-                "app_session.ended",
-                {"app_session_id": line.data["app_session_ended"], "instance_id": str(line.instance_id)},
-            )
+    return left_behind
+
+
+def _follow_fronts(
+    workspaces: dict[uuid.UUID, Workspace],
+    written: list[EventLine],
+    own: list[tuple[Any, ...]],
+    *,
+    next_foreground: AppInstance | None,
+) -> None:
+    """Project the apps the function brought to the front; the workspaces (and the caller's
+    ``next_foreground``) in memory take the focus numbers it used."""
     for line, row in zip(written, own, strict=True):
         if (front := line.data["foreground"]) is not None:
             front_id, seq = uuid.UUID(front["instance_id"]), row[8]
@@ -165,11 +224,6 @@ def settle_in_sql(
             workspace.focus_seq, workspace.focus_seq_reserved = seq, False
             if next_foreground is not None and next_foreground.pk == front_id:
                 next_foreground.lifecycle_state, next_foreground.focus_seq = LifecycleState.FOREGROUND, seq
-    announce_events([*written, *after])
-    if left_behind and next_foreground is not None:
-        # The user's choice when what closed was not in front (the Python path does the same).
-        [workspace] = workspaces.values()
-        bring_to_foreground(workspace, next_foreground, now=now)
 
 
 def _json(raw: Any) -> Any:

@@ -238,6 +238,41 @@ def _settle_in_python(
     if not settling:
         return
     by_id = {operation.pk: (operation, verdict) for _, operation, verdict in settling}
+    _compare_and_set(by_id, now=now)
+    results = {}
+    for operation, verdict in by_id.values():
+        operation.state, operation.ended_at = verdict.state, verdict.ended_at
+        operation.interruption_reason, operation.settled_at = verdict.interruption_reason, now
+        # Checked before anything about the result is written: a bad one becomes the error result.
+        results[operation.tool_call_id] = checked_result(operation, now=now)
+    ToolCall.objects.filter(pk__in=list(results)).update(
+        status=ToolCallStatus.SUCCEEDED, result=per_row(ToolCall, "result", results), finished_at=now
+    )
+    entries = _write_outbox(by_id, results, now=now)
+    for entry, (operation, _) in zip(entries, by_id.values(), strict=True):
+        project_settled(operation, entry.id, results[operation.tool_call_id])
+
+    facts: dict[uuid.UUID, dict[str, Any]] = {}
+    close_instances(
+        [
+            Closing(
+                workspace,
+                operation.instance,
+                verdict.interruption_reason or "completed",
+                next_foreground=next_foreground,
+                session_id=operation.app_session_id,
+                previous=_previous_valid(operation),
+            )
+            for workspace, operation, verdict in settling
+        ],
+        now=now,
+        facts=facts,
+    )
+    _record_settled(entries, by_id, trigger=trigger, now=now, facts=facts, told=told)
+
+
+def _compare_and_set(by_id: dict[uuid.UUID, tuple[Operation, Settle]], *, now: datetime) -> None:
+    """The operations' terminal state, in one statement, only where they still run."""
     won = Operation.objects.filter(pk__in=list(by_id), state__in=RUNNING_STATES).update(
         state=per_row(Operation, "state", {pk: v.state for pk, (_, v) in by_id.items()}),
         ended_at=per_row(Operation, "ended_at", {pk: v.ended_at for pk, (_, v) in by_id.items()}),
@@ -248,16 +283,13 @@ def _settle_in_python(
     )
     if won != len(by_id):  # unreachable under the locks; the compare-and-set keeps it true anyway
         raise RuntimeError(f"compare-and-set settled {won} of {len(by_id)} locked running operations")
-    results = {}
-    for operation, verdict in by_id.values():
-        operation.state, operation.ended_at = verdict.state, verdict.ended_at
-        operation.interruption_reason, operation.settled_at = verdict.interruption_reason, now
-        # Checked before anything about the result is written: a bad one becomes the error result.
-        results[operation.tool_call_id] = checked_result(operation, now=now)
-    ToolCall.objects.filter(pk__in=list(results)).update(
-        status=ToolCallStatus.SUCCEEDED, result=per_row(ToolCall, "result", results), finished_at=now
-    )
-    entries = OutboxEntry.objects.bulk_create(
+
+
+def _write_outbox(
+    by_id: dict[uuid.UUID, tuple[Operation, Settle]], results: dict[uuid.UUID, Any], *, now: datetime
+) -> list[OutboxEntry]:
+    """One outbox entry per settled operation: its result, for the start call's caller."""
+    return OutboxEntry.objects.bulk_create(
         [
             OutboxEntry(
                 conversation_id=operation.conversation_id,
@@ -279,26 +311,18 @@ def _settle_in_python(
             for operation, _ in by_id.values()
         ]
     )
-    for entry, (operation, _) in zip(entries, by_id.values(), strict=True):
-        project_settled(operation, entry.id, results[operation.tool_call_id])
 
-    facts: dict[uuid.UUID, dict[str, Any]] = {}
-    close_instances(
-        [
-            Closing(
-                workspace,
-                operation.instance,
-                verdict.interruption_reason or "completed",
-                next_foreground=next_foreground,
-                session_id=operation.app_session_id,
-                previous=_previous_valid(operation),
-            )
-            for workspace, operation, verdict in settling
-        ],
-        now=now,
-        facts=facts,
-    )
-    # One audit row per settled operation, naming everything its settlement did (decision 0035).
+
+def _record_settled(
+    entries: list[OutboxEntry],
+    by_id: dict[uuid.UUID, tuple[Operation, Settle]],
+    *,
+    trigger: Trigger,
+    now: datetime,
+    facts: dict[uuid.UUID, dict[str, Any]],
+    told: dict[str, Any] | None,
+) -> None:
+    """One audit row per settled operation, naming everything its settlement did (decision 0035)."""
     for entry, (operation, verdict) in zip(entries, by_id.values(), strict=True):
         record_event(
             f"operation.{verdict.state}",
