@@ -89,27 +89,9 @@ def interrupt_operation(
         assert isinstance(outcome, Receipt)
         return outcome
 
-    if operation_id is not None:
-        operation = _named_operation(conversation_id, app_id, operation_id, running)
-    elif len(running) > 1:
-        raise _ambiguous_stop(running)
-    else:
-        operation = running[0] if running else None
-    if operation is None:  # none running: the app's latest one, already final, if there is one
-        operation = (
-            Operation.objects.filter(conversation_id=conversation_id, app_id=app_id).order_by("-started_at").first()
-        )
+    operation = _bound_operation(conversation_id, app_id, operation_id, running)
     was_running = operation is not None and is_running(operation.state)
-    if operation is None:
-        receipt: dict[str, Any] = {"status": no_active_status}
-    else:
-        # The receipt follows from the same rule the settlement applies (so it can be written with it).
-        verdict = decide_settlement(operation.state, Trigger.AGENT_INTERRUPT, ends_at=operation.ends_at, now=now)
-        interrupted = isinstance(verdict, Settle) and verdict.state == OperationState.INTERRUPTED
-        receipt = {
-            "status": "interrupted" if interrupted else "operation_already_final",
-            "operation_id": str(operation.id),
-        }
+    receipt = _receipt(operation, no_active_status=no_active_status, now=now)
     check_receipt(tool, receipt)
     call = ToolCall(
         conversation_id=workspace.conversation_id,
@@ -139,6 +121,30 @@ def interrupt_operation(
     else:
         settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now, receipt=(call, event))
     return Receipt(source_tool_call_id=source_tool_call_id, receipt=receipt)
+
+
+def _bound_operation(
+    conversation_id: uuid.UUID | str, app_id: str, operation_id: uuid.UUID | str | None, running: list[Operation]
+) -> Operation | None:
+    """The operation a stop is about: the named one, else the app's single running one (two or
+    more: refused, never guessed), else the app's latest one, already final (None if it had none)."""
+    if operation_id is not None:
+        return _named_operation(conversation_id, app_id, operation_id, running)
+    if len(running) > 1:
+        raise _ambiguous_stop(running)
+    if running:
+        return running[0]
+    return Operation.objects.filter(conversation_id=conversation_id, app_id=app_id).order_by("-started_at").first()
+
+
+def _receipt(operation: Operation | None, *, no_active_status: str, now: datetime) -> dict[str, Any]:
+    """What the stop answers; it follows from the same rule the settlement applies (so it can be
+    written with it)."""
+    if operation is None:
+        return {"status": no_active_status}
+    verdict = decide_settlement(operation.state, Trigger.AGENT_INTERRUPT, ends_at=operation.ends_at, now=now)
+    interrupted = isinstance(verdict, Settle) and verdict.state == OperationState.INTERRUPTED
+    return {"status": "interrupted" if interrupted else "operation_already_final", "operation_id": str(operation.id)}
 
 
 def _named_operation(

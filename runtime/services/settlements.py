@@ -165,6 +165,28 @@ def settle_locked(
     """
     if len({workspace.pk for workspace, _ in held}) < len(held):
         return _settle_in_rounds(held, trigger=trigger, now=now)
+    outcomes, settling = _decide(held, trigger=trigger, now=now)
+    told = None  # the receipt, told in the settlement's event (an interrupt settles one operation)
+    if receipt is not None and settling:
+        [_] = settling
+        told = {"source_tool_call_id": receipt[1].source_tool_call_id, **receipt[1].data}
+    if settling and settles_in_sql():
+        settle_in_sql(settling, trigger=trigger, now=now, next_foreground=next_foreground, receipt=receipt, told=told)
+    else:
+        _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
+        if receipt is not None and told is not None:
+            receipt[0].save(force_insert=True)
+        elif receipt is not None:
+            write_receipt(receipt)
+    flag_invalid_results([operation for _, operation, _ in settling], now=now)
+    return outcomes
+
+
+def _decide(
+    held: list[tuple[Workspace, Operation]], *, trigger: Trigger, now: datetime
+) -> tuple[list[SettleOutcome], list[tuple[Workspace, Operation, Settle]]]:
+    """Each held operation's verdict (``decide_settlement``), and those that settle now; one not
+    due or already final is only logged."""
     outcomes: list[SettleOutcome] = []
     settling: list[tuple[Workspace, Operation, Settle]] = []
     for workspace, operation in held:
@@ -189,20 +211,7 @@ def settle_locked(
             )
         else:
             settling.append((workspace, operation, verdict))
-    told = None  # the receipt, told in the settlement's event (an interrupt settles one operation)
-    if receipt is not None and settling:
-        [_] = settling
-        told = {"source_tool_call_id": receipt[1].source_tool_call_id, **receipt[1].data}
-    if settling and settles_in_sql():
-        settle_in_sql(settling, trigger=trigger, now=now, next_foreground=next_foreground, receipt=receipt, told=told)
-    else:
-        _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
-        if receipt is not None and told is not None:
-            receipt[0].save(force_insert=True)
-        elif receipt is not None:
-            write_receipt(receipt)
-    flag_invalid_results([operation for _, operation, _ in settling], now=now)
-    return outcomes
+    return outcomes, settling
 
 
 def _settle_in_rounds(

@@ -36,6 +36,7 @@ from runtime.manifests import (
 )
 from runtime.models import (
     AppInstance,
+    AppSession,
     DeliveryChannel,
     InstanceSnapshot,
     Operation,
@@ -352,6 +353,12 @@ def _start_with_orm(plan: _StartPlan) -> _Seen:
     )
     if plan.snapshot is not None:
         InstanceSnapshot.objects.create(instance=instance, updated_at=plan.started_at, **plan.snapshot)
+    _write_call_and_operation(plan, instance, session)
+    return _Seen(in_front=in_front)
+
+
+def _write_call_and_operation(plan: _StartPlan, instance: AppInstance, session: AppSession) -> None:
+    """The start call (answered ``accepted``; its result comes at settlement) and its operation."""
     call = ToolCall.objects.create(
         id=plan.call_id,
         conversation_id=plan.conversation_id,
@@ -378,7 +385,6 @@ def _start_with_orm(plan: _StartPlan) -> _Seen:
         started_at=plan.started_at,
         ends_at=plan.ends_at,
     )
-    return _Seen(in_front=in_front)
 
 
 def _start_parameters(plan: _StartPlan) -> dict[str, Any]:
