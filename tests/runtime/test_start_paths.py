@@ -1,7 +1,7 @@
 """The start's two paths write the same rows and give the same answers (issue 27).
 
 On PostgreSQL a start is one call of ``runtime_start_operation`` (runtime/sql/start.py); on SQLite
-the ORM writes the rows statement by statement (``_start_with_orm``, the specification). Each
+the ORM writes the rows statement by statement (``start_writes.start_with_orm``, the specification). Each
 scenario here runs twice on the same PostgreSQL database, once per path (the ``START_IN_SQL``
 switch), each in a conversation of its own; the answers and every row either path wrote — the
 workspace, instances, sub-sessions, snapshots, tool calls, operations and audit events — must be
