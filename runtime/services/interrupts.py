@@ -32,10 +32,7 @@ from runtime.models import (
 from runtime.services.operation_rows import lock_operations, lock_running_for_interrupt, settles_in_sql
 from runtime.services.operation_views import OperationView, check_receipt, event_ids
 from runtime.services.settlements import SettleOutcome, settle_locked, write_receipt
-from runtime.services.workspace import (
-    lock_workspace,
-    lock_workspace_of_operation,
-)
+from runtime.services.workspace_locks import lock_workspace, lock_workspace_of_operation
 from runtime.tool_calls import Receipt, replay
 from runtime.transitions import (
     RUNNING_STATES,

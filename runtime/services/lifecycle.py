@@ -22,10 +22,10 @@ from runtime.services.workspace import (
     close_instance_locked,
     foreground_instance,
     front_instance,
-    lock_workspace,
     move_instance,
     system_instance,
 )
+from runtime.services.workspace_locks import lock_workspace
 from runtime.transitions import RUNNING_STATES, LifecycleState, Trigger
 
 

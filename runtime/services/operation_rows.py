@@ -25,9 +25,7 @@ from runtime.models import (
     Operation,
     ToolCall,
 )
-from runtime.services.workspace import (
-    previous_valid_instance_of,
-)
+from runtime.services.workspace import previous_valid_instance_of
 from runtime.transitions import (
     RUNNING_STATES,
 )

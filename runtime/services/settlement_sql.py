@@ -31,10 +31,7 @@ from runtime.models import (
 )
 from runtime.projections import project_on_commit
 from runtime.services.operation_views import checked_result, project_settled
-from runtime.services.workspace import (
-    IN_FRONT,
-    bring_to_foreground,
-)
+from runtime.services.workspace import IN_FRONT, bring_to_foreground
 from runtime.sql import settle as settle_sql
 from runtime.transitions import (
     LifecycleState,

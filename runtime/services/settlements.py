@@ -41,13 +41,8 @@ from runtime.models import (
 from runtime.services.operation_rows import lock_operations, settles_in_sql
 from runtime.services.operation_views import checked_result, event_ids, project_settled
 from runtime.services.settlement_sql import settle_in_sql
-from runtime.services.workspace import (
-    Closing,
-    close_instances,
-    lock_workspace_of_operation,
-    lock_workspaces_of_operations,
-    per_row,
-)
+from runtime.services.workspace import Closing, close_instances, per_row
+from runtime.services.workspace_locks import lock_workspace_of_operation, lock_workspaces_of_operations
 from runtime.transitions import (
     RUNNING_STATES,
     AlreadyFinal,

@@ -33,12 +33,8 @@ from runtime.models import (
     ToolCallStatus,
     Workspace,
 )
-from runtime.services.workspace import (
-    IN_FRONT,
-    lock_workspace,
-    open_in_front,
-    reserve_focus_seq,
-)
+from runtime.services.workspace import IN_FRONT, open_in_front
+from runtime.services.workspace_locks import lock_workspace, reserve_focus_seq
 from runtime.sql import start as start_sql
 from runtime.transitions import (
     RUNNING_STATES,

@@ -42,11 +42,8 @@ from runtime.services.operation_views import busy_rejection, operation_projectio
 from runtime.services.settlements import settle_locked
 from runtime.services.snapshots import encoded_size
 from runtime.services.start_writes import Seen, StartPlan, start_in_sql, start_with_orm
-from runtime.services.workspace import (
-    lock_existing_workspace,
-    opened_in_front,
-    workspace_created_in_sql,
-)
+from runtime.services.workspace import opened_in_front
+from runtime.services.workspace_locks import lock_existing_workspace, workspace_created_in_sql
 from runtime.tool_calls import Accepted, replay
 from runtime.transitions import (
     RUNNING_STATES,
