@@ -278,24 +278,7 @@ def close_instances(
             facts[pk] = {"closed": None, "app_session_ended": None, "cancelled": [], "foreground": None}
     _cancel_pending_calls(list(by_id), now=now, facts=facts)
 
-    for closing in closings:
-        _check_transition(closing.instance, closing.instance.lifecycle_state, LifecycleState.CLOSED)
-    AppInstance.objects.filter(pk__in=list(by_id)).update(
-        lifecycle_state=LifecycleState.CLOSED,
-        closed_at=now,
-        close_reason=per_row(AppInstance, "close_reason", {pk: c.reason for pk, c in by_id.items()}),
-    )
-    was_in_front = {}
-    for closing in closings:
-        instance = closing.instance
-        was_in_front[instance.pk] = instance.lifecycle_state in IN_FRONT
-        previous, instance.lifecycle_state = instance.lifecycle_state, LifecycleState.CLOSED
-        instance.closed_at, instance.close_reason = now, closing.reason
-        if facts is None:
-            record_move(instance, previous, LifecycleState.CLOSED, now=now, reason=closing.reason)
-        else:
-            facts[instance.pk]["closed"] = {"app_id": instance.app_id, "previous": previous, "reason": closing.reason}
-            project_move(instance, previous, LifecycleState.CLOSED)
+    was_in_front = _mark_closed(closings, now=now, facts=facts)
 
     _end_sessions(closings, now=now, facts=facts)
 
@@ -312,6 +295,31 @@ def close_instances(
         elif closing.next_foreground is not None:
             bring_to_foreground(closing.workspace, closing.next_foreground, now=now)
     _restore_front(restores, now=now, facts=facts)
+
+
+def _mark_closed(
+    closings: list[Closing], *, now: datetime, facts: dict[uuid.UUID, dict[str, Any]] | None
+) -> dict[uuid.UUID, bool]:
+    """The instances closed, in one UPDATE, and in memory; whether each was in front."""
+    for closing in closings:
+        _check_transition(closing.instance, closing.instance.lifecycle_state, LifecycleState.CLOSED)
+    AppInstance.objects.filter(pk__in=[c.instance.pk for c in closings]).update(
+        lifecycle_state=LifecycleState.CLOSED,
+        closed_at=now,
+        close_reason=per_row(AppInstance, "close_reason", {c.instance.pk: c.reason for c in closings}),
+    )
+    was_in_front = {}
+    for closing in closings:
+        instance = closing.instance
+        was_in_front[instance.pk] = instance.lifecycle_state in IN_FRONT
+        previous, instance.lifecycle_state = instance.lifecycle_state, LifecycleState.CLOSED
+        instance.closed_at, instance.close_reason = now, closing.reason
+        if facts is None:
+            record_move(instance, previous, LifecycleState.CLOSED, now=now, reason=closing.reason)
+        else:
+            facts[instance.pk]["closed"] = {"app_id": instance.app_id, "previous": previous, "reason": closing.reason}
+            project_move(instance, previous, LifecycleState.CLOSED)
+    return was_in_front
 
 
 def _restore_front(
