@@ -15,33 +15,16 @@ from django.db.models import Q, Subquery
 
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import (
-    decision,
-    event_row,
-    record_event,
-)
-from runtime.manifests import (
-    get_manifest,
-)
+from runtime.events import decision, event_row, record_event
+from runtime.manifests import get_manifest
 from runtime.miniapps import registered
-from runtime.models import (
-    Operation,
-    ToolCall,
-    ToolCallStatus,
-)
+from runtime.models import Operation, ToolCall, ToolCallStatus
 from runtime.services.operation_rows import lock_operations, lock_running_for_interrupt, settles_in_sql
 from runtime.services.operation_views import OperationView, check_receipt, event_ids
 from runtime.services.settlements import SettleOutcome, settle_locked, write_receipt
 from runtime.services.workspace_locks import lock_workspace, lock_workspace_of_operation
 from runtime.tool_calls import Receipt, replay
-from runtime.transitions import (
-    RUNNING_STATES,
-    OperationState,
-    Settle,
-    Trigger,
-    decide_settlement,
-    is_running,
-)
+from runtime.transitions import RUNNING_STATES, OperationState, Settle, Trigger, decide_settlement, is_running
 
 
 # Long for its contract (a 13-line docstring, 8 arguments); the body, ~50 lines, is one stop read in order.

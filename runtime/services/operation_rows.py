@@ -21,14 +21,9 @@ from django.db import connection
 from django.db.models import Field, Q, Subquery
 
 from runtime.internals.django_db import cache_related, model_from_row
-from runtime.models import (
-    Operation,
-    ToolCall,
-)
+from runtime.models import Operation, ToolCall
 from runtime.services.workspace import previous_valid_instance_of
-from runtime.transitions import (
-    RUNNING_STATES,
-)
+from runtime.transitions import RUNNING_STATES
 
 
 def lock_operations(which: Q, **also: Subquery) -> list[Operation]:

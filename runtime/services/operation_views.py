@@ -16,25 +16,13 @@ from typing import Any
 
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import (
-    record_event,
-)
+from runtime.events import record_event
 from runtime.internals.django_db import related_is_cached
-from runtime.manifests import (
-    OperationPolicy,
-    first_error,
-    get_tool,
-)
+from runtime.manifests import OperationPolicy, first_error, get_tool
 from runtime.miniapps import registered
-from runtime.models import (
-    InstanceSnapshot,
-    Operation,
-)
+from runtime.models import InstanceSnapshot, Operation
 from runtime.projections import project_on_commit, result_delivery
-from runtime.transitions import (
-    OperationState,
-    is_running,
-)
+from runtime.transitions import OperationState, is_running
 
 
 class OperationView:

@@ -16,28 +16,14 @@ from typing import Any
 from django.db import connection
 
 from runtime.clock import isoformat
-from runtime.events import (
-    EventLine,
-    announce_events,
-    take_pending_events,
-)
+from runtime.events import EventLine, announce_events, take_pending_events
 from runtime.internals.django_db import related_is_cached
-from runtime.models import (
-    AppInstance,
-    LifecycleEvent,
-    Operation,
-    ToolCall,
-    Workspace,
-)
+from runtime.models import AppInstance, LifecycleEvent, Operation, ToolCall, Workspace
 from runtime.projections import project_on_commit
 from runtime.services.operation_views import checked_result, project_settled
 from runtime.services.workspace import IN_FRONT, bring_to_foreground
 from runtime.sql import settle as settle_sql
-from runtime.transitions import (
-    LifecycleState,
-    Settle,
-    Trigger,
-)
+from runtime.transitions import LifecycleState, Settle, Trigger
 
 
 def _event_json(event: LifecycleEvent) -> dict[str, Any]:

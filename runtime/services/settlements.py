@@ -24,20 +24,8 @@ from typing import Any
 from django.db.models import F, Q
 
 from runtime.clock import isoformat
-from runtime.events import (
-    decision,
-    record_event,
-    write_event,
-)
-from runtime.models import (
-    AppInstance,
-    LifecycleEvent,
-    Operation,
-    OutboxEntry,
-    ToolCall,
-    ToolCallStatus,
-    Workspace,
-)
+from runtime.events import decision, record_event, write_event
+from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall, ToolCallStatus, Workspace
 from runtime.services.operation_rows import lock_operations, settles_in_sql
 from runtime.services.operation_views import checked_result, event_ids, project_settled
 from runtime.services.settlement_sql import settle_in_sql

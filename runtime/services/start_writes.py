@@ -18,27 +18,13 @@ from django.db import connection
 from django.db.models import Subquery
 
 from runtime.clock import isoformat
-from runtime.events import (
-    event_data,
-)
-from runtime.manifests import (
-    system_app_id,
-)
-from runtime.models import (
-    AppInstance,
-    AppSession,
-    InstanceSnapshot,
-    Operation,
-    ToolCall,
-    ToolCallStatus,
-    Workspace,
-)
+from runtime.events import event_data
+from runtime.manifests import system_app_id
+from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation, ToolCall, ToolCallStatus, Workspace
 from runtime.services.workspace import IN_FRONT, open_in_front
 from runtime.services.workspace_locks import lock_workspace, reserve_focus_seq
 from runtime.sql import start as start_sql
-from runtime.transitions import (
-    RUNNING_STATES,
-)
+from runtime.transitions import RUNNING_STATES
 
 
 @dataclass

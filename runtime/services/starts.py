@@ -19,23 +19,10 @@ from django.db.models import Q
 from runtime.clock import to_millis
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection
-from runtime.events import (
-    announce_written,
-    decision,
-    record_event,
-)
+from runtime.events import announce_written, decision, record_event
 from runtime.internals.django_db import in_transaction
-from runtime.manifests import (
-    conversation_exclusive_apps,
-    first_error,
-    get_manifest,
-)
-from runtime.models import (
-    AppInstance,
-    DeliveryChannel,
-    Operation,
-    ToolCall,
-)
+from runtime.manifests import conversation_exclusive_apps, first_error, get_manifest
+from runtime.models import AppInstance, DeliveryChannel, Operation, ToolCall
 from runtime.projections import project_on_commit
 from runtime.services.operation_rows import lock_operations
 from runtime.services.operation_views import busy_rejection, operation_projection, policy_of
@@ -45,11 +32,7 @@ from runtime.services.start_writes import Seen, StartPlan, start_in_sql, start_w
 from runtime.services.workspace import opened_in_front
 from runtime.services.workspace_locks import lock_existing_workspace, workspace_created_in_sql
 from runtime.tool_calls import Accepted, replay
-from runtime.transitions import (
-    RUNNING_STATES,
-    OperationState,
-    Trigger,
-)
+from runtime.transitions import RUNNING_STATES, OperationState, Trigger
 
 
 def start_operation(**kwargs: Any) -> Accepted:
@@ -177,12 +160,12 @@ def _start(
     return _started(plan, seen)
 
 
-# Which path starts an operation on PostgreSQL; a test switches it off to run both on one database.
 # Its metrics, trace and crash-point name in either form (the harness arms "start_operation").
 _start.__name__ = _start.__qualname__ = "start_operation"
 _start_in_transaction = decision(_start)
 _start_in_autocommit = decision(_start, autocommit=True)
 
+# Which path starts an operation on PostgreSQL; a test switches it off to run both on one database.
 START_IN_SQL = True
 
 

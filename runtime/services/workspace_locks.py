@@ -14,11 +14,7 @@ from django.db import connection
 
 from runtime.events import announce_written, event_data, record_event
 from runtime.manifests import system_app_id
-from runtime.models import (
-    AppInstance,
-    Operation,
-    Workspace,
-)
+from runtime.models import AppInstance, Operation, Workspace
 from runtime.services.workspace import project_move, record_move
 from runtime.transitions import LifecycleState
 
