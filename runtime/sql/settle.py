@@ -439,6 +439,6 @@ DROP_ONE = """
 DROP FUNCTION IF EXISTS runtime_settle_single(timestamptz, text, uuid, jsonb, uuid, jsonb, jsonb, jsonb);
 """
 
-# The calls ``_settle_in_sql`` makes: a batch, or exactly one operation.
+# The calls ``settlement_sql.settle_in_sql`` makes: a batch, or exactly one operation.
 CALL = "SELECT * FROM runtime_settle_batch(%s, %s, %s::uuid[], %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"
 CALL_ONE = "SELECT * FROM runtime_settle_single(%s, %s, %s::uuid, %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"
