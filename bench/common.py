@@ -268,7 +268,7 @@ def create_agents(count: int, conversations_each: int, *, prefix: str = "bench")
     from runtime.models import Conversation
     from runtime.services.agents import create_agent_token
     from runtime.services.conversations import conversation_get_or_create_default
-    from runtime.services.workspace import lock_workspace
+    from runtime.services.workspace_locks import lock_workspace
 
     agents = []
     for index in range(count):

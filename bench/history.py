@@ -162,7 +162,7 @@ def _check_operations(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     from runtime.clock import isoformat
     from runtime.models import LifecycleEvent, Operation, OutboxEntry
-    from runtime.services.operations import operation_result
+    from runtime.services.operation_views import operation_result
 
     operations = {str(op.id): op for op in Operation.objects.select_related("tool_call")}
     entries = {str(e.operation_id): e for e in OutboxEntry.objects.all()}
@@ -607,7 +607,7 @@ def check_case(
         OutboxEntry,
         ToolCall,
     )
-    from runtime.services.operations import operation_result
+    from runtime.services.operation_views import operation_result
     from runtime.transitions import LifecycleState, is_running
 
     problems: list[str] = []

@@ -649,7 +649,7 @@ def create_world(seed: int, source: OpSource, daphne_ports: list[int]) -> tuple[
     from runtime.models import Conversation
     from runtime.services.agents import create_agent_token
     from runtime.services.conversations import conversation_get_or_create_default
-    from runtime.services.workspace import lock_workspace
+    from runtime.services.workspace_locks import lock_workspace
     from tests.reliability.agent import CrashAgent
 
     world = World(seed=seed, source=source, daphne_ports=daphne_ports)

@@ -22,7 +22,7 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.manifests import get_manifest, get_tool
 from runtime.models import AppInstance, AppSession, Conversation, InstanceSnapshot, Operation
 from runtime.services.conversations import conversation_get_or_create_default
-from runtime.services.operations import operation_projection, operation_result
+from runtime.services.operation_views import operation_projection, operation_result
 from runtime.transitions import RUNNING_STATES, LifecycleState, is_running
 
 TIMELINE_LIMIT = 200  # newest messages and blocks sent to a page; older history stays in the database

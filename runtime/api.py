@@ -23,10 +23,10 @@ from runtime.errors import Rejection
 from runtime.miniapps import MiniApp, ResultBuilder, ToolHandler, register
 from runtime.services import instances as _instances
 from runtime.services.instances import Answer, InstanceView, StateChange
-from runtime.services.operations import OperationView, standard_result
-from runtime.services.operations import interrupt_operation as _interrupt
-from runtime.services.operations import start_operation as _start
+from runtime.services.interrupts import interrupt_operation as _interrupt
+from runtime.services.operation_views import OperationView, standard_result
 from runtime.services.snapshots import encoded_size as state_size
+from runtime.services.starts import start_operation as _start
 from runtime.tool_calls import Accepted, Receipt, ToolRequest
 
 __all__ = [

@@ -98,7 +98,7 @@ class OperationPolicy:
     max_duration_seconds: int = 24 * 60 * 60  # the Runtime's bound, on top of the frozen input schema
     duration_argument: str = "duration_seconds"  # the integer argument that is the duration in seconds
     # The app's own word for an operation that runs: the state its projection, results and status
-    # say (runtime.services.operations.wire_state), its busy rejection, and what a host calls the
+    # say (runtime.services.operation_views.wire_state), its busy rejection, and what a host calls the
     # app meanwhile (an English word the host translates).
     running_label: str = "running"
     # One rule across apps (decision 0041). Whether this operation runs alone in its conversation:
@@ -247,6 +247,73 @@ def load_phrasings(path: Path, tools: tuple[ToolDescriptor, ...]) -> dict[str, A
     return raw
 
 
+def _state_contract(raw: dict[str, Any], *, path: Path) -> InstanceStateContract | None:
+    """The manifest's ``instance_state`` contract, if its features declare one."""
+    if INSTANCE_STATE_FEATURE not in raw.get("features", []):
+        if "instance_state" in raw:
+            raise ManifestError(f"{path}: instance_state: declared without feature {INSTANCE_STATE_FEATURE}")
+        return None
+    if "instance_state" not in raw:
+        raise ManifestError(f"{path}: instance_state: required by feature {INSTANCE_STATE_FEATURE}")
+    spec = raw["instance_state"]
+    state_contract = InstanceStateContract(
+        schema_version=spec["state_schema_version"],
+        schema=spec["state_schema"],
+        max_bytes=spec["max_bytes"],
+        retention=spec["retention"],
+        validator=_compile(spec["state_schema"], path=path, where="instance_state/state_schema"),
+        agent_readable=tuple(spec.get("agent_readable", ())),
+    )
+    declared = spec["state_schema"].get("properties", {})
+    for index, name in enumerate(state_contract.agent_readable):
+        if name not in declared:
+            raise ManifestError(
+                f"{path}: instance_state/agent_readable/{index}: {name!r} is not a property of the state_schema"
+            )
+    return state_contract
+
+
+def _tool_descriptor(
+    tool: dict[str, Any], where: str, *, app_id: str, path: Path, runtime_tools: frozenset[str], seen: set[str]
+) -> ToolDescriptor:
+    """One published tool, checked: named for its app, once, with a Runtime handler and valid schemas."""
+    name = tool["name"]
+    if not name.startswith(f"{app_id}."):
+        raise ManifestError(f"{path}: {where}/name: {name!r} must start with {app_id + '.'!r}")
+    if name in seen:
+        raise ManifestError(f"{path}: {where}/name: duplicate tool {name!r}")
+    if name not in runtime_tools:
+        raise ManifestError(f"{path}: {where}/name: the Runtime has no handler for {name!r}")
+    seen.add(name)
+    # The schemas first: a policy is checked against a valid input schema only.
+    input_validator = _compile(tool["input_schema"], path=path, where=f"{where}/input_schema")
+    result_validator = _compile(tool["result_schema"], path=path, where=f"{where}/result_schema")
+    policy = None
+    if tool["call_model"] == "operation":
+        policy = OperationPolicy(**tool.get("deadline_operation", {}))
+        argument = tool["input_schema"].get("properties", {}).get(policy.duration_argument)
+        if not isinstance(argument, dict) or argument.get("type") != "integer":
+            raise ManifestError(
+                f"{path}: {where}/deadline_operation/duration_argument: "
+                f"{policy.duration_argument!r} is not an integer property of the input schema"
+            )
+    elif "deadline_operation" in tool:
+        raise ManifestError(f"{path}: {where}/deadline_operation: only an operation tool has one")
+    return ToolDescriptor(
+        name=name,
+        version=tool["version"],
+        app_id=app_id,
+        call_model=tool["call_model"],
+        description=tool["description"],
+        conversation_scopes=tuple(tool["conversation_scopes"]),
+        input_schema=tool["input_schema"],
+        result_schema=tool["result_schema"],
+        input_validator=input_validator,
+        result_validator=result_validator,
+        operation=policy,
+    )
+
+
 def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
     """Read and validate one manifest file; raise ManifestError naming file and field."""
     try:
@@ -262,70 +329,12 @@ def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
         raise ManifestError(f"{path}: {where or '(root)'}: {message}")
 
     app_id = raw["app_id"]
-    features = raw.get("features", [])
-    state_contract = None
-    if INSTANCE_STATE_FEATURE in features:
-        if "instance_state" not in raw:
-            raise ManifestError(f"{path}: instance_state: required by feature {INSTANCE_STATE_FEATURE}")
-        spec = raw["instance_state"]
-        state_contract = InstanceStateContract(
-            schema_version=spec["state_schema_version"],
-            schema=spec["state_schema"],
-            max_bytes=spec["max_bytes"],
-            retention=spec["retention"],
-            validator=_compile(spec["state_schema"], path=path, where="instance_state/state_schema"),
-            agent_readable=tuple(spec.get("agent_readable", ())),
-        )
-        declared = spec["state_schema"].get("properties", {})
-        for index, name in enumerate(state_contract.agent_readable):
-            if name not in declared:
-                raise ManifestError(
-                    f"{path}: instance_state/agent_readable/{index}: {name!r} is not a property of the state_schema"
-                )
-    elif "instance_state" in raw:
-        raise ManifestError(f"{path}: instance_state: declared without feature {INSTANCE_STATE_FEATURE}")
-
-    tools = []
+    state_contract = _state_contract(raw, path=path)
     seen: set[str] = set()
-    for index, tool in enumerate(raw.get("tools", [])):
-        where = f"tools/{index}"
-        name = tool["name"]
-        if not name.startswith(f"{app_id}."):
-            raise ManifestError(f"{path}: {where}/name: {name!r} must start with {app_id + '.'!r}")
-        if name in seen:
-            raise ManifestError(f"{path}: {where}/name: duplicate tool {name!r}")
-        if name not in runtime_tools:
-            raise ManifestError(f"{path}: {where}/name: the Runtime has no handler for {name!r}")
-        seen.add(name)
-        # The schemas first: a policy is checked against a valid input schema only.
-        input_validator = _compile(tool["input_schema"], path=path, where=f"{where}/input_schema")
-        result_validator = _compile(tool["result_schema"], path=path, where=f"{where}/result_schema")
-        policy = None
-        if tool["call_model"] == "operation":
-            policy = OperationPolicy(**tool.get("deadline_operation", {}))
-            argument = tool["input_schema"].get("properties", {}).get(policy.duration_argument)
-            if not isinstance(argument, dict) or argument.get("type") != "integer":
-                raise ManifestError(
-                    f"{path}: {where}/deadline_operation/duration_argument: "
-                    f"{policy.duration_argument!r} is not an integer property of the input schema"
-                )
-        elif "deadline_operation" in tool:
-            raise ManifestError(f"{path}: {where}/deadline_operation: only an operation tool has one")
-        tools.append(
-            ToolDescriptor(
-                name=name,
-                version=tool["version"],
-                app_id=app_id,
-                call_model=tool["call_model"],
-                description=tool["description"],
-                conversation_scopes=tuple(tool["conversation_scopes"]),
-                input_schema=tool["input_schema"],
-                result_schema=tool["result_schema"],
-                input_validator=input_validator,
-                result_validator=result_validator,
-                operation=policy,
-            )
-        )
+    tools = [
+        _tool_descriptor(tool, f"tools/{index}", app_id=app_id, path=path, runtime_tools=runtime_tools, seen=seen)
+        for index, tool in enumerate(raw.get("tools", []))
+    ]
 
     if raw["kind"] == "system" and tools:
         raise ManifestError(f"{path}: tools: a system app publishes no tools")

@@ -12,7 +12,7 @@ from django.db.models import Count, Max, Min, Prefetch, Q
 from runtime.clock import isoformat
 from runtime.manifests import get_manifest
 from runtime.models import Agent, AgentToken, AppInstance, Conversation, Operation, OutboxEntry, ToolCall
-from runtime.services.operations import operation_projection
+from runtime.services.operation_views import operation_projection
 from runtime.services.snapshots import encoded_size
 from runtime.transitions import RUNNING_STATES, LifecycleState
 
@@ -211,28 +211,7 @@ def what_runs(*, conversation_id: uuid.UUID | str) -> dict[str, Any]:
     budget = WHAT_RUNS_STATE_BUDGET
     instances = []
     for row in rows[:WHAT_RUNS_MAX_INSTANCES]:
-        manifest = get_manifest(row.app_id)
-        item: dict[str, Any] = {
-            "instance_id": str(row.id),
-            "app_id": row.app_id,
-            "app_name": manifest.name if manifest else row.app_id,
-            "lifecycle_state": row.lifecycle_state,
-            "opened_at": isoformat(row.opened_at),
-        }
-        # Read with the instance (select_related); an app without one has None here, never a query.
-        session = getattr(row, "app_session", None)
-        if session is not None:
-            item["app_session_id"] = str(session.id)
-        readable = manifest.instance_state.agent_readable if manifest and manifest.instance_state else ()
-        snapshot = getattr(row, "snapshot", None)  # none for an app without app.instance-state.v1
-        if readable and snapshot is not None:
-            state = {k: v for k, v in (snapshot.state or {}).items() if k in readable}
-            size = encoded_size(state)
-            item["revision"] = snapshot.revision
-            if size <= budget:
-                item["state"], budget = state, budget - size
-            else:
-                item["state_omitted"] = True
+        item, budget = _instance_view(row, budget)
         instances.append(item)
     # The last few that ended: an Agent that was down when one ended can still say what it was for
     # (its result names no activity, topic or title: those are the app's own projected fields).
@@ -249,6 +228,34 @@ def what_runs(*, conversation_id: uuid.UUID | str) -> dict[str, Any]:
         "recently_ended": [_agent_view(op) for op in ended],
         "truncated": len(rows) > WHAT_RUNS_MAX_INSTANCES or len(running) > WHAT_RUNS_MAX_OPERATIONS,
     }
+
+
+def _instance_view(row: AppInstance, budget: int) -> tuple[dict[str, Any], int]:
+    """One open instance as ``what_runs`` shows it, its readable state within what is left of
+    the state ``budget``; the view and the budget left."""
+    manifest = get_manifest(row.app_id)
+    item: dict[str, Any] = {
+        "instance_id": str(row.id),
+        "app_id": row.app_id,
+        "app_name": manifest.name if manifest else row.app_id,
+        "lifecycle_state": row.lifecycle_state,
+        "opened_at": isoformat(row.opened_at),
+    }
+    # Read with the instance (select_related); an app without one has None here, never a query.
+    session = getattr(row, "app_session", None)
+    if session is not None:
+        item["app_session_id"] = str(session.id)
+    readable = manifest.instance_state.agent_readable if manifest and manifest.instance_state else ()
+    snapshot = getattr(row, "snapshot", None)  # none for an app without app.instance-state.v1
+    if readable and snapshot is not None:
+        state = {k: v for k, v in (snapshot.state or {}).items() if k in readable}
+        size = encoded_size(state)
+        item["revision"] = snapshot.revision
+        if size <= budget:
+            item["state"], budget = state, budget - size
+        else:
+            item["state_omitted"] = True
+    return item, budget
 
 
 def _agent_view(operation: Operation) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from runtime import tracing
 from runtime.deadlines import enqueue_eta
 from runtime.internals.django_db import first_execute_wrapper, skip_health_check
 from runtime.models import Operation
-from runtime.services.operations import SettleOutcome
 from runtime.services.recovery import SettleFailure, settle_isolated, sweep
+from runtime.services.settlements import SettleOutcome
 from runtime.transitions import NotDue
 
 logger = structlog.get_logger("lineup.runtime")

@@ -27,7 +27,7 @@ from runtime.manifests import ToolDescriptor, first_error, get_tool
 from runtime.miniapps import handler
 from runtime.models import Conversation, DeliveryChannel, Operation
 from runtime.selectors import find_tool_call
-from runtime.services.operations import busy_rejection, check_receipt
+from runtime.services.operation_views import busy_rejection, check_receipt
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, ToolRequest, replay
 from runtime.transitions import RUNNING_STATES
 
@@ -178,25 +178,41 @@ def _route(
     except IntegrityError:
         # A constraint caught a race the workspace lock did not (e.g. SQLite without row locks):
         # answer as the winner's rows say.
-        existing = find_tool_call(conversation_id=conversation.id, source_tool_call_id=source_tool_call_id)
-        if existing is not None:
-            return replay(existing, caller=caller.label, tool=tool, arguments=arguments)
-        policy = descriptor.operation
-        running = (
-            Operation.objects.filter(
-                conversation_id=conversation.id, app_id=descriptor.app_id, exclusive=True, state__in=RUNNING_STATES
-            ).first()
-            if policy is not None and policy.exclusive
-            else None
-        )
-        if policy is not None and running is not None:
-            raise busy_rejection(policy, descriptor.app_id, running.id) from None
-        raise
+        answer = _after_lost_race(conversation.id, descriptor, caller, source_tool_call_id, tool, arguments)
+        if answer is None:
+            raise
+        return answer
     if isinstance(outcome, Receipt) and not outcome.replayed:
         # The Runtime's own short services check before writing; this holds a handler's own
         # Receipt (nothing the Runtime wrote) to the same result_schema (decision 0041).
         check_receipt(tool, outcome.receipt)
     return outcome
+
+
+def _after_lost_race(
+    conversation_id: object,
+    descriptor: ToolDescriptor,
+    caller: Caller,
+    source_tool_call_id: str,
+    tool: str,
+    arguments: dict[str, Any],
+) -> Accepted | Receipt | None:
+    """The answer to a call that lost a race to a constraint: a retry's stored answer, or the busy
+    rejection of the exclusive operation that won; None when neither explains it."""
+    existing = find_tool_call(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id)
+    if existing is not None:
+        return replay(existing, caller=caller.label, tool=tool, arguments=arguments)
+    policy = descriptor.operation
+    running = (
+        Operation.objects.filter(
+            conversation_id=conversation_id, app_id=descriptor.app_id, exclusive=True, state__in=RUNNING_STATES
+        ).first()
+        if policy is not None and policy.exclusive
+        else None
+    )
+    if policy is not None and running is not None:
+        raise busy_rejection(policy, descriptor.app_id, running.id) from None
+    return None
 
 
 def _validate(

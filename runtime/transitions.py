@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 class OperationState(models.TextChoices):
     # Generic: an app's own word for it is its manifest's running_label, which is what its wire
-    # says (runtime.services.operations.wire_state).
+    # says (runtime.services.operation_views.wire_state).
     RUNNING = "running", _("running")
     COMPLETED = "completed", _("completed")
     INTERRUPTED = "interrupted", _("interrupted")

@@ -4,7 +4,7 @@
 rows → action): it gathers the selection's running operations (those rows; the conversations'; the
 users' conversations'), shows them on a confirmation page, as Django's delete action does, and
 runs only when the operator has typed a reason. Each one is settled by
-``runtime.services.operations.interrupt_for_operator``, the Agent interrupt's settlement with the
+``runtime.services.interrupts.interrupt_for_operator``, the Agent interrupt's settlement with the
 trigger ``operator``: each start call's Agent gets its one result as usual, and the event log
 keeps who did it and why (``operator.interrupt``).
 
@@ -34,7 +34,7 @@ from django.utils.translation import ngettext
 
 from runtime.events import record_event
 from runtime.models import Operation
-from runtime.services.operations import interrupt_for_operator
+from runtime.services.interrupts import interrupt_for_operator
 from runtime.services.recovery import SettleFailure, settle_isolated
 from runtime.transitions import RUNNING_STATES, NotDue, OperationState
 

@@ -3,11 +3,6 @@
 Checked against Django 5.2.19 (``CHECKED_AGAINST``; tests/runtime/internals/test_django_5_2_19.py
 fails on any other version and exercises each function). None of these attributes is documented;
 each is read or changed here only, for the reason its function gives.
-
-Still outside this module, in runtime/services/operations.py (being split by issue 39's part 1):
-its related-object caches (``set_cached_value`` / ``is_cached`` on ``Operation.tool_call`` and
-``Operation.instance``: ``cache_related`` and ``related_is_cached`` here), its ``Model.from_db``
-(``model_from_row``) and its ``connection.in_atomic_block`` test (``in_transaction``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from runtime.models import Conversation
-from runtime.services.workspace import lock_workspace
+from runtime.services.workspace_locks import lock_workspace
 
 
 def conversation_get_or_create_default(*, user: AbstractBaseUser) -> Conversation:

@@ -32,14 +32,8 @@ from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation,
 from runtime.projections import project_on_commit
 from runtime.services.lifecycle import leave_for
 from runtime.services.snapshots import write_snapshot_locked
-from runtime.services.workspace import (
-    Closing,
-    bring_to_foreground,
-    close_instances,
-    front_instance,
-    lock_workspace,
-    project_move,
-)
+from runtime.services.workspace import Closing, bring_to_foreground, close_instances, front_instance, project_move
+from runtime.services.workspace_locks import lock_workspace
 from runtime.tool_calls import Receipt, replay
 from runtime.transitions import RUNNING_STATES, LifecycleState
 

@@ -15,16 +15,17 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.events import decision, record_event, records_rejection
 from runtime.manifests import get_manifest
 from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation, Workspace
-from runtime.services.operations import policy_of, settle_for_lifecycle
+from runtime.services.operation_views import policy_of
+from runtime.services.settlements import settle_for_lifecycle
 from runtime.services.workspace import (
     bring_to_foreground,
     close_instance_locked,
     foreground_instance,
     front_instance,
-    lock_workspace,
     move_instance,
     system_instance,
 )
+from runtime.services.workspace_locks import lock_workspace
 from runtime.transitions import RUNNING_STATES, LifecycleState, Trigger
 
 

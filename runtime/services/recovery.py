@@ -52,7 +52,7 @@ from runtime.selectors import (
     running_operations,
     settleable_operation_keys,
 )
-from runtime.services.operations import SettleOutcome, settle_due_batch, settle_operation
+from runtime.services.settlements import SettleOutcome, settle_due_batch, settle_operation
 from runtime.transitions import RUNNING_STATES, Trigger
 
 logger = structlog.get_logger("lineup.recovery")

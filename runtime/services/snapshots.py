@@ -21,7 +21,7 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event, records_rejection, uuid_or_none
 from runtime.manifests import first_error, get_manifest
 from runtime.models import AppInstance, InstanceSnapshot
-from runtime.services.workspace import lock_workspace
+from runtime.services.workspace_locks import lock_workspace
 from runtime.transitions import LifecycleState
 
 

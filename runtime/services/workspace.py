@@ -1,7 +1,7 @@
 """The conversation workspace under its lock: foreground, focus stack, closing an instance.
 
-Every function taking a ``workspace`` expects the caller to hold its row lock (from
-``lock_workspace``) inside the deciding transaction; that is what makes them safe to compose.
+Every function taking a ``workspace`` expects the caller to hold its row lock (``lock_workspace``,
+runtime.services.workspace_locks) inside the deciding transaction; that is what makes them safe to compose.
 """
 
 from __future__ import annotations
@@ -11,174 +11,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
 from django.db.models import Expression, Field, Model, OuterRef, Subquery, Value
 
 from runtime.errors import Rejection, RejectionCode
-from runtime.events import announce_written, event_data, record_event
-from runtime.manifests import system_app_id
+from runtime.events import record_event
 from runtime.models import (
     NON_FINAL_TOOL_CALL_STATUSES,
     AppInstance,
     AppSession,
     AppSessionState,
-    Operation,
     ToolCall,
     ToolCallStatus,
     Workspace,
 )
 from runtime.projections import project_on_commit
 from runtime.transitions import LifecycleState, can_transition
-
-
-def lock_workspace(conversation_id: uuid.UUID | str, *, now: datetime, reserve: bool = True) -> Workspace:
-    """Lock the conversation's workspace row, creating it (with Interact in front) on first use.
-
-    One statement: an ``UPDATE … RETURNING`` that takes the row lock and reserves the next focus
-    number (``workspace.focus_seq``) for whatever this decision brings to the front, so bringing an
-    app forward costs no further write to this row. Numbers a decision reserves and does not use
-    are gaps, which is fine: only their order means anything.
-
-    ``reserve=False`` only locks (``SELECT … FOR UPDATE``) and leaves the row as it is; the decision
-    reserves with ``reserve_focus_seq`` when it writes (the start: see runtime.sql.start).
-    """
-    lock = _lock_and_reserve if reserve else _lock_only
-    row = lock(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
-    if not row:
-        _create_workspace(conversation_id, now=now)
-        row = lock(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
-    [(_, focus_seq)] = row
-    workspace = _locked(conversation_id, focus_seq)
-    workspace.focus_seq_reserved = reserve
-    return workspace
-
-
-def lock_existing_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> Workspace | None:
-    """Lock the conversation's workspace row if it has one (``reserve=False``); None, creating
-    nothing, before its first decision: that decision creates it in its own way (the SQL start)."""
-    row = _lock_only(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
-    if not row:
-        return None
-    [(_, focus_seq)] = row
-    workspace = _locked(conversation_id, focus_seq)
-    workspace.focus_seq_reserved = False
-    return workspace
-
-
-def reserve_focus_seq(workspace: Workspace, *, now: datetime) -> None:
-    """Reserve the next focus number on a workspace locked with ``reserve=False`` (and move its
-    ``updated_at``), as ``lock_workspace`` would have."""
-    [(_, workspace.focus_seq)] = _lock_and_reserve(f"{_WS} = %s", [_db_uuid(workspace.conversation_id)], now=now)
-    workspace.focus_seq_reserved = True
-
-
-def lock_workspace_of_operation(operation_id: uuid.UUID | str, *, now: datetime) -> Workspace | None:
-    """Lock the workspace of the operation's conversation, in one statement; None if it is gone.
-
-    The operation's ``conversation_id`` never changes, so reading it inside the locking statement
-    is safe whatever snapshot that read uses.
-    """
-    row = _lock_and_reserve(
-        f"{_WS} = (SELECT conversation_id FROM {_OP} WHERE id = %s)", [_db_uuid(operation_id)], now=now
-    )
-    if not row:
-        return None
-    [(conversation_id, focus_seq)] = row
-    return _locked(conversation_id, focus_seq)
-
-
-def lock_workspaces_of_operations(operation_ids: list[uuid.UUID], *, now: datetime) -> dict[uuid.UUID, Workspace]:
-    """Lock the workspaces of these operations' conversations that no one else holds, in one statement.
-
-    ``SKIP LOCKED``: a workspace another decision (or another sweeper) holds is left out, so sweeps
-    on several processes share the due work and never wait on each other; what is left out is that
-    decision's to settle, or the next sweep's. Locks are taken in conversation order.
-    """
-    if not operation_ids:
-        return {}
-    placeholders = ", ".join(["%s"] * len(operation_ids))
-    locking = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
-    locked = (
-        f"SELECT w.conversation_id FROM {_WS_TABLE} w WHERE w.conversation_id IN "
-        f"(SELECT conversation_id FROM {_OP} WHERE id IN ({placeholders})) ORDER BY w.conversation_id{locking}"
-    )
-    # On PostgreSQL ``= ANY(ARRAY(…))``: the locked keys become an array the UPDATE probes the
-    # primary key with. ``IN (…)`` let the planner hash-join them against a sequential scan of the
-    # whole workspace table, once per batch: a recovery of N due operations cost O(N²) (issue 27).
-    where = f"{_WS} = ANY(ARRAY({locked}))" if connection.vendor == "postgresql" else f"{_WS} IN ({locked})"
-    rows = _lock_and_reserve(
-        where,
-        [_db_uuid(op_id) for op_id in operation_ids],
-        now=now,
-    )
-    return {uuid.UUID(str(conv)): _locked(conv, seq) for conv, seq in rows}
-
-
-# Standard SQL quoting, the same on PostgreSQL and SQLite.
-_WS_TABLE = f'"{Workspace._meta.db_table}"'
-_WS = "conversation_id"
-_OP = f'"{Operation._meta.db_table}"'
-
-
-def _db_uuid(value: uuid.UUID | str) -> str:
-    # How Django stores a UUIDField: native uuid on PostgreSQL, 32 hex digits on SQLite.
-    return uuid.UUID(str(value)).hex if connection.vendor == "sqlite" else str(uuid.UUID(str(value)))
-
-
-def _lock_and_reserve(where: str, params: list, *, now: datetime) -> list[tuple]:
-    # The ORM has no UPDATE … RETURNING; PostgreSQL and SQLite (3.35+) both have it.
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {_WS_TABLE} SET focus_seq = focus_seq + 1, updated_at = %s WHERE {where} "
-            "RETURNING conversation_id, focus_seq",
-            [Workspace._meta.get_field("updated_at").get_db_prep_value(now, connection), *params],
-        )
-        return cursor.fetchall()
-
-
-def _lock_only(where: str, params: list, *, now: datetime) -> list[tuple]:
-    # SQLite has no row locks: its IMMEDIATE transactions already hold the one write lock.
-    locking = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT conversation_id, focus_seq FROM {_WS_TABLE} WHERE {where}{locking}", params)
-        return cursor.fetchall()
-
-
-def _locked(conversation_id: object, focus_seq: int) -> Workspace:
-    workspace = Workspace(conversation_id=uuid.UUID(str(conversation_id)), focus_seq=focus_seq)
-    workspace.focus_seq_reserved = True  # this decision's number is free for the first bring-forward
-    return workspace
-
-
-def _create_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> None:
-    """The first decision of a conversation: its workspace row and Interact, in front."""
-    workspace, created = Workspace.objects.get_or_create(conversation_id=conversation_id)
-    if not created:  # a concurrent first decision made it; the caller's lock waits for that one
-        return
-    interact = AppInstance.objects.create(
-        conversation_id=conversation_id,
-        app_id=system_app_id(),
-        is_system=True,
-        lifecycle_state=LifecycleState.FOREGROUND,
-        focus_seq=1,
-        opened_at=now,
-    )
-    workspace.focus_seq = 1
-    workspace.save(update_fields=["focus_seq", "updated_at"])
-    record_event(
-        "instance.opened", at=now, conversation_id=conversation_id, instance_id=interact.id, app_id=interact.app_id
-    )
-    _record_move(interact, LifecycleState.LAUNCHING, LifecycleState.FOREGROUND, now=now)
-
-
-def workspace_created_in_sql(conversation_id: uuid.UUID, interact_id: uuid.UUID, *, now: datetime) -> None:
-    """What ``_create_workspace`` tells after commit, for SQL that wrote the same rows and events."""
-    interact = AppInstance(id=interact_id, conversation_id=conversation_id, app_id=system_app_id())
-    ids = {"conversation_id": conversation_id, "instance_id": interact_id}
-    announce_written("instance.opened", data=event_data(app_id=interact.app_id), **ids)
-    data = event_data(app_id=interact.app_id, previous=LifecycleState.LAUNCHING)
-    announce_written(f"instance.{LifecycleState.FOREGROUND}", data=data, **ids)
-    project_move(interact, LifecycleState.LAUNCHING, LifecycleState.FOREGROUND)
 
 
 def take_focus_seq(workspace: Workspace) -> int:
@@ -213,7 +60,7 @@ def front_instance(workspace: Workspace) -> AppInstance | None:
 IN_FRONT = (LifecycleState.FOREGROUND, LifecycleState.SUSPENDED)
 
 
-def _record_move(instance: AppInstance, previous: str, target: str, *, now: datetime, **event_data: object) -> None:
+def record_move(instance: AppInstance, previous: str, target: str, *, now: datetime, **event_data: object) -> None:
     """The event and the projection of one lifecycle transition already written."""
     record_event(
         f"instance.{target}",
@@ -255,7 +102,7 @@ def move_instance(
     _check_transition(instance, previous, target)
     instance.lifecycle_state = target
     instance.save(update_fields=["lifecycle_state", "focus_seq", *also_save])
-    _record_move(instance, previous, target, now=now, **event_data)
+    record_move(instance, previous, target, now=now, **event_data)
 
 
 def _check_transition(instance: AppInstance, previous: str, target: str) -> None:
@@ -289,7 +136,7 @@ def bring_to_foreground(
         )
         for current in behind:
             previous, current.lifecycle_state = current.lifecycle_state, LifecycleState.BACKGROUND
-            _record_move(current, previous, LifecycleState.BACKGROUND, now=now)
+            record_move(current, previous, LifecycleState.BACKGROUND, now=now)
     instance.focus_seq = take_focus_seq(workspace)
     if instance.lifecycle_state == LifecycleState.FOREGROUND:
         instance.save(update_fields=["focus_seq"])
@@ -431,24 +278,7 @@ def close_instances(
             facts[pk] = {"closed": None, "app_session_ended": None, "cancelled": [], "foreground": None}
     _cancel_pending_calls(list(by_id), now=now, facts=facts)
 
-    for closing in closings:
-        _check_transition(closing.instance, closing.instance.lifecycle_state, LifecycleState.CLOSED)
-    AppInstance.objects.filter(pk__in=list(by_id)).update(
-        lifecycle_state=LifecycleState.CLOSED,
-        closed_at=now,
-        close_reason=per_row(AppInstance, "close_reason", {pk: c.reason for pk, c in by_id.items()}),
-    )
-    was_in_front = {}
-    for closing in closings:
-        instance = closing.instance
-        was_in_front[instance.pk] = instance.lifecycle_state in IN_FRONT
-        previous, instance.lifecycle_state = instance.lifecycle_state, LifecycleState.CLOSED
-        instance.closed_at, instance.close_reason = now, closing.reason
-        if facts is None:
-            _record_move(instance, previous, LifecycleState.CLOSED, now=now, reason=closing.reason)
-        else:
-            facts[instance.pk]["closed"] = {"app_id": instance.app_id, "previous": previous, "reason": closing.reason}
-            project_move(instance, previous, LifecycleState.CLOSED)
+    was_in_front = _mark_closed(closings, now=now, facts=facts)
 
     _end_sessions(closings, now=now, facts=facts)
 
@@ -465,6 +295,31 @@ def close_instances(
         elif closing.next_foreground is not None:
             bring_to_foreground(closing.workspace, closing.next_foreground, now=now)
     _restore_front(restores, now=now, facts=facts)
+
+
+def _mark_closed(
+    closings: list[Closing], *, now: datetime, facts: dict[uuid.UUID, dict[str, Any]] | None
+) -> dict[uuid.UUID, bool]:
+    """The instances closed, in one UPDATE, and in memory; whether each was in front."""
+    for closing in closings:
+        _check_transition(closing.instance, closing.instance.lifecycle_state, LifecycleState.CLOSED)
+    AppInstance.objects.filter(pk__in=[c.instance.pk for c in closings]).update(
+        lifecycle_state=LifecycleState.CLOSED,
+        closed_at=now,
+        close_reason=per_row(AppInstance, "close_reason", {c.instance.pk: c.reason for c in closings}),
+    )
+    was_in_front = {}
+    for closing in closings:
+        instance = closing.instance
+        was_in_front[instance.pk] = instance.lifecycle_state in IN_FRONT
+        previous, instance.lifecycle_state = instance.lifecycle_state, LifecycleState.CLOSED
+        instance.closed_at, instance.close_reason = now, closing.reason
+        if facts is None:
+            record_move(instance, previous, LifecycleState.CLOSED, now=now, reason=closing.reason)
+        else:
+            facts[instance.pk]["closed"] = {"app_id": instance.app_id, "previous": previous, "reason": closing.reason}
+            project_move(instance, previous, LifecycleState.CLOSED)
+    return was_in_front
 
 
 def _restore_front(
@@ -487,7 +342,7 @@ def _restore_front(
     for _, target, closed in restores:
         previous, target.lifecycle_state = target.lifecycle_state, LifecycleState.FOREGROUND
         if facts is None:
-            _record_move(target, previous, LifecycleState.FOREGROUND, now=now)
+            record_move(target, previous, LifecycleState.FOREGROUND, now=now)
         else:
             facts[closed]["foreground"] = {"instance_id": str(target.pk), "app_id": target.app_id, "previous": previous}
             project_move(target, previous, LifecycleState.FOREGROUND)

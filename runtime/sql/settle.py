@@ -1,6 +1,6 @@
 """``runtime_settle_batch``: the writes of a settlement as one PostgreSQL function call (decisions 0030, 0035, 0040).
 
-It mirrors ``settle_locked``'s Python path (``runtime.services.operations``) and
+It mirrors ``settle_locked``'s Python path (``runtime.services.settlements``) and
 ``close_instances`` (``runtime.services.workspace``) row for row: Python still decides each
 operation with ``runtime.transitions.decide_settlement`` and shapes and checks its result; this
 function applies that decision to the batch set by set, under the locks the caller already holds
@@ -439,6 +439,6 @@ DROP_ONE = """
 DROP FUNCTION IF EXISTS runtime_settle_single(timestamptz, text, uuid, jsonb, uuid, jsonb, jsonb, jsonb);
 """
 
-# The calls ``_settle_in_sql`` makes: a batch, or exactly one operation.
+# The calls ``settlement_sql.settle_in_sql`` makes: a batch, or exactly one operation.
 CALL = "SELECT * FROM runtime_settle_batch(%s, %s, %s::uuid[], %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"
 CALL_ONE = "SELECT * FROM runtime_settle_single(%s, %s, %s::uuid, %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"

@@ -1,6 +1,6 @@
 """The start of a deadline operation as one PostgreSQL function call: ``runtime_start_operation``.
 
-It mirrors ``runtime.services.operations._start_with_orm`` (SQLite's path, and the specification)
+It mirrors ``runtime.services.start_writes.start_with_orm`` (SQLite's path, and the specification)
 statement for statement, so both write the same rows: lock the workspace (creating it with
 Interact in front on the conversation's first decision, as ``lock_workspace`` does), read the
 retry / the running exclusive operation / the app in front, and either answer from them or write
@@ -168,7 +168,7 @@ FUNCTION = FUNCTION.replace("__RUNNING__", _RUNNING).replace("__STARTED__", Oper
 
 DROP = "DROP FUNCTION IF EXISTS runtime_start_operation"
 
-# One round trip: the whole decision. Parameters named as ``_start_in_sql`` passes them.
+# One round trip: the whole decision. Parameters named as ``start_writes.start_in_sql`` passes them.
 CALL = """
 SELECT runtime_start_operation(
     %(conversation_id)s::uuid, %(source_tool_call_id)s, %(app_id)s, %(exclusive)s, %(refuse)s,

@@ -26,7 +26,8 @@ from runtime.services.agents import builtin_agent_token, create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import report_surface_reloaded, return_to_interact, set_visibility
 from runtime.services.recovery import settle_due
-from runtime.services.workspace import close_instance_locked, lock_workspace
+from runtime.services.workspace import close_instance_locked
+from runtime.services.workspace_locks import lock_workspace
 from runtime.tool_calls import Accepted
 from runtime.tool_router import Caller
 from tests.support.factories import T0, AgentDriver, at

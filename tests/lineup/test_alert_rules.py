@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from runtime.services.operations import settle_operation
+from runtime.services.settlements import settle_operation
 from runtime.transitions import Trigger
 from tests.support.factories import T0, at
 

@@ -11,7 +11,7 @@ from miniapps.quiz.tools import normalized, score
 from runtime.inventory import inventory_for_scope
 from runtime.models import AppInstance, InstanceSnapshot, Operation, OutboxEntry
 from runtime.services.lifecycle import return_to_interact
-from runtime.services.operations import settle_operation
+from runtime.services.settlements import settle_operation
 from runtime.services.snapshots import save_snapshot
 from runtime.tool_calls import Accepted, Rejected
 from runtime.transitions import LifecycleState, OperationState, Trigger

@@ -34,7 +34,7 @@ from django.utils import timezone
 from runtime.models import Conversation
 from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
-from runtime.services.workspace import lock_workspace
+from runtime.services.workspace_locks import lock_workspace
 user = User.objects.get(username="lineup")
 ids = [conversation_get_or_create_default(user=user).id]
 for number in range(2):

@@ -37,7 +37,7 @@ from runtime.models import (
 )
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import open_app, set_visibility
-from runtime.services.operations import settle_operation
+from runtime.services.settlements import settle_operation
 from runtime.services.snapshots import save_snapshot
 from runtime.tool_calls import Accepted, Rejected
 from runtime.tool_router import Caller

@@ -20,7 +20,8 @@ from prometheus_client import REGISTRY
 from interact.models import LanguagePreference
 from runtime.models import Conversation, LifecycleEvent, Operation, OutboxEntry, ToolCall
 from runtime.services.conversations import conversation_get_or_create_default
-from runtime.services.operations import interrupt_for_operator, settle_operation
+from runtime.services.interrupts import interrupt_for_operator
+from runtime.services.settlements import settle_operation
 from runtime.tool_calls import Accepted
 from runtime.tool_router import Caller
 from runtime.transitions import OperationState, Trigger

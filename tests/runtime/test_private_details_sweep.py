@@ -11,7 +11,7 @@ from django.contrib.auth.models import Permission
 from django.urls import NoReverseMatch, reverse
 
 from runtime.models import Operation
-from runtime.services.operations import settle_operation
+from runtime.services.settlements import settle_operation
 from runtime.transitions import Trigger
 from tests.support.factories import at
 

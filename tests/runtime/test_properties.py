@@ -44,8 +44,9 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.models import AppInstance, Conversation, Operation, OutboxEntry, ToolCall, Workspace
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.lifecycle import close_instance, open_app, return_to_interact, set_visibility, switch_app
-from runtime.services.operations import operation_result, settle_operation
+from runtime.services.operation_views import operation_result
 from runtime.services.recovery import recover_runtime, settle_due
+from runtime.services.settlements import settle_operation
 from runtime.services.snapshots import save_snapshot
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome
 from runtime.tool_router import Caller

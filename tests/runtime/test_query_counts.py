@@ -30,9 +30,10 @@ from runtime.models import (
     ToolCallStatus,
 )
 from runtime.selectors import due_outbox_page
-from runtime.services import operations
-from runtime.services.operations import settle_operation
+from runtime.services import starts
+from runtime.services.operation_rows import python_settlement
 from runtime.services.outbox import ack_outbox_entry, mark_sent
+from runtime.services.settlements import settle_operation
 from runtime.tool_calls import Accepted, Receipt
 from runtime.transitions import LifecycleState, OperationState, Trigger
 from tests.support.factories import T0, at
@@ -54,7 +55,7 @@ def start_path(request, monkeypatch) -> str:
     """Both start paths: the SQL function (PostgreSQL only) and the ORM's statements."""
     if request.param == "postgresql" and connection.vendor != "postgresql":
         pytest.skip("the SQL start path is PostgreSQL's")
-    monkeypatch.setattr(operations, "START_IN_SQL", request.param == "postgresql")
+    monkeypatch.setattr(starts, "START_IN_SQL", request.param == "postgresql")
     return request.param
 
 
@@ -156,7 +157,7 @@ def settlement_path(request) -> Iterator[str]:
             pytest.skip("the SQL settlement path is PostgreSQL's")
         yield request.param
         return
-    with operations.python_settlement():
+    with python_settlement():
         yield request.param
 
 

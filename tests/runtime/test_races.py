@@ -35,8 +35,9 @@ from runtime.models import (
     Workspace,
 )
 from runtime.services.lifecycle import close_instance, return_to_interact
-from runtime.services.operations import operation_result, settle_operation
+from runtime.services.operation_views import operation_result
 from runtime.services.recovery import recover_runtime, settle_due
+from runtime.services.settlements import settle_operation
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.tool_router import Caller
 from runtime.transitions import InterruptionReason, LifecycleState, OperationState, Trigger
@@ -382,7 +383,7 @@ def test_an_operator_interrupt_racing_the_eta_settlement_settles_once(agent, thr
     """The admin's "interrupt with a reason" (runtime.admin.incident) racing the eta task on one
     operation: one terminal state, one outbox entry, and one audit entry whose status says what the
     operator's request did (interrupted it, completed it at ``ends_at``, or found it final)."""
-    from runtime.services.operations import interrupt_for_operator
+    from runtime.services.interrupts import interrupt_for_operator
 
     racers = threads(2)
     winners: Counter[str] = Counter()

@@ -7,7 +7,7 @@ import contextlib
 import pytest
 
 from runtime.models import AppInstance, AppSession, InstanceSnapshot, LifecycleEvent, Operation, OutboxEntry, ToolCall
-from runtime.services.operations import python_settlement
+from runtime.services.operation_rows import python_settlement
 from runtime.tool_calls import Accepted, Receipt
 from tests.support.factories import at
 

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from interact.selectors import workspace_snapshot
 from runtime.models import Operation, OutboxEntry
-from runtime.services.operations import operation_projection
+from runtime.services.operation_views import operation_projection
 from runtime.services.recovery import settle_due
 from runtime.tool_calls import Accepted, Rejected
 from runtime.tool_router import Caller

@@ -42,14 +42,11 @@ from runtime.models import (
     Workspace,
 )
 from runtime.services.conversations import conversation_get_or_create_default
+from runtime.services.interrupts import interrupt_for_operator
 from runtime.services.lifecycle import close_instance, close_workspace, open_app, return_to_interact, switch_app
-from runtime.services.operations import (
-    interrupt_for_operator,
-    python_settlement,
-    settle_operation,
-    settles_in_sql,
-)
+from runtime.services.operation_rows import python_settlement, settles_in_sql
 from runtime.services.recovery import recover_runtime, settle_due
+from runtime.services.settlements import settle_operation
 from runtime.tool_router import Caller
 from runtime.transitions import Trigger
 from tests.support.factories import T0, AgentDriver

@@ -1,7 +1,7 @@
 """The start's two paths write the same rows and give the same answers (issue 27).
 
 On PostgreSQL a start is one call of ``runtime_start_operation`` (runtime/sql/start.py); on SQLite
-the ORM writes the rows statement by statement (``_start_with_orm``, the specification). Each
+the ORM writes the rows statement by statement (``start_writes.start_with_orm``, the specification). Each
 scenario here runs twice on the same PostgreSQL database, once per path (the ``START_IN_SQL``
 switch), each in a conversation of its own; the answers and every row either path wrote — the
 workspace, instances, sub-sessions, snapshots, tool calls, operations and audit events — must be
@@ -31,7 +31,7 @@ from runtime.models import (
     ToolCall,
     Workspace,
 )
-from runtime.services import operations
+from runtime.services import operation_views, starts
 from runtime.tool_calls import Accepted, Rejected
 from runtime.tool_router import Caller
 from tests.support.factories import AgentDriver, at
@@ -54,7 +54,7 @@ QUIZ = {"duration_seconds": 300, "title": "Sums", "questions": [{"prompt": "1+1"
 def _start_directly(agent: AgentDriver, *, now_s: float, call_id: str, **overrides: Any) -> Accepted:
     """The service itself, for what the Router never sends (a bad initial_state, a non-exclusive app)."""
     arguments = {"duration_seconds": 60}
-    return operations.start_operation(
+    return starts.start_operation(
         conversation_id=agent.conversation.id,
         source_tool_call_id=call_id,
         tool="pomodoro.start",
@@ -121,8 +121,8 @@ def another_app_in_front(agent: AgentDriver) -> list[object]:
 def non_exclusive_app_already_in_front(agent: AgentDriver, monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Two running operations of one app whose manifest does not make them exclusive: the second
     start's instance takes the front from the first's."""
-    policy = dataclasses.replace(operations.policy_of("pomodoro.start"), exclusive=False)
-    monkeypatch.setattr(operations, "policy_of", lambda tool: policy)
+    policy = dataclasses.replace(operation_views.policy_of("pomodoro.start"), exclusive=False)
+    monkeypatch.setattr(starts, "policy_of", lambda tool: policy)
     return [_outcome(lambda n=n: _start_directly(agent, now_s=n, call_id=f"call-{n}")) for n in range(3)]
 
 
@@ -195,7 +195,7 @@ def _rows(conversation: Conversation) -> dict[str, list[dict[str, Any]]]:
 
 
 def _run(scenario, user, in_sql: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
-    monkeypatch.setattr(operations, "START_IN_SQL", in_sql)
+    monkeypatch.setattr(starts, "START_IN_SQL", in_sql)
     # A conversation with no workspace yet: its first start creates it (and Interact).
     conversation = Conversation.objects.create(owner=user, title=f"sql={in_sql}")
     agent = AgentDriver(caller=Caller(label="agent:paths", user_id=user.id), conversation=conversation)

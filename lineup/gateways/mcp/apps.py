@@ -41,7 +41,7 @@ from runtime.db_threads import run_db
 from runtime.errors import RejectionCode
 from runtime.manifests import ToolDescriptor, get_manifest, running_label_of
 from runtime.models import Operation
-from runtime.services.operations import wire_state
+from runtime.services.operation_views import wire_state
 
 UI_SCHEME = "ui://"
 URI_PREFIX = "ui://lineup/"

@@ -22,7 +22,8 @@ from runtime.clock import isoformat
 from runtime.inventory import Inventory, inventory_for_scope
 from runtime.models import DeliveryChannel, Operation, OutboxEntry
 from runtime.services.agents import authenticate_agent, token_digest, token_refusal
-from runtime.services.operations import cancel_operation, operation_projection, wire_state
+from runtime.services.interrupts import cancel_operation
+from runtime.services.operation_views import operation_projection, wire_state
 from runtime.services.outbox import ack_lapsed_outbox_entries, ack_outbox_entry
 from runtime.tool_calls import Accepted, ToolOutcome
 from runtime.tool_router import Caller, access_conversation, route_tool_call

@@ -13,13 +13,10 @@ import pytest
 from django.db import connection
 
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall
-from runtime.services.operations import (
-    operation_projection,
-    python_settlement,
-    settle_due_batch,
-    settle_operation,
-)
+from runtime.services.operation_rows import python_settlement
+from runtime.services.operation_views import operation_projection
 from runtime.services.recovery import recover_runtime
+from runtime.services.settlements import settle_due_batch, settle_operation
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.transitions import LifecycleState, OperationState, Trigger
 from tests.support.factories import AgentDriver, at

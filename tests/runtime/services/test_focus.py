@@ -26,7 +26,8 @@ from runtime.models import (
     ToolCallStatus,
 )
 from runtime.services.lifecycle import open_app
-from runtime.services.operations import operation_result, settle_operation
+from runtime.services.operation_views import operation_result
+from runtime.services.settlements import settle_operation
 from runtime.tool_calls import Accepted, Receipt, Rejected
 from runtime.tool_router import Caller
 from runtime.transitions import AlreadyFinal, LifecycleState, NotDue, OperationState, Settle, Trigger

@@ -20,8 +20,8 @@ from runtime.errors import Rejection, RejectionCode
 from runtime.models import AppInstance, AppSession, InstanceSnapshot, LifecycleEvent, Operation, ToolCall
 from runtime.selectors import what_runs
 from runtime.services.lifecycle import open_app, return_to_interact
-from runtime.services.operations import settle_operation
 from runtime.services.recovery import recover_runtime
+from runtime.services.settlements import settle_operation
 from runtime.services.snapshots import encoded_size, save_snapshot
 from runtime.tool_calls import Receipt, Rejected
 from runtime.transitions import LifecycleState, OperationState, Trigger

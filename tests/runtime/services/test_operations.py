@@ -16,7 +16,7 @@ import pytest
 from runtime.api import ToolRequest, start_operation
 from runtime.models import AppInstance, InstanceSnapshot, Operation, OutboxEntry
 from runtime.services.lifecycle import close_instance, return_to_interact, switch_app
-from runtime.services.operations import settle_operation
+from runtime.services.settlements import settle_operation
 from runtime.tool_calls import Accepted, Rejected
 from runtime.transitions import LifecycleState, OperationState, Trigger
 from tests.support.factories import AgentDriver, at

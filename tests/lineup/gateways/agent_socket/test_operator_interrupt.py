@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from runtime.models import LifecycleEvent, OutboxEntry
-from runtime.services.operations import interrupt_for_operator
+from runtime.services.interrupts import interrupt_for_operator
 
 
 @pytest.mark.spec("R-2.2.5", "R-4.2.7")

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from lineup.gateways.agent_socket import delivery
 from runtime.models import Agent, AppInstance, AppSession, Conversation, Operation, OutboxEntry, ToolCall
-from runtime.services.workspace import lock_workspace
+from runtime.services.workspace_locks import lock_workspace
 from runtime.transitions import LifecycleState, OperationState
 from tests.lineup.gateways.agent_socket.client import AgentSocket
 

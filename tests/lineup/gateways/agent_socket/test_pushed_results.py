@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from runtime.models import Operation, OutboxEntry
 from runtime.projections import RESULT_HINT_MAX_BYTES, RESYNC_GROUP, project_on_commit, result_delivery
-from runtime.services.operations import operation_projection
+from runtime.services.operation_views import operation_projection
 
 
 def _delivery(entry: OutboxEntry) -> dict | None:

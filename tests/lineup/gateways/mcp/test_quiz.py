@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from runtime.models import InstanceSnapshot, Operation
-from runtime.services.operations import operation_result
+from runtime.services.operation_views import operation_result
 from runtime.services.snapshots import save_snapshot
 
 QUESTIONS = [{"prompt": f"{a} + {a} =", "answer": str(a + a)} for a in range(2, 7)]

@@ -19,7 +19,7 @@ from mcp.types import METHOD_NOT_FOUND, CallToolResult
 from runtime.clock import isoformat
 from runtime.models import AgentToken, Operation, OutboxEntry
 from runtime.services.agents import revoke_agent_token
-from runtime.services.operations import operation_result
+from runtime.services.operation_views import operation_result
 from tests.lineup.gateways.agent_socket.client import AgentSocket
 
 FOCUS_SECONDS = 1

@@ -33,7 +33,7 @@ def failing_job(request: ToolRequest) -> Accepted:
 def result(view: OperationView) -> dict[str, Any]:
     if view.details.get(FAILS):
         # The tool's own failure, as an app's bug is one: the Runtime settles the operation with its
-        # error result (runtime.services.operations.invalid_result) and flags it for an operator.
+        # error result (runtime.services.operation_views.invalid_result) and flags it for an operator.
         raise RuntimeError("failing_job fails by design (the MCP conformance suite's tool error)")
     label = view.details.get("label")
     return {**standard_result(view), **({"label": label} if label else {})}
