@@ -52,13 +52,20 @@ class InstalledApp:
 
 
 def installed_apps(frame: dict[str, Any]) -> tuple[InstalledApp, ...]:
-    """The apps of an ``inventory`` frame, in its order: declared ones as they declare themselves,
-    the others by their manifest's name."""
+    """The apps of an ``inventory`` frame with a tool in it, in its order: declared ones as they
+    declare themselves, the others by their manifest's name."""
     declared = {app.app_id: app for app in apps_from_inventory(frame)}
+    # An app is told of only with a tool of this Inventory (the Runtime lists no other; a frame that
+    # did would not make the model believe in an app it can not use).
+    with_tools = {
+        tool.get("app_id") or str(tool.get("name", "")).split(".", 1)[0]
+        for tool in frame.get("tools") or []
+        if isinstance(tool, dict)
+    }
     found: list[InstalledApp] = []
     for entry in frame.get("apps") or []:
         app_id = entry.get("app_id") if isinstance(entry, dict) else None
-        if not isinstance(app_id, str) or not app_id:
+        if not isinstance(app_id, str) or app_id not in with_tools:
             continue
         if app_id in declared:
             app = declared[app_id]
