@@ -8,7 +8,10 @@ the turns use its public methods (``call``, ``say``, ``read_state``, ``language_
 insides. The same ``AgentClient`` drives it. What it does itself: a person's message starts a *turn*, an asyncio task (one at a time per conversation,
 so the history stays in order) that
 
-1. sends the conversation's bounded history and its Inventory as OpenAI ``tools`` to the model;
+1. sends the conversation's bounded history and its Inventory as OpenAI ``tools`` to the model, with
+   the Inventory's installed ``apps`` named in the system prompt in the person's language
+   (``agents.llm.apps``); a message that only asks for "help" is answered from those apps without the
+   model (docs/decisions/0058);
 2. for each tool call the model makes: parses the arguments (not one JSON object -> a clear IM
    message, nothing is sent), sends a ``tool.call`` with an id derived from the message, and waits
    for its answer (``tool.accepted`` / ``tool.receipt`` / ``tool.rejected``, which the read loop
