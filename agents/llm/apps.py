@@ -120,7 +120,7 @@ def names_line(apps: tuple[InstalledApp, ...], language: Language) -> str:
 
 # A message that only asks what the Agent can do (the reference Agent's help words, the whole message).
 _HELP_ONLY = re.compile(
-    r"^(?:help|help\s+me|commands|menu|usage|\?+|what\s+can\s+(?:you|i)\s+do(?:\s+here)?|what\s+do\s+you\s+do"
+    r"^(?:help|help\s+me|commands|menu|usage|what\s+can\s+(?:you|i)\s+do(?:\s+here)?|what\s+do\s+you\s+do"
     r"|what\s+are\s+you|how\s+does\s+(?:this|it)\s+work|what\s+apps\s+(?:are\s+there|do\s+you\s+have)"
     r"|帮助|帮忙|求助|你能做什么|你可以做什么|你能做些什么|你可以做些什么|能做什么|可以做什么|你会什么|有什么功能|怎么用|如何使用|使用说明)"
     r"$",
