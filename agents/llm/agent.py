@@ -8,7 +8,10 @@ the turns use its public methods (``call``, ``say``, ``read_state``, ``language_
 insides. The same ``AgentClient`` drives it. What it does itself: a person's message starts a *turn*, an asyncio task (one at a time per conversation,
 so the history stays in order) that
 
-1. sends the conversation's bounded history and its Inventory as OpenAI ``tools`` to the model;
+1. sends the conversation's bounded history and its Inventory as OpenAI ``tools`` to the model, with
+   the Inventory's installed ``apps`` named in the system prompt in the person's language
+   (``agents.llm.apps``); a message that only asks for "help" is answered from those apps without the
+   model (docs/decisions/0058);
 2. for each tool call the model makes: parses the arguments (not one JSON object -> a clear IM
    message, nothing is sent), sends a ``tool.call`` with an id derived from the message, and waits
    for its answer (``tool.accepted`` / ``tool.receipt`` / ``tool.rejected``, which the read loop
@@ -42,6 +45,7 @@ from websockets.exceptions import ConnectionClosed
 
 from agents.llm import grounding
 from agents.llm import replies as llm_replies
+from agents.llm.apps import InstalledApp, help_reply, installed_apps, instructions, is_help_request, names_line
 from agents.llm.config import LLMConfig
 from agents.llm.context import ContextWindow
 from agents.llm.history import History
@@ -137,8 +141,10 @@ class Ask:
     language: Language
 
 
-def system_prompt(language: Language) -> str:
-    return SYSTEM_PROMPT + LANGUAGE_LINE[language]
+def system_prompt(language: Language, apps: tuple[InstalledApp, ...] = (), *, brief: bool = False) -> str:
+    """The instructions: the Agent's own, the installed apps (from the Inventory) in the person's
+    language, and the language line last. ``brief``: the apps by name only (a small context)."""
+    return SYSTEM_PROMPT + instructions(apps, language, brief=brief) + LANGUAGE_LINE[language]
 
 
 class LLMAgent:
@@ -172,6 +178,7 @@ class LLMAgent:
         self.answer_timeout = answer_timeout
         self._histories: dict[str, History] = {}
         self._tool_sets: dict[str, ToolSet] = {}
+        self._apps: dict[str, tuple[InstalledApp, ...]] = {}  # conversation -> its Inventory's apps
         self._waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}  # source_tool_call_id -> its answer
         self._locks: dict[str, asyncio.Lock] = {}
         self._turns: set[asyncio.Task[None]] = set()
@@ -212,6 +219,7 @@ class LLMAgent:
             # else the protocol refetches and resends once, or words the rejection
         if kind == "inventory":
             self._tool_sets[frame["conversation_id"]] = tool_set(frame["tools"])
+            self._apps[frame["conversation_id"]] = installed_apps(frame)
         if kind == "interaction.resolved":
             ask = self._asks.pop(frame["interaction_id"])
             if ask is not None:
@@ -271,6 +279,11 @@ class LLMAgent:
         if tools is None:
             await self._say_soon(turn.conversation_id, llm_replies.tools_unavailable(turn.language))
             return
+        if is_help_request(text) and (listing := help_reply(self._installed(turn), turn.language)):
+            # "help" is answered from the Inventory itself, model or no model (docs/decisions/0058).
+            messages.append({"role": "assistant", "content": listing})
+            await self._say_soon(turn.conversation_id, listing[:MAX_TEXT])
+            return
         for step in range(self.max_steps):
             reply = await self._complete(turn, history, [*tools.openai_tools, STATUS_TOOL], step=step)
             if reply is None:
@@ -303,18 +316,25 @@ class LLMAgent:
     ) -> ModelReply | None:
         """The model's next reply, the request fitted into the server's context; None once the person was told why not.
 
-        The oldest turns go first; then the tools' long descriptions. A server that says the request
-        did not fit teaches the context (``ContextWindow.learn``) and the request is fitted again —
-        tried once more per step, and only when something was learned.
+        The oldest turns go first; then the tools' long descriptions; then what the installed apps
+        can do (their names stay). A server that says the request did not fit teaches the context
+        (``ContextWindow.learn``) and the request is fitted again — tried once more per step, and
+        only when something was learned.
         """
-        prompt = system_prompt(turn.language)
+        apps = self._installed(turn)
+        full_prompt = system_prompt(turn.language, apps)
+        short_tools = compact_tools(tools)
+        shapes = (
+            (tools, full_prompt),
+            (short_tools, full_prompt),
+            (short_tools, system_prompt(turn.language, apps, brief=True)),
+        )
         retried = False
         while True:
             budget = self.window.prompt_budget
-            # The full tools if the current turn fits with them, else their short form; then the
-            # oldest turns go until the rest fits.
+            # The first shape the current turn fits with; then the oldest turns go until the rest fits.
             fitted = None
-            for offered in (tools, compact_tools(tools)):
+            for offered, prompt in shapes:
                 if budget is None or self.window.estimate(history.newest(prompt), offered) <= budget:
                     fitted = history.fitted(prompt, lambda m, o=offered: self.window.estimate(m, o), budget)
                     break
@@ -364,10 +384,20 @@ class LLMAgent:
         self.protocol.log("reply_replaced", conversation_id=turn.conversation_id, reason=reason, level="warning")
         if reason == "written_tool_call" and not turn.events:
             return llm_replies.written_tool_call(turn.language)
-        return " ".join(turn.events) or llm_replies.nothing_done(turn.language)
+        return " ".join(turn.events) or self._nothing_done(turn)
+
+    def _installed(self, turn: TurnState) -> tuple[InstalledApp, ...]:
+        return self._apps.get(turn.conversation_id, ())
+
+    def _nothing_done(self, turn: TurnState) -> str:
+        """ "Nothing was done", and what is installed here (the Agent's own examples when nothing is known)."""
+        installed = names_line(self._installed(turn), turn.language)
+        return llm_replies.nothing_done(turn.language, installed=installed)
 
     async def _model_failed(self, turn: TurnState, error: ModelError) -> None:
         text = llm_replies.model_failed(error.reason, turn.language, acted=turn.acted)
+        if not turn.acted:  # what the person can ask for when the model is back ("help" works without it)
+            text += names_line(self._installed(turn), turn.language)
         await self._say_soon(turn.conversation_id, text)
         if turn.started is not None and turn.app_session_id is not None:
             # The focus runs although the model could not announce it: say it as the reference Agent would.

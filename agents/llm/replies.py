@@ -108,8 +108,13 @@ def too_many_steps(steps: int, language: Language) -> str:
     )
 
 
-def nothing_done(language: Language) -> str:
-    """Instead of a reply that claims what no tool answer confirms, or is in the other language, when nothing was done."""
+def nothing_done(language: Language, *, installed: str = "") -> str:
+    """Instead of a reply that claims what no tool answer confirms, or is in the other language, when nothing was done.
+
+    ``installed``: the installed apps named (``apps.names_line``), in place of the Agent's own examples.
+    """
+    if installed:
+        return _pick(language, "Nothing was started or stopped.", "没有开始或停止任何内容。") + installed
     return _pick(
         language,
         "Nothing was started or stopped. You can say, for example, “focus 25 minutes” or “stop”.",

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 -- Chinese text uses full-width punctuation on purpose
 """A live Daphne for the LLM Agent's tests, a fake model server per test, and the Agent itself.
 
 Daphne runs ``lineup.asgi`` on the test database with its in-process deadline scheduler and no
@@ -31,6 +32,9 @@ from tests.support.processes import (
 
 MODEL = "fake-model"
 API_KEY = "sk-fake-test-key"
+# The bundled apps, named after "nothing was done" and "the model failed" (the Inventory's ``apps``).
+INSTALLED_EN = " Installed here: Scratch notes, Pomodoro, Practice quiz. Say “help” to see what they do."
+INSTALLED_ZH = "这里安装了：笔记、番茄钟、口算练习。说“帮助”看看它们能做什么。"
 
 
 @dataclass

@@ -18,6 +18,7 @@ from agents.llm import grounding
 from agents.llm.agent import LLMAgent
 from agents.llm.config import LLMConfig
 from runtime.inventory import inventory_for_scope
+from tests.agents.llm.conftest import INSTALLED_ZH
 from tests.agents.llm.fake_openai import FakeOpenAI, Reply, call, error, recorded, text, tool_calls
 
 CONV = "5b0b8c1e-2d4f-4c55-9a57-3f1e0f7d2a10"
@@ -195,16 +196,22 @@ def test_the_model_can_ask_how_long_is_left(fake_openai):
 @pytest.mark.parametrize(
     ("reply", "said"),
     [
-        (Reply("<html>502 Bad Gateway</html>"), "我没能做到：语言模型的回应无法使用。没有执行任何操作，请再试一次。"),
+        (
+            Reply("<html>502 Bad Gateway</html>"),
+            "我没能做到：语言模型的回应无法使用。没有执行任何操作，请再试一次。" + INSTALLED_ZH,
+        ),
         (
             Reply('{"choices": [{"message": {"content": "cut off'),
-            "我没能做到：语言模型的回应无法使用。没有执行任何操作，请再试一次。",
+            "我没能做到：语言模型的回应无法使用。没有执行任何操作，请再试一次。" + INSTALLED_ZH,
         ),
         (
             Reply({"error": {"message": "Requested 2200 tokens"}}),
-            "我没能做到：语言模型的回应无法使用。没有执行任何操作，请再试一次。",
+            "我没能做到：语言模型的回应无法使用。没有执行任何操作，请再试一次。" + INSTALLED_ZH,
         ),
-        (error(500, "CUDA error: out of memory"), "我没能做到：语言模型服务器出了问题。没有执行任何操作，请再试一次。"),
+        (
+            error(500, "CUDA error: out of memory"),
+            "我没能做到：语言模型服务器出了问题。没有执行任何操作，请再试一次。" + INSTALLED_ZH,
+        ),
     ],
 )
 def test_a_broken_answer_from_the_model_server_is_told_in_the_persons_language(fake_openai, reply, said):

@@ -18,7 +18,7 @@ from interact.services.messages import post_human_message
 from runtime.inventory import inventory_for_scope
 from runtime.models import AppInstance, Operation, OutboxEntry, ToolCall
 from runtime.transitions import OperationState
-from tests.agents.llm.conftest import API_KEY, MODEL
+from tests.agents.llm.conftest import API_KEY, INSTALLED_EN, MODEL
 from tests.agents.llm.fake_openai import call, error, held_back, text, tool_calls
 from tests.support.factories import activity_of, planned_seconds
 from tests.support.processes import manage_py_argv
@@ -209,11 +209,13 @@ def test_model_server_errors_and_timeouts_are_reported_with_bounded_retries(
     say(conversation, user, "hello")
     # The server's own words ("model crashed") are logged, never shown.
     refused = "I couldn't do that: the language model server had a problem. Nothing was done; please try again."
+    refused += INSTALLED_EN  # what can be asked for when the model is back
     live.wait(lambda: agent_message(conversation, refused), "the 500 reported")
     assert fake_openai.request_count() == 2
 
     say(conversation, user, "hello?")
     late = "I couldn't do that: the language model didn't answer in time. Nothing was done; please try again."
+    late += INSTALLED_EN
     live.wait(lambda: agent_message(conversation, late), "the timeout reported")
     assert fake_openai.request_count() == 4
 

@@ -19,12 +19,14 @@ from interact.models import Interaction, InteractionStatus
 from interact.services.interactions import answer_interaction
 from interact.services.messages import post_human_message
 from runtime.models import AppInstance, Operation, ToolCall
+from tests.agents.llm.conftest import INSTALLED_EN, INSTALLED_ZH
 from tests.agents.llm.fake_openai import recorded, text
 from tests.agents.llm.test_end_to_end import agent_message, agent_texts, tool_message
 from tests.support.factories import activity_of, planned_seconds
 
-NOTHING_EN = "Nothing was started or stopped. You can say, for example, “focus 25 minutes” or “stop”."
-NOTHING_ZH = "没有开始或停止任何内容。你可以说，比如“专注25分钟”或“停止”。"
+# Nothing was done, and what is installed here (the Inventory's apps, in the person's language).
+NOTHING_EN = "Nothing was started or stopped." + INSTALLED_EN
+NOTHING_ZH = "没有开始或停止任何内容。" + INSTALLED_ZH
 
 
 def say(conversation, user, words: str, *, language: str = "en") -> None:
@@ -57,11 +59,16 @@ def test_a_2048_token_context_is_learned_from_the_overflow_and_the_oldest_turns_
         live.wait(lambda reply=reply: agent_message(conversation, reply), f"turn {turn + 1} answered")
 
     assert len(fake_openai.overflows) == 1, "the limit is learned once"
-    overflowed, retried = fake_openai.requests[-2], fake_openai.requests[-1]
-    assert overflowed in fake_openai.overflows and retried not in fake_openai.overflows
+    # The turn that overflowed (the second or the third: the installed apps' lines take their share)
+    # is sent again at once, fitted; every later request fits.
+    overflowed = fake_openai.overflows[0]
+    retried = fake_openai.requests[fake_openai.requests.index(overflowed) + 1]
+    assert retried not in fake_openai.overflows
     assert next(m["content"] for m in overflowed.messages if m["role"] == "user").startswith("第1件事")
+    sent_users = [m["content"] for m in overflowed.messages if m["role"] == "user"]
     kept_users = [m["content"] for m in retried.messages if m["role"] == "user"]
-    assert kept_users[-1].startswith("第3件事") and not kept_users[0].startswith("第1件事")  # oldest first
+    assert kept_users[-1] == sent_users[-1] and not kept_users[0].startswith("第1件事")  # oldest first
+    assert "番茄钟" in retried.messages[0]["content"]  # the installed apps are still named
     assert retried.body["max_tokens"] == 2048 // 8  # a reply's worth kept free
     assert next(m["role"] for m in retried.messages) == "system"
     assert "Simplified Chinese" in retried.messages[0]["content"]
@@ -69,7 +76,7 @@ def test_a_2048_token_context_is_learned_from_the_overflow_and_the_oldest_turns_
 
     before = len(fake_openai.requests)
     say(conversation, user, "请帮我记住这些内容：" + "很长的一段话" * 600, language="zh-hans")
-    too_long = "我没能做到：这条消息对这里的语言模型来说太长了。没有执行任何操作，请再试一次。"
+    too_long = "我没能做到：这条消息对这里的语言模型来说太长了。没有执行任何操作，请再试一次。" + INSTALLED_ZH
     live.wait(lambda: agent_message(conversation, too_long), "the Chinese 'too long'")
     assert len(fake_openai.requests) == before  # known not to fit: not sent
     texts = agent_texts(conversation)
