@@ -49,9 +49,10 @@ def test_every_attack_is_bounded_and_leaves_no_work_behind():
 @pytest.mark.spec("R-2.2.3")
 def test_strangers_with_random_tokens_are_refused_at_both_doors():
     """``bench.abuse --strangers`` at CI size: ten anonymous clients, a fresh random token per attempt,
-    three seconds on each door while another user's Agent calls ``tools/list``: both doors answer
-    them (401 / ``unauthorized``, and 429 / ``rate_limited`` past the budgets) and the Agent is served
-    throughout. Latency and CPU are printed, not asserted (decision 0045 has the full-size figures)."""
+    three seconds on each door (three one-second slices, between quiet ones) while other users'
+    Agents call ``tools/list``: both doors answer them (401 / ``unauthorized``, and 429 /
+    ``rate_limited`` past the budgets) and the Agents are served throughout. Latency and CPU are
+    printed, not asserted (decision 0045 has the full-size figures)."""
     run = subprocess.run(
         [PYTHON, "-m", "bench.abuse", "--strangers", "--small", "--clients", "10", "--seconds", "3", "--json"],
         cwd=ROOT,

@@ -36,7 +36,7 @@ from runtime import crashpoints, metrics, tracing
 from runtime.after_commit import answer_first
 from runtime.db_threads import run_db
 from runtime.errors import Rejection
-from runtime.internals.channels import NoConnectionHopPerMessage
+from runtime.internals.channels import ChannelOnDemand, NoConnectionHopAtDisconnect, NoConnectionHopPerMessage
 from runtime.projections import RESYNC_GROUP, agent_conversation_group, agent_group, agent_results_group
 from runtime.services.agents import (
     agent_connection_closed,
@@ -70,11 +70,16 @@ class _Ended(Exception):
     """The frame's credential re-read found it gone: the connection was ended instead of the frame handled."""
 
 
-class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
+class AgentConsumer(ChannelOnDemand, NoConnectionHopAtDisconnect, NoConnectionHopPerMessage, AsyncWebsocketConsumer):
+    """One connection. Until its hello is welcomed it costs no Redis (``ChannelOnDemand``: its
+    channel is listened to from the first ``group_add``) and no thread hop at its disconnect, so
+    a stranger refused at the hello (lineup.doors.strangers) costs the server's loop little."""
+
     agent = None
     caller: Caller | None = None
     conversation_ids: list[str]
     ended = False  # told unauthorized and closing: nothing more is handled or delivered
+    stranger = False  # refused at the hello (an unknown token, or over the strangers' budgets)
     credential_read_at = float("-inf")  # time.monotonic() of the last read that found the token valid
 
     async def connect(self) -> None:
@@ -113,7 +118,10 @@ class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
                 )
             except Exception:  # the row stops counting when its heartbeat is missed (decision 0017)
                 logger.exception("agent.connection_row_not_deleted", connection_id=self.connection_id)
-        self._log("agent.disconnected", close_code=code)
+        if self.stranger:
+            logger.debug("agent.disconnected", connection_id=self.connection_id, agent_id=None, close_code=code)
+        else:
+            self._log("agent.disconnected", close_code=code)
 
     # --- frames in ------------------------------------------------------------------------
 
@@ -184,17 +192,23 @@ class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
         stranger = strangers.check(body["token"], address)
         agent = None if stranger else await run_db(authenticate_agent, body["token"], now=timezone.now())
         if agent is None:
-            self.ended = True
+            self.ended = self.stranger = True
             metrics.count_rate_limit_refusal("agent_socket_unauthenticated")
             if stranger is None:
                 self._log("agent.unauthorized")  # only a look-up that reached the database
             with strangers.refusal_wait(address) as delay:
                 await asyncio.sleep(delay)
+            # Answered without a log line each (counted above): a flood of strangers is not a
+            # flood of log lines, and their disconnects are logged at DEBUG.
             if stranger == strangers.BUSY:
-                await self._error("rate_limited", "too many attempts with tokens this server does not know; try later")
+                await self._send(
+                    "error",
+                    code="rate_limited",
+                    detail="too many attempts with tokens this server does not know; try later",
+                )
                 await self.close(code=CLOSE_TOO_MANY, reason="too many unknown tokens")
                 return
-            await self._error("unauthorized", "unknown or revoked token")
+            await self._send("error", code="unauthorized", detail="unknown or revoked token")
             await self.close(code=CLOSE_UNAUTHENTICATED, reason="unknown or revoked token")
             return
         strangers.trust(body["token"])
@@ -216,6 +230,7 @@ class AgentConsumer(NoConnectionHopPerMessage, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
             return
         conversation_ids = await run_db(delivery.agent_conversation_ids, agent)
+        self.listen()  # its channel, from before its first group: nothing is sent to it earlier
         for conversation_id in conversation_ids:
             await self.channel_layer.group_add(agent_conversation_group(conversation_id), self.channel_name)
         await self.channel_layer.group_add(agent_group(agent.id), self.channel_name)

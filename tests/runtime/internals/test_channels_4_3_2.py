@@ -58,3 +58,108 @@ def test_the_sockets_dispatch_a_message_without_a_connection_hop(monkeypatch):
     assert handled == [1, 2] and len(hops) == 1  # the probe above can see a hop: Channels' own makes one
     for consumer in (AgentConsumer, WorkspaceConsumer):
         assert consumer.dispatch is NoConnectionHopPerMessage.dispatch, consumer
+
+
+def test_channels_starts_the_channel_receive_through_the_attribute_channel_on_demand_replaces() -> None:
+    """``ChannelOnDemand`` relies on ``AsyncConsumer.__call__`` setting ``self.channel_receive``
+    and handing that attribute (read after it was set) to ``await_many_dispatch``."""
+    source = inspect.getsource(AsyncConsumer.__call__)
+    assert "self.channel_receive = functools.partial(" in source, source
+    assert "[receive, self.channel_receive]" in source, source
+
+
+def test_a_consumer_on_demand_receives_from_its_channel_only_once_it_listens() -> None:
+    """Messages from the client are handled before; the layer is asked to receive only after
+    ``listen()``, and then what was sent to the channel meanwhile arrives."""
+    from channels.exceptions import StopConsumer
+
+    from runtime.internals.channels import ChannelOnDemand
+
+    class Layer:
+        def __init__(self) -> None:
+            self.receives = 0
+            self.queue: asyncio.Queue = asyncio.Queue()
+
+        async def new_channel(self) -> str:
+            return "specific.probe!1"
+
+        async def receive(self, channel: str) -> dict:
+            self.receives += 1
+            return await self.queue.get()
+
+    handled: list[str] = []
+
+    class Probe(ChannelOnDemand, NoConnectionHopPerMessage, AsyncConsumer):
+        async def probe_seen(self, message: dict) -> None:
+            handled.append(message["n"])
+
+        async def probe_listen(self, message: dict) -> None:
+            self.listen()
+
+        async def probe_stop(self, message: dict) -> None:
+            raise StopConsumer()
+
+    async def scenario() -> int:
+        layer = Layer()
+        inbox: asyncio.Queue = asyncio.Queue()
+        probe = Probe()
+        probe.channel_layer_alias = "probe"
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("channels.consumer.get_channel_layer", lambda alias: layer)
+            running = asyncio.ensure_future(probe({"type": "probe"}, inbox.get, inbox.put))
+            await layer.queue.put({"type": "probe.seen", "n": "from the channel"})
+            await inbox.put({"type": "probe.seen", "n": "from the client"})
+            async with asyncio.timeout(5):
+                while not handled:
+                    await asyncio.sleep(0.001)
+            before = layer.receives
+            await inbox.put({"type": "probe.listen"})
+            async with asyncio.timeout(5):
+                while len(handled) < 2:
+                    await asyncio.sleep(0.001)
+            await inbox.put({"type": "probe.stop"})
+            await asyncio.wait_for(running, 5)
+        return before
+
+    assert asyncio.run(scenario()) == 0
+    assert handled == ["from the client", "from the channel"]
+
+
+def test_channels_websocket_disconnect_is_the_groups_the_disconnect_and_the_hop() -> None:
+    """What ``NoConnectionHopAtDisconnect`` repeats of Channels' ``websocket_disconnect``: leave
+    ``groups``, call ``disconnect``, stop; the hop is the one thing it leaves out."""
+    from channels.generic.websocket import AsyncWebsocketConsumer
+
+    source = inspect.getsource(AsyncWebsocketConsumer.websocket_disconnect)
+    for step in ("self.groups", "group_discard", 'await self.disconnect(message["code"])', "aclose_old_connections()"):
+        assert step in source, source
+    assert "raise StopConsumer()" in source
+    code = [line for line in source.splitlines() if line.strip() and not line.strip().startswith(("#", '"""'))]
+    assert len(code) <= 14, source
+
+
+def test_the_agent_socket_stops_without_a_hop_at_disconnect(monkeypatch) -> None:
+    from channels.exceptions import StopConsumer
+
+    from lineup.gateways.agent_socket.consumer import AgentConsumer
+    from runtime.internals.channels import ChannelOnDemand, NoConnectionHopAtDisconnect
+
+    hops = []
+
+    async def hop() -> None:
+        hops.append(1)
+
+    monkeypatch.setattr("channels.generic.websocket.aclose_old_connections", hop)
+    disconnected = []
+
+    class Probe(NoConnectionHopAtDisconnect, AsyncConsumer):
+        groups: list[str] = []
+
+        async def disconnect(self, code: int) -> None:
+            disconnected.append(code)
+
+    with pytest.raises(StopConsumer):
+        asyncio.run(Probe().websocket_disconnect({"type": "websocket.disconnect", "code": 4401}))
+    assert disconnected == [4401] and hops == []
+    assert AgentConsumer.websocket_disconnect is NoConnectionHopAtDisconnect.websocket_disconnect
+    assert issubclass(AgentConsumer, ChannelOnDemand)
