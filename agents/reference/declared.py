@@ -47,9 +47,26 @@ class DeclaredApp:
     arguments: dict[str, str]  # slot -> argument name
     phrasings: dict[Language, dict[Request, tuple[re.Pattern[str], ...]]] = field(repr=False)
     replies: dict[Language, dict[str, str]] = field(repr=False)
+    # Version 2 (decision 0057): what the Agent's generic grammar needs to understand this app.
+    words: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    activity: bool = False  # the grammar cuts an activity from a start
+    unitless_minutes: int | None = None  # "<word> 25" counts minutes up to this
+    default: bool = False  # a start with no app's words is this app's
+    long_seconds: int | None = None  # a longer start is confirmed first
+    choices: tuple[str, ...] = ()  # the choice slot's values, in the order their words are looked for
+    choice_default: str | None = None
+    choice_words: dict[Language, dict[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)
+    choice_names: dict[Language, dict[str, str]] = field(default_factory=dict, repr=False)
+    generate: dict[str, Any] | None = field(default=None, repr=False)
+    report: dict[str, str] = field(default_factory=dict, repr=False)
+    offer_again: bool = False
+    max_duration_seconds: int | None = None  # the start tool's bound, from the Inventory
 
     def name(self, language: Language) -> str:
         return self.names.get(language) or self.app_id
+
+    def choice_name(self, value: str | None, language: Language) -> str | None:
+        return self.choice_names.get(language, {}).get(value or "")
 
 
 @dataclass(frozen=True)
@@ -97,6 +114,9 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
         helps: dict[Language, str] = {}
         phrasings: dict[Language, dict[Request, tuple[re.Pattern[str], ...]]] = {}
         replies: dict[Language, dict[str, str]] = {}
+        words_of: dict[Language, tuple[str, ...]] = {}
+        choice_words: dict[Language, dict[str, tuple[str, ...]]] = {}
+        choice_names: dict[Language, dict[str, str]] = {}
         for language, key in _LANGUAGE_KEYS.items():
             words = languages.get(key) or {}
             names[language] = words.get("name") or entry.get("name") or entry["app_id"]
@@ -106,6 +126,14 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 for request in REQUESTS
             }
             replies[language] = dict(words.get("replies") or {})
+            words_of[language] = tuple(w for w in words.get("words") or [] if isinstance(w, str) and w.strip())
+            declared_choices = words.get("choices") or {}
+            choice_words[language] = {v: tuple(c.get("words") or []) for v, c in declared_choices.items()}
+            choice_names[language] = {v: c["name"] for v, c in declared_choices.items() if c.get("name")}
+        grammar = declared.get("grammar") or {}
+        choice = grammar.get("choice") or {}
+        start_tool = tools.get("start")
+        bound = (entry.get("max_duration_seconds") or {}).get(start_tool) if start_tool else None
         apps.append(
             DeclaredApp(
                 app_id=entry["app_id"],
@@ -115,6 +143,19 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 arguments=dict(declared.get("arguments") or {}),
                 phrasings=phrasings,
                 replies=replies,
+                words=words_of,
+                activity=bool(grammar.get("activity")),
+                unitless_minutes=grammar.get("unitless_minutes"),
+                default=bool(grammar.get("default")),
+                long_seconds=grammar.get("long_seconds"),
+                choices=tuple(choice.get("values") or ()),
+                choice_default=choice.get("default"),
+                choice_words=choice_words,
+                choice_names=choice_names,
+                generate=grammar.get("generate"),
+                report=dict(declared.get("report") or {}),
+                offer_again=bool(declared.get("offer_again")),
+                max_duration_seconds=bound if isinstance(bound, int) else None,
             )
         )
     return apps
@@ -217,6 +258,14 @@ _GENERIC: dict[Language, dict[str, str]] = {
         "read": "{name}: {text}",
         "read_empty": "There is nothing in {name} yet.",
         "added": "Added to {name}.",
+        "again": "Start another {duration} of {name}?",
+        "again_declined": "OK, no new round.",
+        "long": "Start {name} for a long time: {duration}?",
+        "long_declined": "OK, nothing started.",
+        "out_of_range": "{name} can't run that long.",
+        "ask_duration": 'How long should {name} run? For example "5 minutes".',
+        "stop_refused": "I couldn't stop {name}: {detail} ({code}).",
+        "not_available": "{name} isn't available in this conversation.",
     },
     "zh": {
         "started": "{name}开始：{duration}。结束时我会告诉你。",
@@ -230,6 +279,14 @@ _GENERIC: dict[Language, dict[str, str]] = {
         "read": "{name}：{text}",
         "read_empty": "{name}里还没有内容。",
         "added": "已记到{name}里。",
+        "again": "再来一次{duration}的{name}吗？",
+        "again_declined": "好的，先不开始。",
+        "long": "要开始很长的{name}吗？{duration}。",
+        "long_declined": "好的，没有开始。",
+        "out_of_range": "{name}不能进行这么久。",
+        "ask_duration": "{name}要进行多久？比如“5分钟”。",
+        "stop_refused": "没能停止{name}：{detail}（{code}）。",
+        "not_available": "这个对话里不能使用{name}。",
     },
 }
 
@@ -242,10 +299,13 @@ class _Blank(dict):  # type: ignore[type-arg]
 def reply(app: DeclaredApp, key: str, language: Language, **values: Any) -> str:
     """The answer ``key`` in ``language``: the app's declared words, else the Agent's generic ones."""
     words = _Blank(name=app.name(language), **{k: "" if v is None else str(v) for k, v in values.items()})
-    declared_words = app.replies.get(language, {}).get(key)
+    declared_replies = app.replies.get(language, {})
+    # "started_activity" over "started" when there is an activity to name and the app words it so.
+    declared_words = (values.get("activity") and declared_replies.get(f"{key}_activity")) or declared_replies.get(key)
     if declared_words:
         try:
             return declared_words.format_map(words).strip()
         except (ValueError, IndexError, AttributeError, KeyError):  # "{0}", "{a.b}", a lone brace: not ours to fix
             pass
-    return _GENERIC[language][key].format_map(words).strip()
+    generic = _GENERIC[language].get(key) or _GENERIC[language]["refused"]
+    return generic.format_map(words).strip()

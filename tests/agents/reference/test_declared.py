@@ -191,3 +191,28 @@ def test_the_phrasings_startminiapp_writes_understand_people(text, request_, sec
     found = declared.match(_generated(), text, detect_language(text))
     assert found is not None, text
     assert (found.request, found.slots.get("duration")) == (request_, seconds)
+
+
+def test_version_2_declarations_teach_the_grammar_what_it_needs():
+    """A version 2 declaration (decision 0057) brings the words that name the app, whether an activity is cut
+    from a start, a choice slot with its words and names per value, the result fields to report, whether
+    another round is offered; the start's bound comes from the Inventory (the manifest's, not repeated)."""
+    from runtime.inventory import inventory_for_scope
+
+    apps = {app.app_id: app for app in declared.apps_from_inventory(inventory_for_scope("personal").published())}
+    pomodoro, quiz = apps["pomodoro"], apps["quiz"]
+    assert "pomodoro" in pomodoro.words["en"] and "番茄钟" in pomodoro.words["zh"]
+    assert (pomodoro.activity, pomodoro.unitless_minutes, pomodoro.offer_again) == (True, 180, True)
+    assert (pomodoro.max_duration_seconds, quiz.max_duration_seconds) == (86400, 3600)
+    assert quiz.choices == ("multiplication", "addition", "subtraction", "mixed") and quiz.choice_default == "mixed"
+    assert "times" in quiz.choice_words["en"]["multiplication"] and "乘法" in quiz.choice_words["zh"]["multiplication"]
+    assert quiz.choice_name("multiplication", "zh") == "乘法口算"
+    assert quiz.report == {"correct": "score.correct", "answered": "score.answered", "total": "score.total"}
+    assert not quiz.activity and not quiz.offer_again and apps["notes"].words == {"en": (), "zh": ()}
+    # A reply with an activity is the app's *_activity wording when it declares one.
+    assert declared.reply(pomodoro, "started", "en", duration="5 minutes", activity="reading") == (
+        "Focus started: 5 minutes of reading. I'll let you know when it's done."
+    )
+    assert declared.reply(pomodoro, "started", "en", duration="5 minutes") == (
+        "Focus started: 5 minutes. I'll let you know when it's done."
+    )
