@@ -32,8 +32,11 @@ The grammar, the same in both languages, in the order it is applied:
    **Quiz** — a quiz word ("quiz", "drill", "mental arithmetic", "times tables", "subtraction
    practice", "multiplication problems", 口算, 测验, 考考我, 加法题, 乘法练习) with a duration is a practice
    quiz (the Agent makes the questions); without one, "how long?"; a stop still stops it.
-4. **Not a request** — other questions, negations ("don't start…", "不要开始"), breaks, naps,
-   reminders and things in the past ("yesterday", "刚才") get help, never an action.
+4. **Not a request** — other questions, negations ("don't start…", "不要开始", "今天不做乘法题"), breaks,
+   naps, reminders, things in the past ("yesterday", "刚才", "做了十分钟"), hypotheticals ("if I started…",
+   "would a 50 minute pomodoro be too long", "如果…"), a score or notes asked back and lines for the notes
+   get help, never an action — a quiz word in a question ("what's a quiz", "加法题难吗") too, and a stop
+   whose object is a person ("can you stop me from…") is no stop.
 5. **Start** — a duration and a sign that a focus is meant: a focus word ("focus", "timer", 专注,
    番茄), a start or polite verb ("start", "let's", "can you", 开始, 我要, 帮我), or an activity
    ("of reading", "read for", 写作业, 看书); a focus word with a number and no unit ("pomodoro 25",
@@ -346,7 +349,9 @@ _EN_FILLER_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 # Anything opening with these is about stopping, even with more words ("stop the 25 minute focus").
-_EN_STOP_LEADING = re.compile(r"^" + _EN_POLITE + r"(?:stop|cancel|abort|halt)\b", re.IGNORECASE)
+_EN_STOP_LEADING = re.compile(
+    r"^" + _EN_POLITE + r"(?:stop|cancel|abort|halt)\b(?!\s+(?:me|him|her|them|us|you|myself|people)\b)", re.IGNORECASE
+)
 _EN_STATUS = re.compile(
     r"\bhow\s+(?:much|long|many)(?:\s+\w+){0,4}\s+(?:left|remaining|remain|longer|to\s+go)\b"
     r"|\b(?:time|minutes|mins|seconds|hours)\s+(?:left|remaining|to\s+go)\b|\bremaining\s+time\b"
@@ -364,13 +369,19 @@ _EN_STOP_WORD = re.compile(
     re.IGNORECASE,
 )
 _EN_QUESTION = re.compile(
-    r"^(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b",
+    r"^(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b"
+    # a modal whose subject is not "you", "we" or "I" asks about something: "can a quiz be an hour long?"
+    r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i)\b)\w",
     re.IGNORECASE,
 )
 _EN_NOT_A_FOCUS = re.compile(
     r"\b(?:don'?t|do\s+not|never|no|not|break|rest|nap|sleep|snooze|remind|alarm|wait|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
     r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
-    r"|^i\s+(?!need\b)\w+ed\b",  # "I studied for an hour" (but "I need")
+    r"|^i\s+(?!need\b)\w+ed\b"  # "I studied for an hour" (but "I need")
+    # hypotheticals ("if I started a timer…", "would a 50 minute pomodoro be too long"), a score or what
+    # was written down asked back, a line for the notes ("add to my notes: 25 minutes of reading done")
+    r"|\b(?:if|whether|suppose|imagine|would(?!\s+(?:you|u|like|love)\b)|score|hate)\b|\bhow\s+did\s+i\s+do\b|\bget\s+right\b"
+    r"|\b(?:to|in|into|from)\s+(?:my|the)\s+notes\b|^(?:add\s+(?:a\s+)?)?note\b|\b(?:note|jot)\s+down\b",
     re.IGNORECASE,
 )
 _EN_FOCUS_WORD = re.compile(
@@ -495,7 +506,7 @@ def _parse_english(text: str, awaiting_duration: bool) -> Intent:
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
     if talk is not None:
         return talk
-    if _EN_QUIZ.search(text) and not _EN_NOT_A_FOCUS.search(text):
+    if _EN_QUIZ.search(text) and not (_EN_NOT_A_FOCUS.search(text) or _EN_QUESTION.match(text)):
         return _quiz(text, english_durations(text), EN_JOINER, "en")
     span = first_duration(english_durations(text), text, EN_JOINER)
     if span is None and awaiting_duration:
@@ -545,8 +556,13 @@ _ZH_STATUS = re.compile(
     r"|(?:还|现在|正)在(?:专注|计时|倒计时)(?:吗|中吗|没有?)|(?:专注|计时器?|番茄钟?|倒计时)(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
-_ZH_QUESTION = re.compile(r"什么|为什么|怎么|如何|多久|多长|是不是|是否|哪")
+_ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
+# A question ending in 吗 that is no polite request ("加法题难吗", but not "可以考考我乘法五分钟吗").
+_ZH_YES_NO = re.compile(r"^(?![你您]?(?:可以|可不可以|能不能|能|请|帮我|麻烦|给我|来)).*吗[?？。!！\s]*$")
 _ZH_NOT_A_FOCUS = re.compile(
+    # hypotheticals (如果…), a score asked back, "不做乘法题" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
+    r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:做|学|看|读|写|练|背|专注|计时|考)"
+    r"|(?:做|学|看|读|写|练|背|专注|计时|考|弹)了\s*(?:\d|[零〇一二两俩三四五六七八九十半])|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|一会|回头|晚点|稍后|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_FOCUS_WORD = re.compile(r"专注|番茄|计时|集中|专心|focus|pomodoro|timer", re.IGNORECASE)
@@ -620,7 +636,9 @@ def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
         return talk
-    if (_ZH_QUIZ.search(text) or _EN_QUIZ.search(text)) and not _ZH_NOT_A_FOCUS.search(text):
+    if (_ZH_QUIZ.search(text) or _EN_QUIZ.search(text)) and not (
+        _ZH_NOT_A_FOCUS.search(text) or _ZH_QUESTION.search(text) or _ZH_YES_NO.match(text)
+    ):
         return _quiz(text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "focus 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)

@@ -64,6 +64,29 @@ thanks! | help
 is 25 minutes a good length for a pomodoro? | help
 remind me in 10 minutes to call mom | help
 don't stop the timer | help
+what did I write down | help
+read my notes pls | help
+what was my score | help
+whats my quiz score | help
+how did i do on the quiz | help
+how many did i get right | help
+note: quiz tomorrow at 5 | help
+add to my notes: 25 minutes of reading done | help
+can you stop me from checking my phone | help
+don't start a timer | help
+what is a pomodoro | help
+what's a quiz | help
+if i started a 25 min timer would it ring? | help
+what happens if i stop the timer | help
+should i do a 10 minute quiz? | help
+i hate quizzes | help
+how do i stop a quiz | help
+can a quiz be longer than an hour | help
+my friend did a 5 minute multiplication quiz | help
+no quiz today | help
+what does stop do | help
+i dont want to do math for 10 minutes | help
+would a 50 minute pomodoro be too long | help
 """
 
 TUNING_ZH = """
@@ -117,6 +140,22 @@ TUNING_ZH = """
 番茄钟一般多长时间？ | help
 别停 | help
 十分钟后提醒我打电话 | help
+我的笔记 | help
+我记了啥 | help
+我得了多少分 | help
+测验成绩是多少 | help
+刚才那个测验我答对了几道 | help
+我不想专注了吗 | help
+番茄钟是什么 | help
+什么是番茄工作法 | help
+你能阻止我玩手机吗 | help
+不要开始计时 | help
+如果我专注25分钟会怎样 | help
+加法题难吗 | help
+我讨厌做题 | help
+口算是什么意思 | help
+朋友做了十分钟乘法题 | help
+今天不做乘法题 | help
 """
 
 HELD_OUT_PEOPLE_EN = """
