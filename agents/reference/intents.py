@@ -146,17 +146,23 @@ Intent = StartFocus | StartQuiz | StopFocus | FocusStatus | DurationOutOfRange |
 
 # A kind of arithmetic (or arithmetic itself) is a quiz when it is practised, drilled or asked as
 # problems ("subtraction practice", "multiplication problems", "practice addition").
-_EN_ARITHMETIC = r"(?:addition|subtraction|multiplication|arithmetic|times\s+tables?)"
+_EN_ARITHMETIC = r"(?:addition|subtraction|multiplication|arithmetic|maths?|sums|times\s+tables?)"
 _EN_QUIZ = re.compile(
-    r"\b(?:quiz(?:\s+me)?|drill|mental\s+(?:arithmetic|math|maths)|times\s+tables?"
-    rf"|{_EN_ARITHMETIC}\s+(?:practice|practise|problems?|questions?|exercises?|drills?))\b",
+    r"\b(?:quizz?(?:\s+me)?|drill|mental\s+(?:arithmetic|math|maths)|times\s+tables?"
+    rf"|{_EN_ARITHMETIC}\s+(?:practice|practise|problems?|questions?|exercises?|drills?)"
+    # the verb first: "practice multiplication for ten minutes", "let's practise some subtraction"
+    rf"|(?:practice|practise|drill|train|test\s+me\s+on)\s+(?:(?:my|some|the|on)\s+)?{_EN_ARITHMETIC})\b",
     re.IGNORECASE,
 )
 # Chinese: a kind of arithmetic with 题 (problems), 练习 (practice) or 测 (test) is a quiz
 # ("加法题", "乘法练习", "混合运算练习", "考考我加法").
+_ZH_ARITHMETIC = r"(?:加法|减法|乘法|除法|混合运算|四则运算|算术|运算)"
 _ZH_QUIZ = re.compile(
     r"口算|心算|测验|小测|考考我|出(?:几道|一些|点)?题|乘法口诀"
-    r"|(?:加法|减法|乘法|除法|混合运算|四则运算|算术|运算)(?:题|练习|测验)"
+    rf"|{_ZH_ARITHMETIC}\s*(?:题|练习|测验|(?i:practi[cs]e|quizz?|drills?|problems?|questions?|exercises?))"
+    # the verb first: "练减法5分钟", "练习加法二十分钟", "考我减法", "做几道乘法"
+    # ("做加法作业" stays homework: 作业 is no drill; 数学 is a subject: "做数学题" is homework too)
+    rf"|(?:练习?|做|刷|考考?我|测测?我?)(?:一?下|几道|一些|点|一会儿?)?\s*{_ZH_ARITHMETIC}(?!作业|课)"
 )
 _QUIZ_KINDS: list[tuple[re.Pattern[str], QuizKind]] = [
     (re.compile(r"multiplication|multiply|times|乘法|乘", re.IGNORECASE), "multiplication"),
@@ -199,7 +205,16 @@ def detect_language(text: str) -> Language:
 # substitution would turn "step" into "stop"); long ones for one letter more, less or changed too
 # ("pomodor", "minuts"), where no English word is that close.
 _SWAP_KEYWORDS = ("focus", "stop", "timer", "hours", "quiz", "minute", "seconds", "mins", "left")
-_EDIT_KEYWORDS = ("pomodoro", "pomodoros", "minutes", "remaining", "focusing")
+_EDIT_KEYWORDS = (
+    "pomodoro",
+    "pomodoros",
+    "minutes",
+    "remaining",
+    "focusing",
+    "practice",
+    "subtraction",
+    "multiplication",
+)
 _KEYWORDS = frozenset(_SWAP_KEYWORDS + _EDIT_KEYWORDS) | {"second", "minuet", "hour", "min"}
 
 

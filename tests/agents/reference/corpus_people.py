@@ -87,6 +87,24 @@ no quiz today | help
 what does stop do | help
 i dont want to do math for 10 minutes | help
 would a 50 minute pomodoro be too long | help
+5 min subtraction practice | quiz | 300 | subtraction
+subtraction drill 5 mins | quiz | 300 | subtraction
+practice multiplication for ten minutes | quiz | 600 | multiplication
+10 minutes of addition problems | quiz | 600 | addition
+drill me on times tables 3 min | quiz | 180 | multiplication
+addition practise twenty mins | quiz | 1200 | addition
+lets practice subtraction for 2 minutes | quiz | 120 | subtraction
+math practice 5 min | quiz | 300 | mixed
+15 min of mental maths pls | quiz | 900 | mixed
+multiplication quizz for 5 minutes | quiz | 300 | multiplication
+5 min math drill | quiz | 300 | mixed
+focus on multiplication practice for 10 minutes | quiz | 600 | multiplication
+practice addition | ask
+quiz me for 2 hours | range
+practise my multiplcation for 5 min | quiz | 300 | multiplication
+drill me on sums for 4 minutes | quiz | 240 | mixed
+practice piano for 20 minutes | start | 1200 | practice piano
+math homework for 30 min | start | 1800 | math homework
 """
 
 TUNING_ZH = """
@@ -156,6 +174,24 @@ TUNING_ZH = """
 口算是什么意思 | help
 朋友做了十分钟乘法题 | help
 今天不做乘法题 | help
+练减法5分钟 | quiz | 300 | subtraction
+乘法题十分钟 | quiz | 600 | multiplication
+5分钟减法练习 | quiz | 300 | subtraction
+十分钟的加法练习 | quiz | 600 | addition
+做乘法题 十五分钟 | quiz | 900 | multiplication
+来一组三分钟的口算 | quiz | 180 | mixed
+练习加法二十分钟 | quiz | 1200 | addition
+练乘法口诀5分钟 | quiz | 300 | multiplication
+考我减法，5分钟 | quiz | 300 | subtraction
+减法 practice 5 min | quiz | 300 | subtraction
+5 min 乘法 quiz | quiz | 300 | multiplication
+专注做乘法题10分钟 | quiz | 600 | multiplication
+乘法练习 | ask
+练减法 | ask
+口算两个小时 | range
+做数学作业半小时 | start | 1800 | 做数学作业
+做加法作业十分钟 | start | 600 | 做加法作业
+刷几道乘法 3分钟 | quiz | 180 | multiplication
 """
 
 HELD_OUT_PEOPLE_EN = """
