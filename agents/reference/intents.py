@@ -24,7 +24,9 @@ apostrophe ("whats", "dont", "im") and a keyword's pinyin homophone ("专住").
 The grammar, the same in both languages, in the order it is applied:
 
 1. **Stop** — the message is made of stop clauses ("never mind", "stop it", "算了", "不做了") and
-   fillers ("please", "thanks", "吧"), or opens with a stop verb. Checked first, so a stop phrase
+   fillers ("please", "thanks", "吧"), or opens with a stop verb; a stop may name what it stops, by
+   kind or by what it is for ("end the focus timer", "stop the math quiz", "stop everything",
+   "结束阅读计时", "测验不做了", "全部停掉", "停止quiz"). Checked first, so a stop phrase
    that names a duration ("cancel the 25 minute timer") never starts a focus; a negated stop
    ("don't stop", "别停") is not a stop.
 2. **Status** — a question about the time left or what is running.
@@ -347,10 +349,13 @@ _EN_POLITE = (
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
+_EN_THING = r"(?:focus(?:ing)?|timer|clock|pomodoro|session|round|countdown|timing|quiz|drill|practice|test)"
 _EN_STOP_VERB = r"(?:stop|cancel|abort|quit|halt|end|finish|terminate|kill|turn\s+off|switch\s+off|shut\s+off|drop)"
 _EN_STOP_CLAUSE = re.compile(
     r"^" + _EN_POLITE + r"(?:" + _EN_STOP_VERB + r"(?:\s+(?:the|my|this|current|that|our))?(?:\s+(?:current|running))?"
-    r"(?:\s+(?:focus(?:ing)?(?:\s+session)?|timer|clock|pomodoro|session|round|countdown|timing|it|now))?"
+    # what is stopped: it, everything, or a thing by name ("the focus timer", "my pomodoro session", "the math quiz")
+    r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
+    rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?))?"
     r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
     r"|no\s+more(?:\s+(?:focus|focusing|timer))?|i\s+give\s+up|give\s+up|call\s+it\s+a\s+day"
@@ -549,17 +554,21 @@ def _parse_english(text: str, awaiting_duration: bool) -> Intent:
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天)*"
+    r"(?:好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
+    r"|全部|全都|都|所有的?|统统|一起)*"
 )
-_ZH_ACTIVITY_VERBS = (
-    r"(?:做|学|看|读|写|练|背|专注|计时|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
-)
+# What a stop names: a running thing, maybe with what it is for ("阅读计时", "乘法测验", "quiz"; never a
+# time: "取消明天的计时" is no stop of this one).
+_ZH_THING = r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才)[\u4e00-\u9fff]){0,4}?(?:专注|计时器?|番茄钟?|倒计时|测验|口算|练习|做题|答题|(?i:quiz|timer|focus|pomodoro)))"
+_ZH_ACTIVITY_VERBS = r"(?:做|学|看|读|写|练|背|考|测|专注|计时|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
-    r"(?:停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
+    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = re.compile(
-    rf"^{_ZH_STOP_LEAD}(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:专注|计时|番茄钟?|倒计时|计时器|测验|口算|练习)?"
+    # the thing may come first ("测验不做了", "把番茄钟关了") or after ("结束阅读计时", "停止quiz")
+    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就)?\s*"
+    rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
 _ZH_FILLER_CLAUSE = re.compile(

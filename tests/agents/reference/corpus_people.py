@@ -105,6 +105,19 @@ practise my multiplcation for 5 min | quiz | 300 | multiplication
 drill me on sums for 4 minutes | quiz | 240 | mixed
 practice piano for 20 minutes | start | 1200 | practice piano
 math homework for 30 min | start | 1800 | math homework
+stop the quiz pls | stop
+stpo quiz | stop
+stop everything | stop
+ok stop both of them | stop
+end the focus timer | stop
+cancel the quiz, im done | stop
+kill the timer | stop
+stop the math quiz | stop
+i want to stop the quiz now | stop
+please end my pomodoro session | stop
+cancel the reading timer | stop
+stop the 25 min timer | stop
+finish the drill now | stop
 """
 
 TUNING_ZH = """
@@ -192,6 +205,20 @@ TUNING_ZH = """
 做数学作业半小时 | start | 1800 | 做数学作业
 做加法作业十分钟 | start | 600 | 做加法作业
 刷几道乘法 3分钟 | quiz | 180 | multiplication
+结束阅读计时 | stop
+测验不做了 | stop
+全部停掉 | stop
+都停了吧 | stop
+把番茄钟关了 | stop
+停一下口算 | stop
+结束练习吧 | stop
+取消专注 | stop
+别考了 | stop
+stop一下 | stop
+停止quiz | stop
+把乘法测验停了 | stop
+取消明天的计时 | help
+专注和测验都停掉 | stop
 """
 
 HELD_OUT_PEOPLE_EN = """
