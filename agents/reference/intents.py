@@ -29,7 +29,8 @@ The grammar, the same in both languages, in the order it is applied:
    "结束阅读计时", "测验不做了", "全部停掉", "停止quiz"). Checked first, so a stop phrase
    that names a duration ("cancel the 25 minute timer") never starts a focus; a negated stop
    ("don't stop", "别停") is not a stop.
-2. **Status** — a question about the time left or what is running.
+2. **Status** — a question about the time left or what is running, of a focus or a quiz ("is the quiz
+   still running", "is the pomodoro over yet", "how long have I got", "我还要专注多久", "测验还在进行吗").
 3. **Small talk** — help, greetings, thanks ("thanks" never stops anything).
    **Quiz** — a quiz word ("quiz", "drill", "mental arithmetic", "times tables", "subtraction
    practice", "multiplication problems", 口算, 测验, 考考我, 加法题, 乘法练习) with a duration is a practice
@@ -377,10 +378,12 @@ _EN_STATUS = re.compile(
     r"|\b(?:time|minutes|mins|seconds|hours)\s+(?:left|remaining|to\s+go)\b|\bremaining\s+time\b"
     r"|\bhow\s+long\s+(?:till|til|'til|until|before)\s+(?:it|this|the|my|i'?m|i\s+am|i'?ll|i\s+can|we)\b"
     r"|^(?:what'?s\s+the\s+)?status\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
-    r"|\b(?:is|are)\s+(?:a|the|my|any)\s+(?:focus|timer|pomodoro)\s+(?:still\s+)?(?:running|on|going)\b"
+    # "is my timer still going", "is the quiz still running", "is the reading pomodoro over yet", "is it over yet"
+    rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
+    r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
     r"|\bam\s+i\s+(?:still\s+)?focusing\b|\bwhat\s+am\s+i\s+(?:focusing\s+on|doing)\b"
     r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|the\s+focus|my\s+focus|the\s+timer|the\s+pomodoro)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
-    r"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:focus|timer|pomodoro)\s+going\b",
+    rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
     re.IGNORECASE,
 )
 # A stop word anywhere makes a message no start, whatever else it says ("25 minutes, stop").
@@ -575,9 +578,9 @@ _ZH_FILLER_CLAUSE = re.compile(
     r"^(?:好|好的|好吧|嗯|哎|唉|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK)$"
 )
 _ZH_STATUS = re.compile(
-    r"还(?:剩|有|要)(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
+    r"还(?:剩|有|要)(?:专注|计时|做|练|考|等|学)?(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|(?:专注|计时|番茄钟?)?(?:结束|完成|好)了(?:吗|没有?)|(?:专注|计时|进行)了?(?:多久|多长时间)了|进行到哪|在专注(?:什么|吗)|专注(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|专注)什么"
-    r"|(?:还|现在|正)在(?:专注|计时|倒计时)(?:吗|中吗|没有?)|(?:专注|计时器?|番茄钟?|倒计时)(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
+    r"|(?:还|现在|正)在(?:专注|计时|倒计时)(?:吗|中吗|没有?)|(?:专注|计时器?|番茄钟?|倒计时|测验|口算|练习)(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")

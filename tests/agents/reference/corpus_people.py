@@ -118,6 +118,22 @@ please end my pomodoro session | stop
 cancel the reading timer | stop
 stop the 25 min timer | stop
 finish the drill now | stop
+how long left | status
+how many mins left on the quiz | status
+is my timer still going? | status
+is the quiz still running | status
+how much time do i have left | status
+hows my pomodoro going | status
+time remaining? | status
+whats left on the clock | status
+is the pomodoro over yet | status
+how much longer | status
+how long have i got | status
+is my reading timer done | status
+hows the quiz going | status
+is it over yet? | status
+how many minutes do i have left on the drill | status
+is the timer on my phone broken | help
 """
 
 TUNING_ZH = """
@@ -219,6 +235,19 @@ stop一下 | stop
 把乘法测验停了 | stop
 取消明天的计时 | help
 专注和测验都停掉 | stop
+还有几分钟 | status
+计时器还在走吗 | status
+测验还剩多久 | status
+还有多长时间结束 | status
+番茄钟结束了没 | status
+还要多久啊 | status
+口算还有几分钟 | status
+剩下几分钟了 | status
+我还要专注多久 | status
+测验还在进行吗 | status
+测验结束了吗 | status
+还要做多久 | status
+timer还剩多少 | status
 """
 
 HELD_OUT_PEOPLE_EN = """
