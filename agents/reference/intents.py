@@ -9,7 +9,8 @@
 * ``StartQuiz(duration_seconds, kind, language)`` — a timed practice quiz: "quiz me on
   multiplication for 5 minutes", "a 10 minute arithmetic drill", "口算练习 5 分钟", "考考我乘法十分钟";
   ``kind`` is ``multiplication``, ``addition``, ``subtraction`` or ``mixed``;
-* ``StopFocus(language)`` — "stop", "never mind, stop it", "I'm done", "停止专注", "算了不做了", "别计时了";
+* ``StopFocus(language, target)`` — "stop", "never mind, stop it", "I'm done", "停止专注", "算了不做了", "别计时了";
+  ``target`` is what it names, if anything: ``focus``, ``quiz`` or ``all`` ("stop everything");
 * ``FocusStatus(language)`` — "how long is left?", "what's running?", "还剩多久？";
 * ``DurationOutOfRange(requested_seconds, language)`` — a start whose duration is not 1 s to 24 h;
 * ``Help(language, missing_duration, topic, activity)`` — anything else, answered with what the
@@ -112,9 +113,16 @@ class StartQuiz:
     language: Language
 
 
+StopTarget = Literal["focus", "quiz", "all"]
+
+
 @dataclass(frozen=True)
 class StopFocus:
     language: Language
+    # What the stop names, when it names one: a focus ("stop the timer", "结束阅读计时"), the quiz ("stop
+    # the quiz", "测验不做了") or both ("stop everything", "全部停掉"); None: whatever runs. Not part of
+    # equality: the intent is a stop, whatever it names.
+    target: StopTarget | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -331,6 +339,23 @@ def _clip(activity: str | None) -> str | None:
     return activity[:MAX_ACTIVITY_LENGTH].strip() or None
 
 
+# What a stop names (in either language: "停止quiz", "stop the 阅读 timer").
+_STOP_ALL = re.compile(r"\b(?:everything|all(?!\s+right)|both)\b|全部|全都|都|所有|一切|统统", re.IGNORECASE)
+_STOP_QUIZ = re.compile(
+    r"\b(?:quiz\w*|drill|practi[cs]e|test|questions?)\b|测验|口算|练习|做题|答题|考|题|quiz", re.IGNORECASE
+)
+_STOP_FOCUS = re.compile(
+    r"\b(?:focus\w*|timer|clock|pomodoro|countdown|timing)\b|专注|计时|番茄|倒计时|focus|timer|pomodoro", re.IGNORECASE
+)
+
+
+def _stop_target(text: str) -> StopTarget | None:
+    quiz, focus = bool(_STOP_QUIZ.search(text)), bool(_STOP_FOCUS.search(text))
+    if _STOP_ALL.search(text) or (quiz and focus):
+        return "all"
+    return "quiz" if quiz else "focus" if focus else None
+
+
 def _clauses(text: str, separators: str) -> list[str]:
     return [part.strip() for part in re.split(separators, text) if part.strip()]
 
@@ -523,7 +548,7 @@ def _small_talk(
 
 def _parse_english(text: str, awaiting_duration: bool) -> Intent:
     if _all_clauses(text, _EN_SEPARATORS, _EN_STOP_CLAUSE, _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
-        return StopFocus(language="en")
+        return StopFocus(language="en", target=_stop_target(text))
     if _EN_STATUS.search(text):
         return FocusStatus(language="en")
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
@@ -657,7 +682,7 @@ _ZH_THANKS = re.compile(r"^(?:谢谢|多谢|感谢|谢啦|谢了)")
 
 def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
     if _all_clauses(text, _ZH_SEPARATORS, _ZH_STOP_CLAUSE, _ZH_FILLER_CLAUSE):
-        return StopFocus(language="zh")
+        return StopFocus(language="zh", target=_stop_target(text))
     if _ZH_STATUS.search(text):
         return FocusStatus(language="zh")
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
