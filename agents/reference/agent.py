@@ -431,19 +431,25 @@ class ReferenceAgent:
         elif isinstance(intent, StopFocus):
             await self._withdraw_question(conversation_id)
             running = self._running_app(conversation_id)
-            if conversation_id in self._quizzes:
-                stop_tool = QUIZ_STOP_TOOL
-            elif running is not None and "stop" in running.tools:
-                stop_tool = running.tools["stop"]
+            other = running.tools["stop"] if running is not None and "stop" in running.tools else INTERRUPT_TOOL
+            quiz_runs = conversation_id in self._quizzes
+            # What the stop names wins over what runs: "stop the timer" while a quiz runs stops the focus,
+            # "stop the quiz" stops the quiz (or says none runs); "stop everything" stops both.
+            if intent.target == "quiz" or (intent.target is None and quiz_runs):
+                stop_tools = [QUIZ_STOP_TOOL]
+            elif intent.target == "all" and quiz_runs:
+                stop_tools = [QUIZ_STOP_TOOL, other]
             else:
-                stop_tool = INTERRUPT_TOOL
-            await self._call(
-                conversation_id,
-                stop_tool,
-                {},
-                language=language,
-                source_tool_call_id=call_id(language, f"message:{message_id}", prefix=self.call_prefix),
-            )
+                stop_tools = [other]
+            for n, stop_tool in enumerate(stop_tools):
+                cause = f"message:{message_id}" if n == 0 else f"message:{message_id}:{stop_tool}"
+                await self._call(
+                    conversation_id,
+                    stop_tool,
+                    {},
+                    language=language,
+                    source_tool_call_id=call_id(language, cause, prefix=self.call_prefix),
+                )
         elif isinstance(intent, FocusStatus):
             await self._read_state(conversation_id, functools.partial(self._say_status, conversation_id, language))
         elif isinstance(intent, DurationOutOfRange):

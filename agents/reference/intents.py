@@ -9,7 +9,8 @@
 * ``StartQuiz(duration_seconds, kind, language)`` — a timed practice quiz: "quiz me on
   multiplication for 5 minutes", "a 10 minute arithmetic drill", "口算练习 5 分钟", "考考我乘法十分钟";
   ``kind`` is ``multiplication``, ``addition``, ``subtraction`` or ``mixed``;
-* ``StopFocus(language)`` — "stop", "never mind, stop it", "I'm done", "停止专注", "算了不做了", "别计时了";
+* ``StopFocus(language, target)`` — "stop", "never mind, stop it", "I'm done", "停止专注", "算了不做了", "别计时了";
+  ``target`` is what it names, if anything: ``focus``, ``quiz`` or ``all`` ("stop everything");
 * ``FocusStatus(language)`` — "how long is left?", "what's running?", "还剩多久？";
 * ``DurationOutOfRange(requested_seconds, language)`` — a start whose duration is not 1 s to 24 h;
 * ``Help(language, missing_duration, topic, activity)`` — anything else, answered with what the
@@ -24,16 +25,22 @@ apostrophe ("whats", "dont", "im") and a keyword's pinyin homophone ("专住").
 The grammar, the same in both languages, in the order it is applied:
 
 1. **Stop** — the message is made of stop clauses ("never mind", "stop it", "算了", "不做了") and
-   fillers ("please", "thanks", "吧"), or opens with a stop verb. Checked first, so a stop phrase
+   fillers ("please", "thanks", "吧"), or opens with a stop verb; a stop may name what it stops, by
+   kind or by what it is for ("end the focus timer", "stop the math quiz", "stop everything",
+   "结束阅读计时", "测验不做了", "全部停掉", "停止quiz"). Checked first, so a stop phrase
    that names a duration ("cancel the 25 minute timer") never starts a focus; a negated stop
    ("don't stop", "别停") is not a stop.
-2. **Status** — a question about the time left or what is running.
+2. **Status** — a question about the time left or what is running, of a focus or a quiz ("is the quiz
+   still running", "is the pomodoro over yet", "how long have I got", "我还要专注多久", "测验还在进行吗").
 3. **Small talk** — help, greetings, thanks ("thanks" never stops anything).
    **Quiz** — a quiz word ("quiz", "drill", "mental arithmetic", "times tables", "subtraction
    practice", "multiplication problems", 口算, 测验, 考考我, 加法题, 乘法练习) with a duration is a practice
    quiz (the Agent makes the questions); without one, "how long?"; a stop still stops it.
-4. **Not a request** — other questions, negations ("don't start…", "不要开始"), breaks, naps,
-   reminders and things in the past ("yesterday", "刚才") get help, never an action.
+4. **Not a request** — other questions, negations ("don't start…", "不要开始", "今天不做乘法题"), breaks,
+   naps, reminders, things in the past ("yesterday", "刚才", "做了十分钟"), hypotheticals ("if I started…",
+   "would a 50 minute pomodoro be too long", "如果…"), a score or notes asked back and lines for the notes
+   get help, never an action — a quiz word in a question ("what's a quiz", "加法题难吗") too, and a stop
+   whose object is a person ("can you stop me from…") is no stop.
 5. **Start** — a duration and a sign that a focus is meant: a focus word ("focus", "timer", 专注,
    番茄), a start or polite verb ("start", "let's", "can you", 开始, 我要, 帮我), or an activity
    ("of reading", "read for", 写作业, 看书); a focus word with a number and no unit ("pomodoro 25",
@@ -106,9 +113,16 @@ class StartQuiz:
     language: Language
 
 
+StopTarget = Literal["focus", "quiz", "all"]
+
+
 @dataclass(frozen=True)
 class StopFocus:
     language: Language
+    # What the stop names, when it names one: a focus ("stop the timer", "结束阅读计时"), the quiz ("stop
+    # the quiz", "测验不做了") or both ("stop everything", "全部停掉"); None: whatever runs. Not part of
+    # equality: the intent is a stop, whatever it names.
+    target: StopTarget | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -143,17 +157,23 @@ Intent = StartFocus | StartQuiz | StopFocus | FocusStatus | DurationOutOfRange |
 
 # A kind of arithmetic (or arithmetic itself) is a quiz when it is practised, drilled or asked as
 # problems ("subtraction practice", "multiplication problems", "practice addition").
-_EN_ARITHMETIC = r"(?:addition|subtraction|multiplication|arithmetic|times\s+tables?)"
+_EN_ARITHMETIC = r"(?:addition|subtraction|multiplication|arithmetic|maths?|sums|times\s+tables?)"
 _EN_QUIZ = re.compile(
-    r"\b(?:quiz(?:\s+me)?|drill|mental\s+(?:arithmetic|math|maths)|times\s+tables?"
-    rf"|{_EN_ARITHMETIC}\s+(?:practice|practise|problems?|questions?|exercises?|drills?))\b",
+    r"\b(?:quizz?(?:\s+me)?|drill|mental\s+(?:arithmetic|math|maths)|times\s+tables?"
+    rf"|{_EN_ARITHMETIC}\s+(?:practice|practise|problems?|questions?|exercises?|drills?)"
+    # the verb first: "practice multiplication for ten minutes", "let's practise some subtraction"
+    rf"|(?:practice|practise|drill|train|test\s+me\s+on)\s+(?:(?:my|some|the|on)\s+)?{_EN_ARITHMETIC})\b",
     re.IGNORECASE,
 )
 # Chinese: a kind of arithmetic with 题 (problems), 练习 (practice) or 测 (test) is a quiz
 # ("加法题", "乘法练习", "混合运算练习", "考考我加法").
+_ZH_ARITHMETIC = r"(?:加法|减法|乘法|除法|混合运算|四则运算|算术|运算)"
 _ZH_QUIZ = re.compile(
     r"口算|心算|测验|小测|考考我|出(?:几道|一些|点)?题|乘法口诀"
-    r"|(?:加法|减法|乘法|除法|混合运算|四则运算|算术|运算)(?:题|练习|测验)"
+    rf"|{_ZH_ARITHMETIC}\s*(?:题|练习|测验|(?i:practi[cs]e|quizz?|drills?|problems?|questions?|exercises?))"
+    # the verb first: "练减法5分钟", "练习加法二十分钟", "考我减法", "做几道乘法"
+    # ("做加法作业" stays homework: 作业 is no drill; 数学 is a subject: "做数学题" is homework too)
+    rf"|(?:练习?|做|刷|考考?我|测测?我?)(?:一?下|几道|一些|点|一会儿?)?\s*{_ZH_ARITHMETIC}(?!作业|课)"
 )
 _QUIZ_KINDS: list[tuple[re.Pattern[str], QuizKind]] = [
     (re.compile(r"multiplication|multiply|times|乘法|乘", re.IGNORECASE), "multiplication"),
@@ -196,7 +216,16 @@ def detect_language(text: str) -> Language:
 # substitution would turn "step" into "stop"); long ones for one letter more, less or changed too
 # ("pomodor", "minuts"), where no English word is that close.
 _SWAP_KEYWORDS = ("focus", "stop", "timer", "hours", "quiz", "minute", "seconds", "mins", "left")
-_EDIT_KEYWORDS = ("pomodoro", "pomodoros", "minutes", "remaining", "focusing")
+_EDIT_KEYWORDS = (
+    "pomodoro",
+    "pomodoros",
+    "minutes",
+    "remaining",
+    "focusing",
+    "practice",
+    "subtraction",
+    "multiplication",
+)
 _KEYWORDS = frozenset(_SWAP_KEYWORDS + _EDIT_KEYWORDS) | {"second", "minuet", "hour", "min"}
 
 
@@ -310,6 +339,23 @@ def _clip(activity: str | None) -> str | None:
     return activity[:MAX_ACTIVITY_LENGTH].strip() or None
 
 
+# What a stop names (in either language: "停止quiz", "stop the 阅读 timer").
+_STOP_ALL = re.compile(r"\b(?:everything|all(?!\s+right)|both)\b|全部|全都|都|所有|一切|统统", re.IGNORECASE)
+_STOP_QUIZ = re.compile(
+    r"\b(?:quiz\w*|drill|practi[cs]e|test|questions?)\b|测验|口算|练习|做题|答题|考|题|quiz", re.IGNORECASE
+)
+_STOP_FOCUS = re.compile(
+    r"\b(?:focus\w*|timer|clock|pomodoro|countdown|timing)\b|专注|计时|番茄|倒计时|focus|timer|pomodoro", re.IGNORECASE
+)
+
+
+def _stop_target(text: str) -> StopTarget | None:
+    quiz, focus = bool(_STOP_QUIZ.search(text)), bool(_STOP_FOCUS.search(text))
+    if _STOP_ALL.search(text) or (quiz and focus):
+        return "all"
+    return "quiz" if quiz else "focus" if focus else None
+
+
 def _clauses(text: str, separators: str) -> list[str]:
     return [part.strip() for part in re.split(separators, text) if part.strip()]
 
@@ -329,10 +375,13 @@ _EN_POLITE = (
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
+_EN_THING = r"(?:focus(?:ing)?|timer|clock|pomodoro|session|round|countdown|timing|quiz|drill|practice|test)"
 _EN_STOP_VERB = r"(?:stop|cancel|abort|quit|halt|end|finish|terminate|kill|turn\s+off|switch\s+off|shut\s+off|drop)"
 _EN_STOP_CLAUSE = re.compile(
     r"^" + _EN_POLITE + r"(?:" + _EN_STOP_VERB + r"(?:\s+(?:the|my|this|current|that|our))?(?:\s+(?:current|running))?"
-    r"(?:\s+(?:focus(?:ing)?(?:\s+session)?|timer|clock|pomodoro|session|round|countdown|timing|it|now))?"
+    # what is stopped: it, everything, or a thing by name ("the focus timer", "my pomodoro session", "the math quiz")
+    r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
+    rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?))?"
     r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
     r"|no\s+more(?:\s+(?:focus|focusing|timer))?|i\s+give\s+up|give\s+up|call\s+it\s+a\s+day"
@@ -346,16 +395,20 @@ _EN_FILLER_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 # Anything opening with these is about stopping, even with more words ("stop the 25 minute focus").
-_EN_STOP_LEADING = re.compile(r"^" + _EN_POLITE + r"(?:stop|cancel|abort|halt)\b", re.IGNORECASE)
+_EN_STOP_LEADING = re.compile(
+    r"^" + _EN_POLITE + r"(?:stop|cancel|abort|halt)\b(?!\s+(?:me|him|her|them|us|you|myself|people)\b)", re.IGNORECASE
+)
 _EN_STATUS = re.compile(
     r"\bhow\s+(?:much|long|many)(?:\s+\w+){0,4}\s+(?:left|remaining|remain|longer|to\s+go)\b"
     r"|\b(?:time|minutes|mins|seconds|hours)\s+(?:left|remaining|to\s+go)\b|\bremaining\s+time\b"
     r"|\bhow\s+long\s+(?:till|til|'til|until|before)\s+(?:it|this|the|my|i'?m|i\s+am|i'?ll|i\s+can|we)\b"
     r"|^(?:what'?s\s+the\s+)?status\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
-    r"|\b(?:is|are)\s+(?:a|the|my|any)\s+(?:focus|timer|pomodoro)\s+(?:still\s+)?(?:running|on|going)\b"
+    # "is my timer still going", "is the quiz still running", "is the reading pomodoro over yet", "is it over yet"
+    rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
+    r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
     r"|\bam\s+i\s+(?:still\s+)?focusing\b|\bwhat\s+am\s+i\s+(?:focusing\s+on|doing)\b"
     r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|the\s+focus|my\s+focus|the\s+timer|the\s+pomodoro)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
-    r"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:focus|timer|pomodoro)\s+going\b",
+    rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
     re.IGNORECASE,
 )
 # A stop word anywhere makes a message no start, whatever else it says ("25 minutes, stop").
@@ -364,13 +417,19 @@ _EN_STOP_WORD = re.compile(
     re.IGNORECASE,
 )
 _EN_QUESTION = re.compile(
-    r"^(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b",
+    r"^(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b"
+    # a modal whose subject is not "you", "we" or "I" asks about something: "can a quiz be an hour long?"
+    r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i)\b)\w",
     re.IGNORECASE,
 )
 _EN_NOT_A_FOCUS = re.compile(
     r"\b(?:don'?t|do\s+not|never|no|not|break|rest|nap|sleep|snooze|remind|alarm|wait|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
     r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
-    r"|^i\s+(?!need\b)\w+ed\b",  # "I studied for an hour" (but "I need")
+    r"|^i\s+(?!need\b)\w+ed\b"  # "I studied for an hour" (but "I need")
+    # hypotheticals ("if I started a timer…", "would a 50 minute pomodoro be too long"), a score or what
+    # was written down asked back, a line for the notes ("add to my notes: 25 minutes of reading done")
+    r"|\b(?:if|whether|suppose|imagine|would(?!\s+(?:you|u|like|love)\b)|score|hate)\b|\bhow\s+did\s+i\s+do\b|\bget\s+right\b"
+    r"|\b(?:to|in|into|from)\s+(?:my|the)\s+notes\b|^(?:add\s+(?:a\s+)?)?note\b|\b(?:note|jot)\s+down\b",
     re.IGNORECASE,
 )
 _EN_FOCUS_WORD = re.compile(
@@ -489,13 +548,13 @@ def _small_talk(
 
 def _parse_english(text: str, awaiting_duration: bool) -> Intent:
     if _all_clauses(text, _EN_SEPARATORS, _EN_STOP_CLAUSE, _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
-        return StopFocus(language="en")
+        return StopFocus(language="en", target=_stop_target(text))
     if _EN_STATUS.search(text):
         return FocusStatus(language="en")
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
     if talk is not None:
         return talk
-    if _EN_QUIZ.search(text) and not _EN_NOT_A_FOCUS.search(text):
+    if _EN_QUIZ.search(text) and not (_EN_NOT_A_FOCUS.search(text) or _EN_QUESTION.match(text)):
         return _quiz(text, english_durations(text), EN_JOINER, "en")
     span = first_duration(english_durations(text), text, EN_JOINER)
     if span is None and awaiting_duration:
@@ -523,30 +582,39 @@ def _parse_english(text: str, awaiting_duration: bool) -> Intent:
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天)*"
+    r"(?:好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
+    r"|全部|全都|都|所有的?|统统|一起)*"
 )
-_ZH_ACTIVITY_VERBS = (
-    r"(?:做|学|看|读|写|练|背|专注|计时|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
-)
+# What a stop names: a running thing, maybe with what it is for ("阅读计时", "乘法测验", "quiz"; never a
+# time: "取消明天的计时" is no stop of this one).
+_ZH_THING = r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才)[\u4e00-\u9fff]){0,4}?(?:专注|计时器?|番茄钟?|倒计时|测验|口算|练习|做题|答题|(?i:quiz|timer|focus|pomodoro)))"
+_ZH_ACTIVITY_VERBS = r"(?:做|学|看|读|写|练|背|考|测|专注|计时|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
-    r"(?:停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
+    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = re.compile(
-    rf"^{_ZH_STOP_LEAD}(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:专注|计时|番茄钟?|倒计时|计时器|测验|口算|练习)?"
+    # the thing may come first ("测验不做了", "把番茄钟关了") or after ("结束阅读计时", "停止quiz")
+    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就)?\s*"
+    rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
 _ZH_FILLER_CLAUSE = re.compile(
     r"^(?:好|好的|好吧|嗯|哎|唉|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK)$"
 )
 _ZH_STATUS = re.compile(
-    r"还(?:剩|有|要)(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
+    r"还(?:剩|有|要)(?:专注|计时|做|练|考|等|学)?(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|(?:专注|计时|番茄钟?)?(?:结束|完成|好)了(?:吗|没有?)|(?:专注|计时|进行)了?(?:多久|多长时间)了|进行到哪|在专注(?:什么|吗)|专注(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|专注)什么"
-    r"|(?:还|现在|正)在(?:专注|计时|倒计时)(?:吗|中吗|没有?)|(?:专注|计时器?|番茄钟?|倒计时)(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
+    r"|(?:还|现在|正)在(?:专注|计时|倒计时)(?:吗|中吗|没有?)|(?:专注|计时器?|番茄钟?|倒计时|测验|口算|练习)(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
-_ZH_QUESTION = re.compile(r"什么|为什么|怎么|如何|多久|多长|是不是|是否|哪")
+_ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
+# A question ending in 吗 that is no polite request ("加法题难吗", but not "可以考考我乘法五分钟吗").
+_ZH_YES_NO = re.compile(r"^(?![你您]?(?:可以|可不可以|能不能|能|请|帮我|麻烦|给我|来)).*吗[?？。!！\s]*$")
 _ZH_NOT_A_FOCUS = re.compile(
+    # hypotheticals (如果…), a score asked back, "不做乘法题" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
+    r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:做|学|看|读|写|练|背|专注|计时|考)"
+    r"|(?:做|学|看|读|写|练|背|专注|计时|考|弹)了\s*(?:\d|[零〇一二两俩三四五六七八九十半])|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|一会|回头|晚点|稍后|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_FOCUS_WORD = re.compile(r"专注|番茄|计时|集中|专心|focus|pomodoro|timer", re.IGNORECASE)
@@ -614,13 +682,15 @@ _ZH_THANKS = re.compile(r"^(?:谢谢|多谢|感谢|谢啦|谢了)")
 
 def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
     if _all_clauses(text, _ZH_SEPARATORS, _ZH_STOP_CLAUSE, _ZH_FILLER_CLAUSE):
-        return StopFocus(language="zh")
+        return StopFocus(language="zh", target=_stop_target(text))
     if _ZH_STATUS.search(text):
         return FocusStatus(language="zh")
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
         return talk
-    if (_ZH_QUIZ.search(text) or _EN_QUIZ.search(text)) and not _ZH_NOT_A_FOCUS.search(text):
+    if (_ZH_QUIZ.search(text) or _EN_QUIZ.search(text)) and not (
+        _ZH_NOT_A_FOCUS.search(text) or _ZH_QUESTION.search(text) or _ZH_YES_NO.match(text)
+    ):
         return _quiz(text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "focus 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)

@@ -64,6 +64,76 @@ thanks! | help
 is 25 minutes a good length for a pomodoro? | help
 remind me in 10 minutes to call mom | help
 don't stop the timer | help
+what did I write down | help
+read my notes pls | help
+what was my score | help
+whats my quiz score | help
+how did i do on the quiz | help
+how many did i get right | help
+note: quiz tomorrow at 5 | help
+add to my notes: 25 minutes of reading done | help
+can you stop me from checking my phone | help
+don't start a timer | help
+what is a pomodoro | help
+what's a quiz | help
+if i started a 25 min timer would it ring? | help
+what happens if i stop the timer | help
+should i do a 10 minute quiz? | help
+i hate quizzes | help
+how do i stop a quiz | help
+can a quiz be longer than an hour | help
+my friend did a 5 minute multiplication quiz | help
+no quiz today | help
+what does stop do | help
+i dont want to do math for 10 minutes | help
+would a 50 minute pomodoro be too long | help
+5 min subtraction practice | quiz | 300 | subtraction
+subtraction drill 5 mins | quiz | 300 | subtraction
+practice multiplication for ten minutes | quiz | 600 | multiplication
+10 minutes of addition problems | quiz | 600 | addition
+drill me on times tables 3 min | quiz | 180 | multiplication
+addition practise twenty mins | quiz | 1200 | addition
+lets practice subtraction for 2 minutes | quiz | 120 | subtraction
+math practice 5 min | quiz | 300 | mixed
+15 min of mental maths pls | quiz | 900 | mixed
+multiplication quizz for 5 minutes | quiz | 300 | multiplication
+5 min math drill | quiz | 300 | mixed
+focus on multiplication practice for 10 minutes | quiz | 600 | multiplication
+practice addition | ask
+quiz me for 2 hours | range
+practise my multiplcation for 5 min | quiz | 300 | multiplication
+drill me on sums for 4 minutes | quiz | 240 | mixed
+practice piano for 20 minutes | start | 1200 | practice piano
+math homework for 30 min | start | 1800 | math homework
+stop the quiz pls | stop
+stpo quiz | stop
+stop everything | stop
+ok stop both of them | stop
+end the focus timer | stop
+cancel the quiz, im done | stop
+kill the timer | stop
+stop the math quiz | stop
+i want to stop the quiz now | stop
+please end my pomodoro session | stop
+cancel the reading timer | stop
+stop the 25 min timer | stop
+finish the drill now | stop
+how long left | status
+how many mins left on the quiz | status
+is my timer still going? | status
+is the quiz still running | status
+how much time do i have left | status
+hows my pomodoro going | status
+time remaining? | status
+whats left on the clock | status
+is the pomodoro over yet | status
+how much longer | status
+how long have i got | status
+is my reading timer done | status
+hows the quiz going | status
+is it over yet? | status
+how many minutes do i have left on the drill | status
+is the timer on my phone broken | help
 """
 
 TUNING_ZH = """
@@ -117,6 +187,67 @@ TUNING_ZH = """
 番茄钟一般多长时间？ | help
 别停 | help
 十分钟后提醒我打电话 | help
+我的笔记 | help
+我记了啥 | help
+我得了多少分 | help
+测验成绩是多少 | help
+刚才那个测验我答对了几道 | help
+我不想专注了吗 | help
+番茄钟是什么 | help
+什么是番茄工作法 | help
+你能阻止我玩手机吗 | help
+不要开始计时 | help
+如果我专注25分钟会怎样 | help
+加法题难吗 | help
+我讨厌做题 | help
+口算是什么意思 | help
+朋友做了十分钟乘法题 | help
+今天不做乘法题 | help
+练减法5分钟 | quiz | 300 | subtraction
+乘法题十分钟 | quiz | 600 | multiplication
+5分钟减法练习 | quiz | 300 | subtraction
+十分钟的加法练习 | quiz | 600 | addition
+做乘法题 十五分钟 | quiz | 900 | multiplication
+来一组三分钟的口算 | quiz | 180 | mixed
+练习加法二十分钟 | quiz | 1200 | addition
+练乘法口诀5分钟 | quiz | 300 | multiplication
+考我减法，5分钟 | quiz | 300 | subtraction
+减法 practice 5 min | quiz | 300 | subtraction
+5 min 乘法 quiz | quiz | 300 | multiplication
+专注做乘法题10分钟 | quiz | 600 | multiplication
+乘法练习 | ask
+练减法 | ask
+口算两个小时 | range
+做数学作业半小时 | start | 1800 | 做数学作业
+做加法作业十分钟 | start | 600 | 做加法作业
+刷几道乘法 3分钟 | quiz | 180 | multiplication
+结束阅读计时 | stop
+测验不做了 | stop
+全部停掉 | stop
+都停了吧 | stop
+把番茄钟关了 | stop
+停一下口算 | stop
+结束练习吧 | stop
+取消专注 | stop
+别考了 | stop
+stop一下 | stop
+停止quiz | stop
+把乘法测验停了 | stop
+取消明天的计时 | help
+专注和测验都停掉 | stop
+还有几分钟 | status
+计时器还在走吗 | status
+测验还剩多久 | status
+还有多长时间结束 | status
+番茄钟结束了没 | status
+还要多久啊 | status
+口算还有几分钟 | status
+剩下几分钟了 | status
+我还要专注多久 | status
+测验还在进行吗 | status
+测验结束了吗 | status
+还要做多久 | status
+timer还剩多少 | status
 """
 
 HELD_OUT_PEOPLE_EN = """

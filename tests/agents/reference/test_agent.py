@@ -411,6 +411,39 @@ def test_stopping_a_quiz_that_already_ended_says_no_quiz_is_running():
     run(scenario())
 
 
+@pytest.mark.spec("R-3.7")
+def test_a_stop_that_names_the_focus_or_the_quiz_stops_that_one_while_both_run():
+    """A quiz and a focus run in one conversation: a stop naming the timer interrupts the focus and leaves
+    the quiz, one naming the quiz stops the quiz, "stop everything" stops both; a bare "stop" stops the
+    quiz (what the Agent started last), as before (issue 36)."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(inventory())
+        await agent.handle(user_message("quiz me on addition for 5 minutes", message_id="m-quiz"))
+        [start] = wire.take()
+        await agent.handle(accepted(start["source_tool_call_id"]))
+        wire.take()  # the announcement
+        for n, (text, tools) in enumerate(
+            (
+                ("end the focus timer", [INTERRUPT_TOOL]),
+                ("结束阅读计时", [INTERRUPT_TOOL]),
+                ("stop the quiz pls", ["quiz.stop"]),
+                ("测验不做了", ["quiz.stop"]),
+                ("stop everything", ["quiz.stop", INTERRUPT_TOOL]),
+                ("全部停掉", ["quiz.stop", INTERRUPT_TOOL]),
+                ("stop", ["quiz.stop"]),
+            )
+        ):
+            await agent.handle(user_message(text, message_id=f"m-stop-{n}"))
+            calls = [f for f in wire.take() if f["type"] == "tool.call"]
+            assert [c["tool"] for c in calls] == tools, text
+            assert all(c["arguments"] == {} for c in calls)
+            assert len({c["source_tool_call_id"] for c in calls}) == len(calls)
+
+    run(scenario())
+
+
 @pytest.mark.spec("R-2.1.1", "R-3.10")
 def test_yes_to_another_round_starts_the_same_round_again():
     """Confirm answered true -> pomodoro.start with the same duration and activity and a new call id."""
