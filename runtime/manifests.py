@@ -263,7 +263,7 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
         newer = [key for key in ("grammar", "report", "offer_again") if key in raw] + [
             f"languages/{language}/{key}"
             for language, words in raw["languages"].items()
-            for key in ("words", "choices")
+            for key in ("words", "patterns", "nouns", "keywords", "typos", "choices")
             if key in words
         ]
         if newer:
@@ -282,6 +282,12 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
             raise ManifestError(f"{file}: languages/{language}/choices: {sorted(named - values)[0]!r} is not a value")
         if values - named:
             raise ManifestError(f"{file}: languages/{language}/choices: {sorted(values - named)[0]!r} has no name")
+    for language, words in raw["languages"].items():
+        for index, pattern in enumerate(words.get("patterns", [])):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ManifestError(f"{file}: languages/{language}/patterns/{index}: {exc}") from exc
     generate = grammar.get("generate")
     if generate is not None and start is not None:
         if generate["argument"] not in start.input_schema.get("properties", {}):

@@ -48,7 +48,11 @@ class DeclaredApp:
     phrasings: dict[Language, dict[Request, tuple[re.Pattern[str], ...]]] = field(repr=False)
     replies: dict[Language, dict[str, str]] = field(repr=False)
     # Version 2 (decision 0057): what the Agent's generic grammar needs to understand this app.
-    words: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    words: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # name the app's start
+    patterns: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # regex, the same
+    nouns: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # name what runs
+    keywords: tuple[str, ...] = ()  # words whose typos are forgiven
+    typos: dict[str, str] = field(default_factory=dict, repr=False)  # a typo -> the word meant
     activity: bool = False  # the grammar cuts an activity from a start
     unitless_minutes: int | None = None  # "<word> 25" counts minutes up to this
     default: bool = False  # a start with no app's words is this app's
@@ -115,6 +119,10 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
         phrasings: dict[Language, dict[Request, tuple[re.Pattern[str], ...]]] = {}
         replies: dict[Language, dict[str, str]] = {}
         words_of: dict[Language, tuple[str, ...]] = {}
+        patterns: dict[Language, tuple[str, ...]] = {}
+        nouns: dict[Language, tuple[str, ...]] = {}
+        keywords: list[str] = []
+        typos: dict[str, str] = {}
         choice_words: dict[Language, dict[str, tuple[str, ...]]] = {}
         choice_names: dict[Language, dict[str, str]] = {}
         for language, key in _LANGUAGE_KEYS.items():
@@ -126,7 +134,11 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 for request in REQUESTS
             }
             replies[language] = dict(words.get("replies") or {})
-            words_of[language] = tuple(w for w in words.get("words") or [] if isinstance(w, str) and w.strip())
+            words_of[language] = _strings(words.get("words"))
+            patterns[language] = tuple(p for p in words.get("patterns") or [] if _compiles(p))
+            nouns[language] = _strings(words.get("nouns"))
+            keywords.extend(_strings(words.get("keywords")))
+            typos.update({k: v for k, v in (words.get("typos") or {}).items() if isinstance(v, str) and k})
             declared_choices = words.get("choices") or {}
             choice_words[language] = {v: tuple(c.get("words") or []) for v, c in declared_choices.items()}
             choice_names[language] = {v: c["name"] for v, c in declared_choices.items() if c.get("name")}
@@ -144,6 +156,10 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 phrasings=phrasings,
                 replies=replies,
                 words=words_of,
+                patterns=patterns,
+                nouns=nouns,
+                keywords=tuple(keywords),
+                typos=typos,
                 activity=bool(grammar.get("activity")),
                 unitless_minutes=grammar.get("unitless_minutes"),
                 default=bool(grammar.get("default")),
@@ -159,6 +175,21 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
             )
         )
     return apps
+
+
+def _strings(values: Any) -> tuple[str, ...]:
+    return tuple(v for v in values or [] if isinstance(v, str) and v.strip())
+
+
+def _compiles(pattern: Any) -> bool:
+    """A declared pattern the Agent can use (the Runtime checked it at start-up; another server may not)."""
+    if not isinstance(pattern, str) or not pattern:
+        return False
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
 
 
 # Polite words around a request: "please start ... now", "can you ...", "请…吧".
@@ -266,6 +297,10 @@ _GENERIC: dict[Language, dict[str, str]] = {
         "ask_duration": 'How long should {name} run? For example "5 minutes".',
         "stop_refused": "I couldn't stop {name}: {detail} ({code}).",
         "not_available": "{name} isn't available in this conversation.",
+        "greeting": 'Hello! Say "help" to see what I can do.',
+        "thanks": "You're welcome!",
+        "unknown": 'Sorry, I didn\'t understand that. Say "help" to see what I can do.',
+        "capabilities": 'Here is what I can do: "help" lists it.',
     },
     "zh": {
         "started": "{name}开始：{duration}。结束时我会告诉你。",
@@ -287,6 +322,10 @@ _GENERIC: dict[Language, dict[str, str]] = {
         "ask_duration": "{name}要进行多久？比如“5分钟”。",
         "stop_refused": "没能停止{name}：{detail}（{code}）。",
         "not_available": "这个对话里不能使用{name}。",
+        "greeting": "你好！说“帮助”看看我能做什么。",
+        "thanks": "不客气！",
+        "unknown": "抱歉，我没听懂。说“帮助”看看我能做什么。",
+        "capabilities": "说“帮助”看看我能做什么。",
     },
 }
 

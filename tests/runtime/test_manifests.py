@@ -510,7 +510,8 @@ def test_phrasings_version_1_is_still_accepted(tmp_path):
     for key in ("grammar", "report", "offer_again"):
         phrasings.pop(key, None)
     for words in phrasings["languages"].values():
-        words.pop("words", None)
+        for key in ("words", "patterns", "nouns", "keywords", "typos", "choices"):
+            words.pop(key, None)
     path = write_manifest(tmp_path / "pomodoro", bundled("pomodoro"))
     write_manifest(tmp_path / "pomodoro", phrasings, name="phrasings.json")
     assert load_manifest(path, runtime_tools=TOOLS).phrasings["phrasings_version"] == 1

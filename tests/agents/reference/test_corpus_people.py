@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.reference.intents import StartFocus, StartQuiz, parse_intent
+from tests.agents.reference.bundled import StartFocus, StartQuiz, parse_intent
 from tests.agents.reference.corpus_people import (
     HELD_OUT_PEOPLE_EN,
     HELD_OUT_PEOPLE_ZH,
@@ -48,7 +48,7 @@ def _measure(table: str) -> tuple[int, int, list[str], list[str]]:
         if isinstance(intent, StartFocus):
             got = (kind, intent.duration_seconds, intent.activity)
         elif isinstance(intent, StartQuiz):
-            got = (kind, intent.duration_seconds, intent.kind)
+            got = (kind, intent.duration_seconds, intent.choice)
         want = (expected, seconds, activity) if expected in {"start", "quiz"} else (expected,)
         if got == want:
             understood += 1
