@@ -187,12 +187,20 @@ def _quiz(text: str, spans: list[Span], joiner: str, language: Language) -> Inte
     duration, "how long?" (remembering the kind, so that the answer starts the quiz and not a focus)."""
     span = first_duration(spans, text, joiner)
     kind: QuizKind = next((k for pattern, k in _QUIZ_KINDS if pattern.search(text)), "mixed")
+    if _another_duration(spans, span):
+        return Help(language=language)
     if span is None:
         return Help(language=language, missing_duration=True, quiz_kind=kind)
     whole = round(span.seconds)
     if not MIN_FOCUS_SECONDS <= whole <= MAX_QUIZ_SECONDS:
         return DurationOutOfRange(requested_seconds=span.seconds, language=language, quiz=True)
     return StartQuiz(duration_seconds=whole, kind=kind, language=language)
+
+
+def _another_duration(spans: list[Span], span: Span | None) -> bool:
+    """A second duration apart from the first: two requests in one message ("a 10 min quiz and a 25
+    minute focus", "先做5分钟加法题然后专注25分钟"), or no clear one — help, not a guess at which."""
+    return span is not None and any(other.start >= span.end for other in spans)
 
 
 def as_quiz_answer(intent: Intent, kind: QuizKind) -> Intent:
@@ -265,7 +273,7 @@ def _keyword_for(match: re.Match[str]) -> str:
 
 
 # Contractions typed without their apostrophe ("whats left", "im done", "dont start"); "its", "ill"
-# and "id" are words of their own and stay.
+# and "id" are words of their own and stay. Chat spellings too ("plz", "u", "r u", "gimme", "nah").
 _APOSTROPHES = {
     "whats": "what's",
     "thats": "that's",
@@ -277,6 +285,11 @@ _APOSTROPHES = {
     "didnt": "didn't",
     "doesnt": "doesn't",
     "im": "i'm",
+    "plz": "please",
+    "u": "you",
+    "ur": "your",
+    "gimme": "give me",
+    "nah": "no",
 }
 _BARE_CONTRACTIONS = re.compile(r"\b(?:" + "|".join(_APOSTROPHES) + r")\b", re.IGNORECASE)
 
@@ -292,6 +305,7 @@ _ZH_HOMOPHONES = re.compile(r"专[住驻柱著祝铸]")
 def _forgive_typos(text: str) -> str:
     text = re.sub(r"[A-Za-z]+", _keyword_for, text)
     text = _BARE_CONTRACTIONS.sub(_contraction, text)
+    text = re.sub(r"\br(?=\s+you\b)", "are", text, flags=re.IGNORECASE)  # "r u still timing me"
     return _ZH_HOMOPHONES.sub("专注", text)
 
 
@@ -391,7 +405,7 @@ _EN_STOP_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _EN_FILLER_CLAUSE = re.compile(
-    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|fine|lol)$",
+    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|all\s+right|fine|lol|sure)$",
     re.IGNORECASE,
 )
 # Anything opening with these is about stopping, even with more words ("stop the 25 minute focus").
@@ -406,6 +420,7 @@ _EN_STATUS = re.compile(
     # "is my timer still going", "is the quiz still running", "is the reading pomodoro over yet", "is it over yet"
     rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
+    r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
     r"|\bam\s+i\s+(?:still\s+)?focusing\b|\bwhat\s+am\s+i\s+(?:focusing\s+on|doing)\b"
     r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|the\s+focus|my\s+focus|the\s+timer|the\s+pomodoro)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
     rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
@@ -429,6 +444,8 @@ _EN_NOT_A_FOCUS = re.compile(
     # hypotheticals ("if I started a timer…", "would a 50 minute pomodoro be too long"), a score or what
     # was written down asked back, a line for the notes ("add to my notes: 25 minutes of reading done")
     r"|\b(?:if|whether|suppose|imagine|would(?!\s+(?:you|u|like|love)\b)|score|hate)\b|\bhow\s+did\s+i\s+do\b|\bget\s+right\b"
+    # a statement about a thing, no request: "pomodoro sounds like a pasta", "focus is hard"
+    r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
     r"|\b(?:to|in|into|from)\s+(?:my|the)\s+notes\b|^(?:add\s+(?:a\s+)?)?note\b|\b(?:note|jot)\s+down\b",
     re.IGNORECASE,
 )
@@ -556,7 +573,10 @@ def _parse_english(text: str, awaiting_duration: bool) -> Intent:
         return talk
     if _EN_QUIZ.search(text) and not (_EN_NOT_A_FOCUS.search(text) or _EN_QUESTION.match(text)):
         return _quiz(text, english_durations(text), EN_JOINER, "en")
-    span = first_duration(english_durations(text), text, EN_JOINER)
+    spans = english_durations(text)
+    span = first_duration(spans, text, EN_JOINER)
+    if _another_duration(spans, span):
+        return Help(language="en")
     if span is None and awaiting_duration:
         bare = re.fullmatch(
             r"(?:about\s+|maybe\s+|just\s+)?(\d{1,4})(?:\s*(?:please|pls))?[\s.!]*", text, re.IGNORECASE
@@ -600,7 +620,7 @@ _ZH_STOP_CLAUSE = re.compile(
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
 _ZH_FILLER_CLAUSE = re.compile(
-    r"^(?:好|好的|好吧|嗯|哎|唉|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK)$"
+    r"^(?:好|好的|好吧|嗯|哎|唉|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK)+$"
 )
 _ZH_STATUS = re.compile(
     r"还(?:剩|有|要)(?:专注|计时|做|练|考|等|学)?(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
@@ -694,6 +714,8 @@ def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
         return _quiz(text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "focus 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)
+    if _another_duration(spans, span):
+        return Help(language="zh")
     if span is None and awaiting_duration:
         bare = re.fullmatch(r"(?:就|那就|大概)?\s*(\d{1,4})\s*(?:吧|好了)?[\s.!。！]*", text)
         if bare:  # "25" after "要专注多久？" means minutes

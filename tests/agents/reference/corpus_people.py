@@ -134,6 +134,31 @@ hows the quiz going | status
 is it over yet? | status
 how many minutes do i have left on the drill | status
 is the timer on my phone broken | help
+quiz me on addition for 5 min then focus 25 min | help
+start a 10 min quiz and a 25 minute focus | help
+note: finish the quiz later | help
+stop the timer and quiz me on subtraction for 3 minutes | stop
+could u pls quiz me on times tables for like five mins | quiz | 300 | multiplication
+yo gimme a 2 min addition drill | quiz | 120 | addition
+hey can you do a quick subtraction quiz, three minutes | quiz | 180 | subtraction
+umm ok stop the quiz i guess | stop
+nah cancel the pomodoro | stop
+plz stop timer | stop
+whats my time left | status
+hows it going, how many mins left | status
+r u still timing me? | status
+can i see my notes | help
+what did i note earlier | help
+did i pass the quiz | help
+lol no dont start anything | help
+im not gonna focus today | help
+what's the point of a pomodoro | help
+i was thinking about a 25 min focus | help
+you can't stop me lol | help
+what would happen if i quit the quiz | help
+tell me a joke | help
+pomodoro sounds like a pasta | help
+all right, stop the timer | stop
 """
 
 TUNING_ZH = """
@@ -248,6 +273,29 @@ stop一下 | stop
 测验结束了吗 | status
 还要做多久 | status
 timer还剩多少 | status
+先做5分钟加法题然后专注25分钟 | help
+来个十分钟测验再来个25分钟番茄钟 | help
+记一下：明天做测验 | help
+麻烦出三分钟的减法题 | quiz | 180 | subtraction
+考考我乘法呗，五分钟 | quiz | 300 | multiplication
+来5min口算 | quiz | 300 | mixed
+嗯嗯 测验停一下吧 | stop
+算了算了 不考了 | stop
+把计时停了 | stop
+quiz还有多久 | status
+还剩几分钟啊 | status
+测验还有多少时间 | status
+我记了些什么 | help
+我考得怎么样 | help
+刚才测验答对几道 | help
+哈哈 不用开始 | help
+我今天不想专注 | help
+番茄钟有什么用 | help
+我在想要不要专注25分钟 | help
+你管不了我 | help
+要是我退出测验会怎样 | help
+讲个笑话 | help
+番茄炒蛋怎么做 | help
 """
 
 HELD_OUT_PEOPLE_EN = """
