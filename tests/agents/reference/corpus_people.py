@@ -9,6 +9,12 @@ duration, and messages that must never become an action (weather, negations, pas
 ``TUNING_*`` may drive changes to the grammar: where a row fails, its *family* is generalised (number
 words, time words, typo-tolerant keywords), never the phrase added as a string. ``HELD_OUT_PEOPLE_*``
 is never tuned on: it is measured as a whole (understood share and wrong actions), not row by row.
+
+The tuning rows after the first 49 per language were written later, by another hand, for the families
+where the grammar was weakest: a stop naming what it stops (two things running), status of a quiz, a
+score or notes asked back, two apps in one message, messages that must not act (jokes, negations,
+hypotheticals, questions about an app) and quiz asks in every order ("练减法5分钟", "5 min subtraction
+practice"). The grammar was generalised from them alone; the held-out totals were read once per round.
 """
 
 from __future__ import annotations
