@@ -17,6 +17,7 @@ from tests.agents.reference.corpus_people import (
     TUNING_EN,
     TUNING_ZH,
 )
+from tests.agents.reference.corpus_people_fresh import HELD_OUT_FRESH_EN, HELD_OUT_FRESH_ZH
 from tests.agents.reference.test_corpus import (
     CORPUS_EN,
     CORPUS_ZH,
@@ -101,4 +102,76 @@ def test_held_out_people_are_understood(table):
     """At least 90 % of the held-out phrasings are understood: intent, duration and activity as written."""
     total, understood, missed, wrong = _measure(table)
     print(f"held-out: {understood}/{total} understood ({understood / total:.0%}), {len(wrong)} wrong actions")
+    assert understood / total >= 0.9, missed + wrong
+
+
+# The fresh held-out set (corpus_people_fresh.py): written on 2026-12-06 by someone who had read neither
+# the grammar nor the other corpora's rows, never tuned on. Measured once, as the grammar stood.
+_FRESH = [HELD_OUT_FRESH_EN, HELD_OUT_FRESH_ZH]
+
+
+def test_each_fresh_held_out_table_has_at_least_60_phrasings_in_no_other_corpus():
+    """Each fresh table holds at least 60 different phrasings that are in none of the other corpora
+    (the corpus, its held-out part, the tuning rows and the first held-out people)."""
+    others = {
+        row[0]
+        for table in (
+            CORPUS_EN,
+            CORPUS_ZH,
+            HELD_OUT_EN,
+            HELD_OUT_ZH,
+            TUNING_EN,
+            TUNING_ZH,
+            HELD_OUT_PEOPLE_EN,
+            HELD_OUT_PEOPLE_ZH,
+        )
+        for row in _rows(table)
+    }
+    for table in _FRESH:
+        texts = [row[0] for row in _rows(table)]
+        assert len(set(texts)) == len(texts)
+        assert len(set(texts) - others) >= 60
+        assert _measure(table)[0] >= 60
+
+
+# Measured on 2026-12-06, once, against the grammar as it stood (integration a44f52f): en 2 wrong actions
+# in 76, zh 3 in 76. Strict, so that a fix shows; the rows are not edited to make them pass. Measured
+# again (totals only) after the grammar's second round from its own tuning rows (branch i36-corpus, which
+# had never seen these): en 1 wrong, zh 1 wrong.
+_FRESH_WRONG = [
+    pytest.param(
+        HELD_OUT_FRESH_EN,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 1 wrong action in 76 en phrasings (2 before)"),
+    ),
+    pytest.param(
+        HELD_OUT_FRESH_ZH,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 1 wrong action in 76 zh phrasings (3 before)"),
+    ),
+]
+
+
+@pytest.mark.parametrize("table", _FRESH_WRONG, ids=["en", "zh"])
+def test_fresh_held_out_make_no_wrong_action(table):
+    """No fresh held-out phrasing becomes an action other than the one the person asked for."""
+    total, understood, _missed, wrong = _measure(table)
+    print(f"fresh held-out: {understood}/{total} understood, {len(wrong)} wrong actions")
+    assert wrong == []
+
+
+# Measured on 2026-12-06, once: en 65/76 = 85.5 %, zh 64/76 = 84.2 % understood; after the second round
+# (totals only): en 68/76 = 89.5 %, zh 70/76 = 92.1 %.
+_FRESH_SHORT = [
+    pytest.param(
+        HELD_OUT_FRESH_EN,
+        marks=pytest.mark.xfail(strict=True, reason="measured: en 68/76 = 89.5 % understood (85.5 % before)"),
+    ),
+    HELD_OUT_FRESH_ZH,
+]
+
+
+@pytest.mark.parametrize("table", _FRESH_SHORT, ids=["en", "zh"])
+def test_fresh_held_out_are_understood(table):
+    """At least 90 % of the fresh held-out phrasings are understood: intent, duration and activity."""
+    total, understood, missed, wrong = _measure(table)
+    print(f"fresh held-out: {understood}/{total} understood ({understood / total:.0%}), {len(wrong)} wrong actions")
     assert understood / total >= 0.9, missed + wrong
