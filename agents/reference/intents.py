@@ -40,7 +40,10 @@ The grammar, the same in both languages, in the order it is applied:
    naps, reminders, things in the past ("yesterday", "刚才", "做了十分钟"), hypotheticals ("if I started…",
    "would a 50 minute pomodoro be too long", "如果…"), a score or notes asked back and lines for the notes
    get help, never an action — a quiz word in a question ("what's a quiz", "加法题难吗") too, and a stop
-   whose object is a person ("can you stop me from…") is no stop.
+   whose object is a person ("can you stop me from…") is no stop. So do "can't" (不了, 没法), "didn't"
+   (没做), habits ("usually", 每天, 平时), wishes (希望), someone else's words ("my teacher said…"), a
+   time of day or a day ("at 3pm", "on monday", 三点, 周一, 下周), a length judged ("too long", 太长), and
+   two durations apart (two requests in one message: "a 10 min quiz and a 25 minute focus").
 5. **Start** — a duration and a sign that a focus is meant: a focus word ("focus", "timer", 专注,
    番茄), a start or polite verb ("start", "let's", "can you", 开始, 我要, 帮我), or an activity
    ("of reading", "read for", 写作业, 看书); a focus word with a number and no unit ("pomodoro 25",
@@ -290,6 +293,8 @@ _APOSTROPHES = {
     "ur": "your",
     "gimme": "give me",
     "nah": "no",
+    "k": "ok",
+    "kk": "ok",
 }
 _BARE_CONTRACTIONS = re.compile(r"\b(?:" + "|".join(_APOSTROPHES) + r")\b", re.IGNORECASE)
 
@@ -385,7 +390,7 @@ def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.P
 
 _EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s+(?:and|so|just)\s+"
 _EN_POLITE = (
-    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+)\s+"
+    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
@@ -405,7 +410,7 @@ _EN_STOP_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _EN_FILLER_CLAUSE = re.compile(
-    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|all\s+right|fine|lol|sure)$",
+    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|all\s+right|fine|lol|sure|ugh+|argh+|meh)$",
     re.IGNORECASE,
 )
 # Anything opening with these is about stopping, even with more words ("stop the 25 minute focus").
@@ -421,7 +426,7 @@ _EN_STATUS = re.compile(
     rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
     r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
-    r"|\bam\s+i\s+(?:still\s+)?focusing\b|\bwhat\s+am\s+i\s+(?:focusing\s+on|doing)\b"
+    r"|\bam\s+i\s+(?:still\s+)?focusing\b|\bwhat\s+(?:am|was)\s+i\s+(?:focusing\s+on|working\s+on|doing)\b"
     r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|the\s+focus|my\s+focus|the\s+timer|the\s+pomodoro)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
     rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
     re.IGNORECASE,
@@ -444,6 +449,12 @@ _EN_NOT_A_FOCUS = re.compile(
     # hypotheticals ("if I started a timer…", "would a 50 minute pomodoro be too long"), a score or what
     # was written down asked back, a line for the notes ("add to my notes: 25 minutes of reading done")
     r"|\b(?:if|whether|suppose|imagine|would(?!\s+(?:you|u|like|love)\b)|score|hate)\b|\bhow\s+did\s+i\s+do\b|\bget\s+right\b"
+    # can't, habits, wishes, someone else's words, a time of day or a day ("I can't focus for 25 minutes",
+    # "I usually study for an hour", "my teacher said to…", "at 3pm…", "on monday…"), a length judged
+    r"|\b(?:can't|cannot|couldn't|won't|shouldn't|wouldn't|isn't|wasn't|usually|always|often|sometimes|normally|daily"
+    r"|every\s+(?:day|morning|evening|night|week|time)|wish|hope|said|says|told|tells)\b"
+    r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much)\b"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekend\b"
     # a statement about a thing, no request: "pomodoro sounds like a pasta", "focus is hard"
     r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
     r"|\b(?:to|in|into|from)\s+(?:my|the)\s+notes\b|^(?:add\s+(?:a\s+)?)?note\b|\b(?:note|jot)\s+down\b",
@@ -460,7 +471,7 @@ _EN_START_VERB = re.compile(
 
 _MARK = "\u00a7"  # stands in for the duration while looking for the activity
 _EN_LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|yeah|right|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
+    r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|yeah|right|ugh+|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
     r"|let'?s\s+|let\s+(?:me|us)\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
@@ -616,11 +627,11 @@ _ZH_STOP_CORE = (
 _ZH_STOP_CLAUSE = re.compile(
     # the thing may come first ("测验不做了", "把番茄钟关了") or after ("结束阅读计时", "停止quiz")
     rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就)?\s*"
-    rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
+    rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
 _ZH_FILLER_CLAUSE = re.compile(
-    r"^(?:好|好的|好吧|嗯|哎|唉|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK)+$"
+    r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|累了|累死了|晕|天哪)+$"
 )
 _ZH_STATUS = re.compile(
     r"还(?:剩|有|要)(?:专注|计时|做|练|考|等|学)?(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
@@ -634,17 +645,24 @@ _ZH_YES_NO = re.compile(r"^(?![你您]?(?:可以|可不可以|能不能|能|请|
 _ZH_NOT_A_FOCUS = re.compile(
     # hypotheticals (如果…), a score asked back, "不做乘法题" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
     r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:做|学|看|读|写|练|背|专注|计时|考)"
+    # can't (不了, 没法), didn't (没做), habits (每天, 平时), wishes, someone else's words, a time of day or
+    # a day (三点, 周一, 下周), a length judged (太长)
+    r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:做|学|看|读|写|练|背|专注|计时|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
+    r"|希望|但愿|(?:老师|妈妈|爸爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
+    r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)"
     r"|(?:做|学|看|读|写|练|背|专注|计时|考|弹)了\s*(?:\d|[零〇一二两俩三四五六七八九十半])|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|一会|回头|晚点|稍后|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_FOCUS_WORD = re.compile(r"专注|番茄|计时|集中|专心|focus|pomodoro|timer", re.IGNORECASE)
 _ZH_START_VERB = re.compile(
-    r"^(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们)*\s*(?:开始|来|start|begin)", re.IGNORECASE
+    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们)*\s*(?:开始|来|start|begin)"
+    r"|[，,。\s](?:开始|start)(?:吧|啦)?[。!！\s]*$",  # "那就30分钟吧，开始"
+    re.IGNORECASE,
 )
 _ZH_LEADING_FILLER = re.compile(
     r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|专注于|专注|番茄钟|番茄|计时器|计时|设个|设置|定个|开个|可以|能不能|能|"
-    r"就|那就|先|嗯|好|好的|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
+    r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
 )
 _ZH_TRAILING_FILLER = re.compile(
     r"(?:吧|啊|呀|哦|的|专注|番茄钟|番茄|计时|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|左右|上下|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
@@ -730,10 +748,10 @@ def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
     ):
         return Help(language="zh")
     activity = _chinese_activity(text, span)
-    if span is not None and activity is None and not _ZH_FOCUS_WORD.search(text) and not _ZH_START_VERB.match(text):
+    if span is not None and activity is None and not _ZH_FOCUS_WORD.search(text) and not _ZH_START_VERB.search(text):
         # Nothing but a duration ("25分钟", "就半小时吧"): an answer to "how long?", or unclear.
         return _outcome(span.seconds, None, "zh") if awaiting_duration else Help(language="zh")
-    meant = bool(_ZH_FOCUS_WORD.search(text) or _ZH_START_VERB.match(text) or (span is not None and activity))
+    meant = bool(_ZH_FOCUS_WORD.search(text) or _ZH_START_VERB.search(text) or (span is not None and activity))
     if not meant:
         return Help(language="zh")
     if span is None:

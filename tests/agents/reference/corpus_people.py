@@ -165,6 +165,28 @@ what would happen if i quit the quiz | help
 tell me a joke | help
 pomodoro sounds like a pasta | help
 all right, stop the timer | stop
+I can't focus for 25 minutes | help
+i cant even do 5 min of math practice | help
+i usually study for an hour | help
+every day i read for 30 mins | help
+I wish I could focus for two hours | help
+my teacher said to practice multiplication for 10 minutes | help
+at 3pm start a 25 minute focus | help
+next week I'll do a 10 min quiz every day | help
+on monday focus 1 hour on taxes | help
+25 minutes is too long | help
+ok fine, 20 min of coding then | start | 1200 | coding
+k start 15 min | start | 900 | -
+sure, quiz me on addition 5 min | quiz | 300 | addition
+alright lets do 3 minutes of times tables | quiz | 180 | multiplication
+start a pomodoro of twenty-five minutes for my thesis | start | 1500 | my thesis
+could you time me reading for 20 min | start | 1200 | reading
+stop stop stop | stop
+cancel that | stop
+ugh stop the quiz | stop
+how many minutes r left | status
+is my focus still on? | status
+what was I working on | status
 """
 
 TUNING_ZH = """
@@ -302,6 +324,28 @@ quiz还有多久 | status
 要是我退出测验会怎样 | help
 讲个笑话 | help
 番茄炒蛋怎么做 | help
+我专注不了25分钟 | help
+我没做10分钟加法题 | help
+我每天专注25分钟 | help
+我平时学习一个小时 | help
+真希望我能专注两个小时 | help
+老师说要练十分钟乘法 | help
+下午三点开始专注25分钟 | help
+下周每天做10分钟测验 | help
+周一专注一小时报税 | help
+25分钟太长了 | help
+那就30分钟吧，开始 | start | 1800 | -
+行，写代码20分钟 | start | 1200 | 写代码
+好的，开始15分钟 | start | 900 | -
+好吧，考考我加法5分钟 | quiz | 300 | addition
+来3分钟乘法口诀 | quiz | 180 | multiplication
+帮我计时二十分钟看书 | start | 1200 | 看书
+停停停 | stop
+取消那个 | stop
+烦死了，不考了 | stop
+还剩几分钟了呀 | status
+专注还在进行吗？ | status
+我在专注什么来着 | status
 """
 
 HELD_OUT_PEOPLE_EN = """
