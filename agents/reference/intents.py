@@ -35,7 +35,9 @@ The grammar, the same in both languages, in the order it is applied:
 3. **Small talk** — help, greetings, thanks ("thanks" never stops anything).
    **Quiz** — a quiz word ("quiz", "drill", "mental arithmetic", "times tables", "subtraction
    practice", "multiplication problems", 口算, 测验, 考考我, 加法题, 乘法练习) with a duration is a practice
-   quiz (the Agent makes the questions); without one, "how long?"; a stop still stops it.
+   quiz (the Agent makes the questions); without one, "how long?"; a stop still stops it. So is a start
+   whose whole activity is a kind of arithmetic ("multiplication 5 min", "10 min of sums", "乘法5分钟");
+   a subject studied stays a focus ("study multiplication", "math", "乘法作业").
 4. **Not a request** — other questions, negations ("don't start…", "不要开始", "今天不做乘法题"), breaks,
    naps, reminders, things in the past ("yesterday", "刚才", "做了十分钟"), hypotheticals ("if I started…",
    "would a 50 minute pomodoro be too long", "如果…"), a score or notes asked back and lines for the notes
@@ -172,17 +174,33 @@ _EN_QUIZ = re.compile(
 # ("加法题", "乘法练习", "混合运算练习", "考考我加法").
 _ZH_ARITHMETIC = r"(?:加法|减法|乘法|除法|混合运算|四则运算|算术|运算)"
 _ZH_QUIZ = re.compile(
-    r"口算|心算|测验|小测|考考我|出(?:几道|一些|点)?题|乘法口诀"
+    r"口算|心算|测验|小测|考考我|乘法口诀"
     rf"|{_ZH_ARITHMETIC}\s*(?:题|练习|测验|(?i:practi[cs]e|quizz?|drills?|problems?|questions?|exercises?))"
     # the verb first: "练减法5分钟", "练习加法二十分钟", "考我减法", "做几道乘法"
     # ("做加法作业" stays homework: 作业 is no drill; 数学 is a subject: "做数学题" is homework too)
-    rf"|(?:练习?|做|刷|考考?我|测测?我?)(?:一?下|几道|一些|点|一会儿?)?\s*{_ZH_ARITHMETIC}(?!作业|课)"
+    rf"|(?:练习?|做|刷|考考?我|测测?我?)(?:一?下|几道|一些|点|一会儿?)?\s*(?:我的)?{_ZH_ARITHMETIC}(?!作业|课)"
+    r"|^考我(?!的)|出[^，,。]{0,8}?题"
 )
 _QUIZ_KINDS: list[tuple[re.Pattern[str], QuizKind]] = [
+    # two kinds together are a mixed quiz ("加减法混合练习", "addition and subtraction")
+    (re.compile(r"加减|混合|四则|\bmixed\b|addition\s+and\s+subtraction", re.IGNORECASE), "mixed"),
     (re.compile(r"multiplication|multiply|times|乘法|乘", re.IGNORECASE), "multiplication"),
     (re.compile(r"addition|adding|\bplus\b|\badd\b|加法|加", re.IGNORECASE), "addition"),
     (re.compile(r"subtraction|subtracting|\bminus\b|减法|减", re.IGNORECASE), "subtraction"),
 ]
+
+
+# A kind of arithmetic that is all a start is for ("multiplication 5 min", "do subtraction for five
+# minutes", "10 min of sums", "乘法5分钟", "5分钟的乘法"): the quiz of that kind, not a focus named after it.
+# ("study multiplication", "math", "乘法作业" stay a focus: a subject studied, not drilled.)
+_EN_ARITHMETIC_ACTIVITY = re.compile(
+    r"(?:(?:do|doing|practi[cs]e|practi[cs]ing|drill|test\s+my)\s+(?:my\s+|some\s+)?)?"
+    r"(?:addition|subtraction|multiplication|arithmetic|times\s+tables?|sums|adding|subtracting|multiplying)",
+    re.IGNORECASE,
+)
+_ZH_ARITHMETIC_ACTIVITY = re.compile(
+    r"(?:做|练习?|测一下我的|考我)?(?:加减法|加法|减法|乘法|四则运算|混合运算|算术)(?:混合)?(?:练习|运算)?"
+)
 
 
 def _quiz(text: str, spans: list[Span], joiner: str, language: Language) -> Intent:
@@ -601,6 +619,8 @@ def _parse_english(text: str, awaiting_duration: bool) -> Intent:
     if span is not None and _english_bare(text, span):
         return _outcome(span.seconds, None, "en") if awaiting_duration else Help(language="en")
     activity = _english_activity(text, span)
+    if span is not None and activity and _EN_ARITHMETIC_ACTIVITY.fullmatch(activity):
+        return _quiz(text, spans, EN_JOINER, "en")
     meant = bool(_EN_FOCUS_WORD.search(text) or _EN_START_VERB.match(text) or activity)
     if not meant:
         return Help(language="en")
@@ -748,6 +768,8 @@ def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
     ):
         return Help(language="zh")
     activity = _chinese_activity(text, span)
+    if span is not None and activity and _ZH_ARITHMETIC_ACTIVITY.fullmatch(activity):
+        return _quiz(text, spans, ZH_JOINER, "zh")
     if span is not None and activity is None and not _ZH_FOCUS_WORD.search(text) and not _ZH_START_VERB.search(text):
         # Nothing but a duration ("25分钟", "就半小时吧"): an answer to "how long?", or unclear.
         return _outcome(span.seconds, None, "zh") if awaiting_duration else Help(language="zh")

@@ -187,6 +187,20 @@ ugh stop the quiz | stop
 how many minutes r left | status
 is my focus still on? | status
 what was I working on | status
+multiplication 5 min | quiz | 300 | multiplication
+5 mins multiplication pls | quiz | 300 | multiplication
+times tables, 10 minutes | quiz | 600 | multiplication
+addition for 3 min | quiz | 180 | addition
+do subtraction for five minutes | quiz | 300 | subtraction
+10 min of sums | quiz | 600 | mixed
+a quick 2 minute math quiz | quiz | 120 | mixed
+quiz on minus for 4 mins | quiz | 240 | subtraction
+test my multiplication for 6 minutes | quiz | 360 | multiplication
+arithmetic practice, half an hour | quiz | 1800 | mixed
+quiz me 5 min | quiz | 300 | mixed
+practice adding for 5 minutes | quiz | 300 | addition
+study multiplication for 20 min | start | 1200 | study multiplication
+math for 30 minutes | start | 1800 | math
 """
 
 TUNING_ZH = """
@@ -346,6 +360,20 @@ quiz还有多久 | status
 还剩几分钟了呀 | status
 专注还在进行吗？ | status
 我在专注什么来着 | status
+乘法5分钟 | quiz | 300 | multiplication
+5分钟的乘法 | quiz | 300 | multiplication
+加法十分钟 | quiz | 600 | addition
+做减法三分钟 | quiz | 180 | subtraction
+加减法混合练习10分钟 | quiz | 600 | mixed
+来十分钟口算吧 | quiz | 600 | mixed
+两分钟乘法测验 | quiz | 120 | multiplication
+练一下乘法，5分钟 | quiz | 300 | multiplication
+测一下我的减法 五分钟 | quiz | 300 | subtraction
+算术题半小时 | quiz | 1800 | mixed
+出5分钟的题 | quiz | 300 | mixed
+考我十分钟 | quiz | 600 | mixed
+乘法作业20分钟 | start | 1200 | 乘法作业
+加油，考考我乘法5分钟 | quiz | 300 | multiplication
 """
 
 HELD_OUT_PEOPLE_EN = """
