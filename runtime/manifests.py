@@ -203,6 +203,21 @@ def _phrasings_validator() -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+def _read_valid_json(path: Path, validator: Draft202012Validator) -> Any:
+    """The JSON document in ``path``, valid for ``validator``; else ManifestError naming the file and field."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"{path}: can not be read: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ManifestError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
+    error = first_error(validator, raw)
+    if error is not None:
+        where, message = error
+        raise ManifestError(f"{path}: {where or '(root)'}: {message}")
+    return raw
+
+
 _SLOT = re.compile(r"\{([^{}]*)\}")
 
 
@@ -215,16 +230,7 @@ def load_phrasings(path: Path, tools: tuple[ToolDescriptor, ...]) -> dict[str, A
     file = path.parent / PHRASINGS_FILE
     if not file.exists():
         return None
-    try:
-        raw = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ManifestError(f"{file}: can not be read: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise ManifestError(f"{file}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
-    error = first_error(_phrasings_validator(), raw)
-    if error is not None:
-        where, message = error
-        raise ManifestError(f"{file}: {where or '(root)'}: {message}")
+    raw = _read_valid_json(file, _phrasings_validator())
     by_name = {tool.name: tool for tool in tools}
     for request, name in raw["tools"].items():
         if name not in by_name:
@@ -263,7 +269,7 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
         newer = [key for key in ("grammar", "report", "offer_again") if key in raw] + [
             f"languages/{language}/{key}"
             for language, words in raw["languages"].items()
-            for key in ("words", "patterns", "nouns", "keywords", "typos", "choices")
+            for key in ("words", "patterns", "activities", "nouns", "keywords", "typos", "choices")
             if key in words
         ]
         if newer:
@@ -283,11 +289,12 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
         if values - named:
             raise ManifestError(f"{file}: languages/{language}/choices: {sorted(values - named)[0]!r} has no name")
     for language, words in raw["languages"].items():
-        for index, pattern in enumerate(words.get("patterns", [])):
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ManifestError(f"{file}: languages/{language}/patterns/{index}: {exc}") from exc
+        for key in ("patterns", "activities"):
+            for index, pattern in enumerate(words.get(key, [])):
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    raise ManifestError(f"{file}: languages/{language}/{key}/{index}: {exc}") from exc
     generate = grammar.get("generate")
     if generate is not None and start is not None:
         if generate["argument"] not in start.input_schema.get("properties", {}):
@@ -373,17 +380,7 @@ def _tool_descriptor(
 
 def load_manifest(path: Path, *, runtime_tools: frozenset[str]) -> Manifest:
     """Read and validate one manifest file; raise ManifestError naming file and field."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ManifestError(f"{path}: can not be read: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise ManifestError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
-
-    error = first_error(_manifest_validator(), raw)
-    if error is not None:
-        where, message = error
-        raise ManifestError(f"{path}: {where or '(root)'}: {message}")
+    raw = _read_valid_json(path, _manifest_validator())
 
     app_id = raw["app_id"]
     state_contract = _state_contract(raw, path=path)

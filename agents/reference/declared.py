@@ -50,6 +50,8 @@ class DeclaredApp:
     # Version 2 (decision 0057): what the Agent's generic grammar needs to understand this app.
     words: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # name the app's start
     patterns: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # regex, the same
+    # regex: an activity (as the default app's grammar cuts it) that is this app's start
+    activities: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)
     nouns: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # name what runs
     keywords: tuple[str, ...] = ()  # words whose typos are forgiven
     typos: dict[str, str] = field(default_factory=dict, repr=False)  # a typo -> the word meant
@@ -120,6 +122,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
         replies: dict[Language, dict[str, str]] = {}
         words_of: dict[Language, tuple[str, ...]] = {}
         patterns: dict[Language, tuple[str, ...]] = {}
+        activities: dict[Language, tuple[str, ...]] = {}
         nouns: dict[Language, tuple[str, ...]] = {}
         keywords: list[str] = []
         typos: dict[str, str] = {}
@@ -136,6 +139,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
             replies[language] = dict(words.get("replies") or {})
             words_of[language] = _strings(words.get("words"))
             patterns[language] = tuple(p for p in words.get("patterns") or [] if _compiles(p))
+            activities[language] = tuple(p for p in words.get("activities") or [] if _compiles(p))
             nouns[language] = _strings(words.get("nouns"))
             keywords.extend(_strings(words.get("keywords")))
             typos.update({k: v for k, v in (words.get("typos") or {}).items() if isinstance(v, str) and k})
@@ -157,6 +161,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 replies=replies,
                 words=words_of,
                 patterns=patterns,
+                activities=activities,
                 nouns=nouns,
                 keywords=tuple(keywords),
                 typos=typos,

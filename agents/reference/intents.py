@@ -36,9 +36,13 @@ The grammar, the same in both languages, in the order it is applied:
 3. **Small talk** — help, greetings, thanks ("thanks" never stops anything).
    **A named app** — a word or pattern of an app that is not the default, with a duration, is a start
    of it; without one, "how long?"; a question or a negation is help. An app that can not be started
-   (no start tool) named so makes the message help.
+   (no start tool) named so makes the message help. So is a start of the default app whose whole
+   activity is one another app declares as its own (its ``activities``: "multiplication 5 min").
 4. **Not a request** — other questions, negations ("don't start…", "不要开始"), breaks, naps,
-   reminders, things in the past ("yesterday", "刚才") and hypotheticals ("if…", "如果") get help.
+   reminders, things in the past ("yesterday", "刚才"), hypotheticals ("if…", "如果"), "can't" (不了,
+   没法), "didn't" (没做), habits ("usually", 每天), wishes (希望), someone else's words ("my teacher
+   said…"), a time of day or a day ("at 3pm", "on monday", 三点, 周一), a length judged ("too long",
+   太长) and two durations apart (two requests in one message) get help.
 5. **Start** of the default app — a duration and a sign that a start is meant: one of its words, a
    start or polite verb ("start", "let's", "can you", 开始, 我要, 帮我), or an activity ("of reading",
    "read for", 写作业, 看书); one of its nouns with a number and no unit counts minutes up to its
@@ -209,6 +213,13 @@ class _Grammar:
             a.app_id: {language: _words_or_patterns(a, language) for language in ("en", "zh")} for a in self.apps
         }
         # A Chinese message's nouns anywhere, Latin ones too ("停止quiz"); an English one's as whole words.
+        self.activities = {
+            a.app_id: {
+                language: re.compile("|".join(f"(?:{p})" for p in a.activities[language]) or "(?!)", re.IGNORECASE)
+                for language in ("en", "zh")
+            }
+            for a in self.apps
+        }
         self.nouns = {
             a.app_id: re.compile(
                 f"{_found(a.nouns['en'], whole_words=True).pattern}|{_alternation(a.nouns['zh'])}", re.IGNORECASE
@@ -274,6 +285,12 @@ def _bound(app: DeclaredApp | None) -> int:
     return (app.max_duration_seconds if app is not None else None) or MAX_DURATION_SECONDS
 
 
+def _another_duration(spans: list[Span], span: Span | None) -> bool:
+    """A second duration apart from the first: two requests in one message ("a 10 min <one> and a 25
+    minute <other>", "先做5分钟…然后…25分钟"), or no clear one — help, not a guess at which."""
+    return span is not None and any(other.start >= span.end for other in spans)
+
+
 def _named_start(
     g: _Grammar, app: DeclaredApp, text: str, spans: list[Span], joiner: str, language: Language
 ) -> Intent:
@@ -281,6 +298,8 @@ def _named_start(
     "how long?" (remembering the app and its choice, so that the answer starts it)."""
     span = first_duration(spans, text, joiner)
     choice = next((value for value, pattern in g.choices[app.app_id] if pattern.search(text)), app.choice_default)
+    if _another_duration(spans, span):
+        return Help(language=language)
     if span is None:
         return Help(language=language, missing_duration=True, app_id=app.app_id, choice=choice)
     whole = round(span.seconds)
@@ -353,7 +372,7 @@ def _keyword_for(g: _Grammar, match: re.Match[str]) -> str:
 
 
 # Contractions typed without their apostrophe ("whats left", "im done", "dont start"); "its", "ill"
-# and "id" are words of their own and stay.
+# and "id" are words of their own and stay. Chat spellings too ("plz", "u", "r u", "gimme", "nah").
 _APOSTROPHES = {
     "whats": "what's",
     "thats": "that's",
@@ -365,6 +384,13 @@ _APOSTROPHES = {
     "didnt": "didn't",
     "doesnt": "doesn't",
     "im": "i'm",
+    "plz": "please",
+    "u": "you",
+    "ur": "your",
+    "gimme": "give me",
+    "nah": "no",
+    "k": "ok",
+    "kk": "ok",
 }
 _BARE_CONTRACTIONS = re.compile(r"\b(?:" + "|".join(_APOSTROPHES) + r")\b", re.IGNORECASE)
 
@@ -376,6 +402,7 @@ def _contraction(match: re.Match[str]) -> str:
 def _forgive_typos(g: _Grammar, text: str) -> str:
     text = re.sub(r"[A-Za-z]+", lambda match: _keyword_for(g, match), text)
     text = _BARE_CONTRACTIONS.sub(_contraction, text)
+    text = re.sub(r"\br(?=\s+you\b)", "are", text, flags=re.IGNORECASE)  # "r u still timing me"
     # What the apps declare as typed by mistake (a pinyin homophone: "专住" for "专注").
     return g.typo_pattern.sub(lambda match: g.typos[match.group(0)], text) if g.typo_pattern else text
 
@@ -459,7 +486,7 @@ def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.P
 
 _EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s+(?:and|so|just)\s+"
 _EN_POLITE = (
-    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+)\s+"
+    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
@@ -479,7 +506,7 @@ _EN_STOP_CLAUSE = _Template(
     re.IGNORECASE,
 )
 _EN_FILLER_CLAUSE = re.compile(
-    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|fine|lol)$",
+    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|all\s+right|fine|lol|sure|ugh+|argh+|meh)$",
     re.IGNORECASE,
 )
 # Anything opening with these is about stopping, even with more words ("stop the 25 minute one").
@@ -494,7 +521,8 @@ _EN_STATUS = _Template(
     # "is my <noun> still going", "is the reading <noun> over yet", "is it over yet"
     rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
-    r"|\bam\s+i\s+(?:still\s+)?@EN_NOUNS@\b|\bwhat\s+am\s+i\s+(?:@EN_NOUNS@\s+on|doing)\b"
+    r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
+    r"|\bam\s+i\s+(?:still\s+)?@EN_NOUNS@\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
     r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|(?:the|my)\s+@EN_NOUNS@)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
     rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
     re.IGNORECASE,
@@ -515,7 +543,15 @@ _EN_NOT_A_FOCUS = re.compile(
     r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
     r"|^i\s+(?!need\b)\w+ed\b"  # "I studied for an hour" (but "I need")
     # hypotheticals ("if I started a timer…", "would a 50 minute one be too long"), a score asked back
-    r"|\b(?:if|whether|suppose|imagine|would(?!\s+(?:you|u|like|love)\b)|score|hate)\b|\bhow\s+did\s+i\s+do\b|\bget\s+right\b",
+    r"|\b(?:if|whether|suppose|imagine|would(?!\s+(?:you|u|like|love)\b)|score|hate)\b|\bhow\s+did\s+i\s+do\b|\bget\s+right\b"
+    # can't, habits, wishes, someone else's words, a time of day or a day ("I can't focus for 25 minutes",
+    # "I usually study for an hour", "my teacher said to…", "at 3pm…", "on monday…"), a length judged
+    r"|\b(?:can't|cannot|couldn't|won't|shouldn't|wouldn't|isn't|wasn't|usually|always|often|sometimes|normally|daily"
+    r"|every\s+(?:day|morning|evening|night|week|time)|wish|hope|said|says|told|tells)\b"
+    r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much)\b"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekend\b"
+    # a statement about a thing, no request: "<noun> sounds like a pasta", "<noun> is hard"
+    r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b",
     re.IGNORECASE,
 )
 _EN_START_VERB = re.compile(
@@ -525,7 +561,7 @@ _EN_START_VERB = re.compile(
 
 _MARK = "\u00a7"  # stands in for the duration while looking for the activity
 _EN_LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|yeah|right|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
+    r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|yeah|right|ugh+|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
     r"|let'?s\s+|let\s+(?:me|us)\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
@@ -633,6 +669,14 @@ def _named(g: _Grammar, text: str, languages: tuple[Language, ...]) -> DeclaredA
     return next((app for app in g.named if any(g.app_words[app.app_id][lang].search(text) for lang in languages)), None)
 
 
+def _activity_of_another(g: _Grammar, activity: str | None, language: Language) -> DeclaredApp | None:
+    """The app other than the default whose declared ``activities`` the whole activity is ("multiplication
+    5 min", "乘法5分钟": that app's start, not the default app's named after it)."""
+    if not activity:
+        return None
+    return next((app for app in g.named if g.activities[app.app_id][language].fullmatch(activity)), None)
+
+
 def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if _all_clauses(text, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
         return Stop(language="en", target=_stop_target(g, text))
@@ -646,7 +690,10 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return Help(language="en")  # about an app that is not started ("add to my notes: …")
     if named is not None and not (_EN_NOT_A_FOCUS.search(text) or _EN_QUESTION.match(text)):
         return _named_start(g, named, text, english_durations(text), EN_JOINER, "en")
-    span = first_duration(english_durations(text), text, EN_JOINER)
+    spans = english_durations(text)
+    span = first_duration(spans, text, EN_JOINER)
+    if _another_duration(spans, span):
+        return Help(language="en")
     if span is None and awaiting_duration:
         bare = re.fullmatch(
             r"(?:about\s+|maybe\s+|just\s+)?(\d{1,4})(?:\s*(?:please|pls))?[\s.!]*", text, re.IGNORECASE
@@ -660,6 +707,9 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if span is not None and _english_bare(text, span):
         return _outcome(g, span.seconds, None, "en") if awaiting_duration else Help(language="en")
     activity = _english_activity(g, text, span) if g.default is not None and g.default.activity else None
+    other = _activity_of_another(g, activity, "en") if span is not None else None
+    if other is not None:
+        return _named_start(g, other, text, spans, EN_JOINER, "en")
     meant = bool(g.default_words["en"].search(text) or _EN_START_VERB.match(text) or activity)
     if not meant or g.default is None:
         return Help(language="en")
@@ -686,11 +736,11 @@ _ZH_STOP_CORE = (
 _ZH_STOP_CLAUSE = _Template(
     # the thing may come first ("<noun>不做了", "把<noun>关了") or after ("结束阅读<noun>", "停止<noun>")
     rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就)?\s*"
-    rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
+    rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
 _ZH_FILLER_CLAUSE = re.compile(
-    r"^(?:好|好的|好吧|嗯|哎|唉|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK)$"
+    r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|累了|累死了|晕|天哪)+$"
 )
 _ZH_STATUS = _Template(
     r"还(?:剩|有|要)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
@@ -704,16 +754,23 @@ _ZH_YES_NO = re.compile(r"^(?![你您]?(?:可以|可不可以|能不能|能|请|
 _ZH_NOT_A_FOCUS = _Template(
     # hypotheticals (如果…), a score asked back, "不做…" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
     r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)"
-    r"|(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|弹)了\s*(?:\d|[零〇一二两俩三四五六七八九十半])|"
+    r"|(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|弹)了\s*(?:\d|[零〇一二两俩三四五六七八九十半])"
+    # can't (不了, 没法), didn't (没做), habits (每天, 平时), wishes, someone else's words, a time of day or
+    # a day (三点, 周一, 下周), a length judged (太长)
+    r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
+    r"|希望|但愿|(?:老师|妈妈|爸爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
+    r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|一会|回头|晚点|稍后|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
-    r"^(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们)*\s*(?:开始|来|start|begin)", re.IGNORECASE
+    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们)*\s*(?:开始|来|start|begin)"
+    r"|[，,。\s](?:开始|start)(?:吧|啦)?[。!！\s]*$",  # "那就30分钟吧，开始"
+    re.IGNORECASE,
 )
 _ZH_LEADING_FILLER = _Template(
     r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|@ZH_DEFAULT_NOUNS@于?|设个|设置|定个|开个|可以|能不能|能|"
-    r"就|那就|先|嗯|好|好的|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
+    r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
 )
 _ZH_TRAILING_FILLER = _Template(
     r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|左右|上下|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
@@ -786,6 +843,8 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return _named_start(g, named, text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "<noun> 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)
+    if _another_duration(spans, span):
+        return Help(language="zh")
     if span is None and awaiting_duration:
         bare = re.fullmatch(r"(?:就|那就|大概)?\s*(\d{1,4})\s*(?:吧|好了)?[\s.!。！]*", text)
         if bare:  # "25" after "要多久？" means minutes
@@ -800,11 +859,14 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     ):
         return Help(language="zh")
     activity = _chinese_activity(g, text, span) if g.default is not None and g.default.activity else None
+    other = _activity_of_another(g, activity, "zh") if span is not None else None
+    if other is not None:
+        return _named_start(g, other, text, spans, ZH_JOINER, "zh")
     focus_word = g.default_words["zh"].search(text)
-    if span is not None and activity is None and not focus_word and not _ZH_START_VERB.match(text):
+    if span is not None and activity is None and not focus_word and not _ZH_START_VERB.search(text):
         # Nothing but a duration ("25分钟", "就半小时吧"): an answer to "how long?", or unclear.
         return _outcome(g, span.seconds, None, "zh") if awaiting_duration else Help(language="zh")
-    meant = bool(focus_word or _ZH_START_VERB.match(text) or (span is not None and activity))
+    meant = bool(focus_word or _ZH_START_VERB.search(text) or (span is not None and activity))
     if not meant or g.default is None:
         return Help(language="zh")
     if span is None:

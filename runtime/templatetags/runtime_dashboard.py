@@ -24,7 +24,7 @@ def operations_dashboard_rows(context: dict[str, Any]) -> dict[str, Any]:
         return {"rows": None}
     counts = operations_dashboard(now=timezone.now())
     rows = [
-        ("running", _("Focusing, end time still ahead"), changelist_url(Operation, deadline="running"), ""),
+        ("running", _("Running, end time still ahead"), changelist_url(Operation, deadline="running"), ""),
         (
             "due",
             _("End time passed, not settled yet"),

@@ -138,6 +138,9 @@ def test_the_tab_title_shows_the_time_left_and_what_the_agent_said_while_hidden(
     focus = server.wait(lambda: focusing_operation(conversation), "the focus")
     ws.expect_app_in_front("pomodoro")
     expect(page).to_have_title(re.compile(r"^(10:00|9:\d\d) · read · Workspace · LineUp$"))
+    # The start's reply must be shown before the tab is hidden: arriving after, it is unread too ("(2) …").
+    started = server.wait(lambda: agent_said(conversation, r"^Focus started"), "the start's reply")
+    expect(page.locator("#dock-last")).to_have_text(started.text)  # the dock and the unread count: one render
 
     page.evaluate(HIDE, True)
     ws.say("how long is left?")

@@ -245,6 +245,20 @@ def wait_inactive(rig: Rig, alertname: str, *, since: float, timeout: float = 60
     )
 
 
+def evaluated_until(rig: Rig, until: float, *, what: str, timeout: float = 60) -> dict[str, str]:
+    """Wait until Prometheus has evaluated every alert rule after ``until``; return each rule seen pending
+    or firing meanwhile (its last such state). Polled several times per 1 s evaluation: none is missed."""
+    seen: dict[str, str] = {}
+
+    def done() -> bool:
+        states = rule_states(rig.prometheus)
+        seen.update({name: state for name, (state, _) in states.items() if state != "inactive"})
+        return min(at for _, at in states.values()) > until
+
+    wait_for(done, timeout=timeout, interval=0.2, what=what, describe=rig.describe)
+    return seen
+
+
 def query(rig: Rig, expr: str) -> list[dict]:
     return api(rig.prometheus, "query", query=expr)["result"]
 
@@ -350,20 +364,7 @@ def test_a_healthy_system_alerts_nothing_and_every_dashboard_query_returns_data(
     assert latency and float(latency[0]["value"][1]) > 0, latency
 
     # Nothing pending or firing for the longest rule's window and `for` (LineUpSettlementLagHigh's 5m + 5m).
-    seen: dict[str, str] = {}
-
-    def evaluated_until(until: float) -> bool:
-        states = rule_states(rig.prometheus)
-        seen.update({name: state for name, (state, _) in states.items() if state != "inactive"})
-        return min(at for _, at in states.values()) > until
-
-    wait_for(
-        lambda: evaluated_until(since + scaled(5 + 5)),
-        timeout=60,
-        interval=0.5,
-        what="healthy evaluations",
-        describe=rig.describe,
-    )
+    seen = evaluated_until(rig, since + scaled(5 + 5), what="healthy evaluations")
     assert seen == {}, f"alerts on a healthy system: {seen}"
     agent.ws.close()
 
@@ -516,19 +517,7 @@ def test_killed_daphnes_raise_not_ready_for_each_and_targets_missing_for_all(qui
     assert not_ready["labels"]["instance"] == f"127.0.0.1:{rig.daphnes['daphne-2']}"
     assert not_ready["labels"]["severity"] == "critical"
     # A full window after the kill the sweeps still show through the first Daphne: no false stop.
-    seen: dict[str, str] = {}
-
-    def evaluated_until(until: float) -> bool:
-        states = rule_states(rig.prometheus)
-        seen.update({name: state for name, (state, _) in states.items() if state != "inactive"})
-        return min(at for _, at in states.values()) > until
-
-    wait_for(
-        lambda: evaluated_until(killed_at + scaled(3 + 1)),
-        timeout=60,
-        what="evaluations after the Daphne's death",
-        describe=rig.describe,
-    )
+    seen = evaluated_until(rig, killed_at + scaled(3 + 1), what="evaluations after the Daphne's death")
     assert seen == {"LineUpNotReady": "firing"}, seen
 
     by_name["daphne"].kill()  # every target gone: every lineup_* series with them; only absent() sees it

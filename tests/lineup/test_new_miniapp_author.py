@@ -56,7 +56,6 @@ from tests.support.project_copy import (
     copy_project,
     manage,
     project_env,
-    tool_call,
     tree_digest,
 )
 
@@ -477,7 +476,7 @@ def test_a_checklist_and_a_reading_timer_from_the_docs_run_beside_pomodoro_and_t
     revision = inventory["revision"]
 
     def call(tool: str, call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return sock.request(tool_call(tool, conversation_id, call_id, arguments, revision))
+        return sock.call(conversation_id, call_id, tool, arguments, revision)
 
     # A quiz runs in the background and a Pomodoro focus in front.
     quiz = call("quiz.start", "q-1", {"duration_seconds": 600, "questions": [{"prompt": "2+2", "answer": "4"}]})
@@ -681,7 +680,7 @@ def test_the_person_ticks_the_checklist_and_the_reading_timer_runs_on_in_the_bro
 
     def call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         call_id = f"browser-{case}-{next(call_ids)}"  # this case's own: the server is the module's
-        return sock.request(tool_call(tool, conversation_id, call_id, arguments, revision))
+        return sock.call(conversation_id, call_id, tool, arguments, revision)
 
     try:
         # The person signs in with the embedded login, as the server printed it.

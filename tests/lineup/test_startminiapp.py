@@ -25,7 +25,7 @@ from websockets.sync.client import connect
 
 from tests.lineup.gateways.agent_socket.client import AgentSocket
 from tests.lineup.gateways.mcp.client import McpClient
-from tests.support.project_copy import EmbeddedServer, copy_project, manage, poll, project_env, tool_call
+from tests.support.project_copy import EmbeddedServer, copy_project, manage, poll, project_env
 
 pytestmark = pytest.mark.spec("R-3.11", "R-2.2.8", "R-3.6")
 
@@ -56,13 +56,11 @@ def test_startminiapp_timer2_runs_over_the_agent_socket_and_mcp_beside_pomodoro(
         revision = inventory["revision"]
 
         # Beside Pomodoro: a focus runs when timer2 starts.
-        focus = sock.request(tool_call("pomodoro.start", conversation_id, "p-1", {"duration_seconds": 600}, revision))
+        focus = sock.call(conversation_id, "p-1", "pomodoro.start", {"duration_seconds": 600}, revision)
         assert focus["type"] == "tool.accepted", focus
 
         # Over /ws/agent/: one result at the deadline, naming timer2.start.
-        first = sock.request(
-            tool_call("timer2.start", conversation_id, "t-1", {"duration_seconds": TIMER_SECONDS}, revision)
-        )
+        first = sock.call(conversation_id, "t-1", "timer2.start", {"duration_seconds": TIMER_SECONDS}, revision)
         assert first["type"] == "tool.accepted", first
         # The focus runs alone in its conversation and switches (its manifest): timer2's start ends it.
         switched = sock.push("tool.result", source_tool_call_id="p-1")
@@ -77,11 +75,11 @@ def test_startminiapp_timer2_runs_over_the_agent_socket_and_mcp_beside_pomodoro(
         sock.ack(result["outbox_id"], conversation_id)
 
         # Started again, and stopped with timer2.stop: the stable receipt, then its one result.
-        again = sock.request(tool_call("timer2.start", conversation_id, "t-2", {"duration_seconds": 600}, revision))
+        again = sock.call(conversation_id, "t-2", "timer2.start", {"duration_seconds": 600}, revision)
         assert again["type"] == "tool.accepted", again
-        busy = sock.request(tool_call("timer2.start", conversation_id, "t-3", {"duration_seconds": 60}, revision))
+        busy = sock.call(conversation_id, "t-3", "timer2.start", {"duration_seconds": 60}, revision)
         assert (busy["type"], busy["code"]) == ("tool.rejected", "timer2_running"), busy
-        stopped = sock.request(tool_call("timer2.stop", conversation_id, "s-1", {}, revision))
+        stopped = sock.call(conversation_id, "s-1", "timer2.stop", {}, revision)
         assert stopped["type"] == "tool.receipt", stopped
         assert stopped["receipt"] == {"status": "interrupted", "operation_id": again["operation_id"]}
         interrupted = sock.push("tool.result", source_tool_call_id="t-2")
@@ -109,7 +107,7 @@ def test_startminiapp_timer2_runs_over_the_agent_socket_and_mcp_beside_pomodoro(
             mcp.close()
 
         # The focus ended once, when timer2 started: nothing of timer2's afterwards touched it again.
-        ended = sock.request(tool_call("pomodoro.interrupt", conversation_id, "p-2", {}, revision))
+        ended = sock.call(conversation_id, "p-2", "pomodoro.interrupt", {}, revision)
         assert ended["receipt"] == {"status": "operation_already_final", "operation_id": focus["operation_id"]}, ended
         sock.close()
     finally:

@@ -481,7 +481,7 @@ def test_help_texts_are_plain_words_without_requirement_ids():
 
 @pytest.mark.spec("R-4.4.1")
 def test_the_admin_index_has_a_row_per_state_with_links(admin_client: Client, agent, other_user):
-    """Focusing with the end ahead, past the end and not settled, and flagged: each counted, each a
+    """Running with the end ahead, past the end and not settled, and flagged: each counted, each a
     link to exactly those operations."""
     now = timezone.now()
     running = agent.start(600, now=now - timedelta(seconds=10))
@@ -493,6 +493,7 @@ def test_the_admin_index_has_a_row_per_state_with_links(admin_client: Client, ag
     page = admin_client.get(reverse("admin:index")).content.decode()
     counts = dict(re.findall(r'<tr data-state="(\w+)".*?<strong>(\d+)</strong>', page, re.S))
     assert counts == {"running": "1", "due": "1", "flagged": "0"}
+    assert "Running, end time still ahead" in page and "Focusing" not in page  # no MiniApp's word in runtime/
     for key, params in (("running", {"deadline": "running"}), ("due", {"deadline": "due"})):
         assert f"{admin_url(Operation, 'changelist')}?{next(iter(params))}={key}" in page
         listed = changelist_results(admin_client, Operation, **params)

@@ -122,6 +122,7 @@ def test_every_admin_page_of_lineup_speaks_chinese_to_a_staff_user_who_chose_it(
     index = admin_client.get(reverse("admin:index")).content.decode()
     for name in ("操作", "工具调用", "应用实例", "生命周期事件", "消息", "交互"):
         assert name in index, name
+    assert "运行中，结束时间未到" in index and "专注" not in index  # noqa: RUF001 - the dashboard row, no MiniApp word
 
 
 @pytest.mark.spec("R-4.1.1")

@@ -22,7 +22,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TypeVar
 
 from tests.support.processes import ROOT, free_port
 
@@ -81,18 +81,6 @@ def tree_digest(root: Path) -> dict[str, str]:
         str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
         for path in sorted(root.rglob("*"))
         if path.is_file() and "__pycache__" not in path.parts
-    }
-
-
-def tool_call(tool: str, conversation_id: str, call_id: str, arguments: dict[str, Any], revision: str) -> dict:
-    """A ``tool.call`` frame for ``/ws/agent/``."""
-    return {
-        "type": "tool.call",
-        "conversation_id": conversation_id,
-        "source_tool_call_id": call_id,
-        "tool": tool,
-        "arguments": arguments,
-        "inventory_revision": revision,
     }
 
 

@@ -9,6 +9,12 @@ duration, and messages that must never become an action (weather, negations, pas
 ``TUNING_*`` may drive changes to the grammar: where a row fails, its *family* is generalised (number
 words, time words, typo-tolerant keywords), never the phrase added as a string. ``HELD_OUT_PEOPLE_*``
 is never tuned on: it is measured as a whole (understood share and wrong actions), not row by row.
+
+The tuning rows after the first 49 per language were written later, by another hand, for the families
+where the grammar was weakest: a stop naming what it stops (two things running), status of a quiz, a
+score or notes asked back, two apps in one message, messages that must not act (jokes, negations,
+hypotheticals, questions about an app) and quiz asks in every order ("练减法5分钟", "5 min subtraction
+practice"). The grammar was generalised from them alone; the held-out totals were read once per round.
 """
 
 from __future__ import annotations
@@ -134,6 +140,67 @@ hows the quiz going | status
 is it over yet? | status
 how many minutes do i have left on the drill | status
 is the timer on my phone broken | help
+quiz me on addition for 5 min then focus 25 min | help
+start a 10 min quiz and a 25 minute focus | help
+note: finish the quiz later | help
+stop the timer and quiz me on subtraction for 3 minutes | stop
+could u pls quiz me on times tables for like five mins | quiz | 300 | multiplication
+yo gimme a 2 min addition drill | quiz | 120 | addition
+hey can you do a quick subtraction quiz, three minutes | quiz | 180 | subtraction
+umm ok stop the quiz i guess | stop
+nah cancel the pomodoro | stop
+plz stop timer | stop
+whats my time left | status
+hows it going, how many mins left | status
+r u still timing me? | status
+can i see my notes | help
+what did i note earlier | help
+did i pass the quiz | help
+lol no dont start anything | help
+im not gonna focus today | help
+what's the point of a pomodoro | help
+i was thinking about a 25 min focus | help
+you can't stop me lol | help
+what would happen if i quit the quiz | help
+tell me a joke | help
+pomodoro sounds like a pasta | help
+all right, stop the timer | stop
+I can't focus for 25 minutes | help
+i cant even do 5 min of math practice | help
+i usually study for an hour | help
+every day i read for 30 mins | help
+I wish I could focus for two hours | help
+my teacher said to practice multiplication for 10 minutes | help
+at 3pm start a 25 minute focus | help
+next week I'll do a 10 min quiz every day | help
+on monday focus 1 hour on taxes | help
+25 minutes is too long | help
+ok fine, 20 min of coding then | start | 1200 | coding
+k start 15 min | start | 900 | -
+sure, quiz me on addition 5 min | quiz | 300 | addition
+alright lets do 3 minutes of times tables | quiz | 180 | multiplication
+start a pomodoro of twenty-five minutes for my thesis | start | 1500 | my thesis
+could you time me reading for 20 min | start | 1200 | reading
+stop stop stop | stop
+cancel that | stop
+ugh stop the quiz | stop
+how many minutes r left | status
+is my focus still on? | status
+what was I working on | status
+multiplication 5 min | quiz | 300 | multiplication
+5 mins multiplication pls | quiz | 300 | multiplication
+times tables, 10 minutes | quiz | 600 | multiplication
+addition for 3 min | quiz | 180 | addition
+do subtraction for five minutes | quiz | 300 | subtraction
+10 min of sums | quiz | 600 | mixed
+a quick 2 minute math quiz | quiz | 120 | mixed
+quiz on minus for 4 mins | quiz | 240 | subtraction
+test my multiplication for 6 minutes | quiz | 360 | multiplication
+arithmetic practice, half an hour | quiz | 1800 | mixed
+quiz me 5 min | quiz | 300 | mixed
+practice adding for 5 minutes | quiz | 300 | addition
+study multiplication for 20 min | start | 1200 | study multiplication
+math for 30 minutes | start | 1800 | math
 """
 
 TUNING_ZH = """
@@ -248,6 +315,65 @@ stop一下 | stop
 测验结束了吗 | status
 还要做多久 | status
 timer还剩多少 | status
+先做5分钟加法题然后专注25分钟 | help
+来个十分钟测验再来个25分钟番茄钟 | help
+记一下：明天做测验 | help
+麻烦出三分钟的减法题 | quiz | 180 | subtraction
+考考我乘法呗，五分钟 | quiz | 300 | multiplication
+来5min口算 | quiz | 300 | mixed
+嗯嗯 测验停一下吧 | stop
+算了算了 不考了 | stop
+把计时停了 | stop
+quiz还有多久 | status
+还剩几分钟啊 | status
+测验还有多少时间 | status
+我记了些什么 | help
+我考得怎么样 | help
+刚才测验答对几道 | help
+哈哈 不用开始 | help
+我今天不想专注 | help
+番茄钟有什么用 | help
+我在想要不要专注25分钟 | help
+你管不了我 | help
+要是我退出测验会怎样 | help
+讲个笑话 | help
+番茄炒蛋怎么做 | help
+我专注不了25分钟 | help
+我没做10分钟加法题 | help
+我每天专注25分钟 | help
+我平时学习一个小时 | help
+真希望我能专注两个小时 | help
+老师说要练十分钟乘法 | help
+下午三点开始专注25分钟 | help
+下周每天做10分钟测验 | help
+周一专注一小时报税 | help
+25分钟太长了 | help
+那就30分钟吧，开始 | start | 1800 | -
+行，写代码20分钟 | start | 1200 | 写代码
+好的，开始15分钟 | start | 900 | -
+好吧，考考我加法5分钟 | quiz | 300 | addition
+来3分钟乘法口诀 | quiz | 180 | multiplication
+帮我计时二十分钟看书 | start | 1200 | 看书
+停停停 | stop
+取消那个 | stop
+烦死了，不考了 | stop
+还剩几分钟了呀 | status
+专注还在进行吗？ | status
+我在专注什么来着 | status
+乘法5分钟 | quiz | 300 | multiplication
+5分钟的乘法 | quiz | 300 | multiplication
+加法十分钟 | quiz | 600 | addition
+做减法三分钟 | quiz | 180 | subtraction
+加减法混合练习10分钟 | quiz | 600 | mixed
+来十分钟口算吧 | quiz | 600 | mixed
+两分钟乘法测验 | quiz | 120 | multiplication
+练一下乘法，5分钟 | quiz | 300 | multiplication
+测一下我的减法 五分钟 | quiz | 300 | subtraction
+算术题半小时 | quiz | 1800 | mixed
+出5分钟的题 | quiz | 300 | mixed
+考我十分钟 | quiz | 600 | mixed
+乘法作业20分钟 | start | 1200 | 乘法作业
+加油，考考我乘法5分钟 | quiz | 300 | multiplication
 """
 
 HELD_OUT_PEOPLE_EN = """

@@ -204,7 +204,7 @@ def test_version_2_declarations_teach_the_grammar_what_it_needs():
     assert "pomodoro" in pomodoro.words["en"] and "番茄钟" in pomodoro.words["zh"]
     assert (pomodoro.activity, pomodoro.unitless_minutes, pomodoro.offer_again) == (True, 180, True)
     assert (pomodoro.max_duration_seconds, quiz.max_duration_seconds) == (86400, 3600)
-    assert quiz.choices == ("multiplication", "addition", "subtraction", "mixed") and quiz.choice_default == "mixed"
+    assert quiz.choices == ("mixed", "multiplication", "addition", "subtraction") and quiz.choice_default == "mixed"
     assert "times" in quiz.choice_words["en"]["multiplication"] and "乘法" in quiz.choice_words["zh"]["multiplication"]
     assert quiz.choice_name("multiplication", "zh") == "乘法口算"
     assert quiz.report == {"correct": "score.correct", "answered": "score.answered", "total": "score.total"}
