@@ -184,9 +184,13 @@ _ZH_QUIZ = re.compile(
 _QUIZ_KINDS: list[tuple[re.Pattern[str], QuizKind]] = [
     # two kinds together are a mixed quiz ("加减法混合练习", "addition and subtraction")
     (re.compile(r"加减|混合|四则|\bmixed\b|addition\s+and\s+subtraction", re.IGNORECASE), "mixed"),
-    (re.compile(r"multiplication|multiply|times|乘法|乘", re.IGNORECASE), "multiplication"),
-    (re.compile(r"addition|adding|\bplus\b|\badd\b|加法|加", re.IGNORECASE), "addition"),
-    (re.compile(r"subtraction|subtracting|\bminus\b|减法|减", re.IGNORECASE), "subtraction"),
+    # (a single character only outside the everyday words it is part of: 加油, 减肥, 乘车)
+    (re.compile(r"multiplication|multiply|times|乘法|(?<![搭])乘(?![车坐客])", re.IGNORECASE), "multiplication"),
+    (
+        re.compile(r"addition|adding|\bplus\b|加法|(?<![增参追更附])加(?![油班入快速强紧热])", re.IGNORECASE),
+        "addition",
+    ),
+    (re.compile(r"subtraction|subtracting|\bminus\b|减法|(?<![缩削])减(?![肥少轻压])", re.IGNORECASE), "subtraction"),
 ]
 
 
@@ -311,6 +315,12 @@ _APOSTROPHES = {
     "ur": "your",
     "gimme": "give me",
     "nah": "no",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmw": "tomorrow",
+    "2moro": "tomorrow",
+    "tonite": "tonight",
+    "l8r": "later",
     "k": "ok",
     "kk": "ok",
 }
@@ -661,7 +671,9 @@ _ZH_STATUS = re.compile(
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
 # A question ending in 吗 that is no polite request ("加法题难吗", but not "可以考考我乘法五分钟吗").
-_ZH_YES_NO = re.compile(r"^(?![你您]?(?:可以|可不可以|能不能|能|请|帮我|麻烦|给我|来)).*吗[?？。!！\s]*$")
+_ZH_YES_NO = re.compile(
+    r"^(?![你您]?(?:可以|可不可以|能不能|能|请|帮我|麻烦|给我|来)).*(?<!好|以|行|能)吗[?？。!！\s]*$"
+)  # "25分钟够吗", "专注一个小时会累吗" ask; "专注25分钟好吗", "…可以吗" are polite requests
 _ZH_NOT_A_FOCUS = re.compile(
     # hypotheticals (如果…), a score asked back, "不做乘法题" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
     r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:做|学|看|读|写|练|背|专注|计时|考)"
@@ -671,7 +683,7 @@ _ZH_NOT_A_FOCUS = re.compile(
     r"|希望|但愿|(?:老师|妈妈|爸爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)"
     r"|(?:做|学|看|读|写|练|背|专注|计时|考|弹)了\s*(?:\d|[零〇一二两俩三四五六七八九十半])|"
-    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|一会|回头|晚点|稍后|明天|今晚|晚上|下午|上午|早上|中午"
+    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_FOCUS_WORD = re.compile(r"专注|番茄|计时|集中|专心|focus|pomodoro|timer", re.IGNORECASE)
 _ZH_START_VERB = re.compile(
@@ -762,6 +774,7 @@ def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
         return unitless
     if (
         _ZH_QUESTION.search(text)
+        or _ZH_YES_NO.match(text)
         or _ZH_NOT_A_FOCUS.search(text)
         or _ZH_STOP_WORD.search(text)
         or _EN_STOP_WORD.search(text)
