@@ -63,6 +63,7 @@ class DeclaredApp:
     choice_default: str | None = None
     choice_words: dict[Language, dict[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)
     choice_names: dict[Language, dict[str, str]] = field(default_factory=dict, repr=False)
+    choice_patterns: dict[Language, dict[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)
     generate: dict[str, Any] | None = field(default=None, repr=False)
     report: dict[str, str] = field(default_factory=dict, repr=False)
     offer_again: bool = False
@@ -128,6 +129,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
         typos: dict[str, str] = {}
         choice_words: dict[Language, dict[str, tuple[str, ...]]] = {}
         choice_names: dict[Language, dict[str, str]] = {}
+        choice_patterns: dict[Language, dict[str, tuple[str, ...]]] = {}
         for language, key in _LANGUAGE_KEYS.items():
             words = languages.get(key) or {}
             names[language] = words.get("name") or entry.get("name") or entry["app_id"]
@@ -146,6 +148,9 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
             declared_choices = words.get("choices") or {}
             choice_words[language] = {v: tuple(c.get("words") or []) for v, c in declared_choices.items()}
             choice_names[language] = {v: c["name"] for v, c in declared_choices.items() if c.get("name")}
+            choice_patterns[language] = {
+                v: tuple(p for p in c.get("patterns") or [] if _compiles(p)) for v, c in declared_choices.items()
+            }
         grammar = declared.get("grammar") or {}
         choice = grammar.get("choice") or {}
         start_tool = tools.get("start")
@@ -173,6 +178,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 choice_default=choice.get("default"),
                 choice_words=choice_words,
                 choice_names=choice_names,
+                choice_patterns=choice_patterns,
                 generate=grammar.get("generate"),
                 report=dict(declared.get("report") or {}),
                 offer_again=bool(declared.get("offer_again")),

@@ -226,18 +226,7 @@ class _Grammar:
             )
             for a in self.apps
         }
-        self.choices = {
-            a.app_id: [
-                (
-                    value,
-                    _found(
-                        [*a.choice_words["en"].get(value, ()), *a.choice_words["zh"].get(value, ())], whole_words=False
-                    ),
-                )
-                for value in a.choices
-            ]
-            for a in self.apps
-        }
+        self.choices = {a.app_id: [(value, _choice_pattern(a, value)) for value in a.choices] for a in self.apps}
         keywords = {k.lower() for a in self.apps for k in a.keywords}
         self.swap_keywords = _SWAP_KEYWORDS + tuple(sorted(k for k in keywords if len(k) < 8))
         self.edit_keywords = _EDIT_KEYWORDS + tuple(sorted(k for k in keywords if len(k) >= 8))
@@ -260,6 +249,14 @@ class _Grammar:
                 source = source.replace(f"@{name}@", value)
             compiled = self._compiled[key] = re.compile(source, template.flags)
         return compiled
+
+
+def _choice_pattern(app: DeclaredApp, value: str) -> re.Pattern[str]:
+    """The words (and patterns) of either language that choose ``value``."""
+    words = _found([*app.choice_words["en"].get(value, ()), *app.choice_words["zh"].get(value, ())], whole_words=False)
+    patterns = [p for lang in ("en", "zh") for p in app.choice_patterns[lang].get(value, ())]
+    parts = [part for part in (words.pattern, *(f"(?:{p})" for p in patterns)) if part != "(?!)"]
+    return re.compile("|".join(parts) or "(?!)", re.IGNORECASE)
 
 
 def _words_or_patterns(app: DeclaredApp, language: Language) -> re.Pattern[str]:
@@ -389,6 +386,12 @@ _APOSTROPHES = {
     "ur": "your",
     "gimme": "give me",
     "nah": "no",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmw": "tomorrow",
+    "2moro": "tomorrow",
+    "tonite": "tonight",
+    "l8r": "later",
     "k": "ok",
     "kk": "ok",
 }
@@ -750,7 +753,9 @@ _ZH_STATUS = _Template(
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
 # A question ending in 吗 that is no polite request ("这个难吗", but not "可以…五分钟吗").
-_ZH_YES_NO = re.compile(r"^(?![你您]?(?:可以|可不可以|能不能|能|请|帮我|麻烦|给我|来)).*吗[?？。!！\s]*$")
+_ZH_YES_NO = re.compile(
+    r"^(?![你您]?(?:可以|可不可以|能不能|能|请|帮我|麻烦|给我|来)).*(?<!好|以|行|能)吗[?？。!！\s]*$"
+)  # "25分钟够吗", "一个小时会累吗" ask; "…25分钟好吗", "…可以吗" are polite requests
 _ZH_NOT_A_FOCUS = _Template(
     # hypotheticals (如果…), a score asked back, "不做…" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
     r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)"
@@ -760,7 +765,7 @@ _ZH_NOT_A_FOCUS = _Template(
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
     r"|希望|但愿|(?:老师|妈妈|爸爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
-    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|一会|回头|晚点|稍后|明天|今晚|晚上|下午|上午|早上|中午"
+    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
     r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们)*\s*(?:开始|来|start|begin)"
@@ -856,6 +861,7 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         or g(_ZH_NOT_A_FOCUS).search(text)
         or _ZH_STOP_WORD.search(text)
         or _EN_STOP_WORD.search(text)
+        or _ZH_YES_NO.match(text)
     ):
         return Help(language="zh")
     activity = _chinese_activity(g, text, span) if g.default is not None and g.default.activity else None

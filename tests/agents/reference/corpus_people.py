@@ -201,6 +201,13 @@ quiz me 5 min | quiz | 300 | mixed
 practice adding for 5 minutes | quiz | 300 | addition
 study multiplication for 20 min | start | 1200 | study multiplication
 math for 30 minutes | start | 1800 | math
+tmrw focus 1h on chem | help
+l8r lets do a 20 min quiz | help
+tonite 45 mins of reading | help
+is 25 minutes enough? | help
+would 10 min of subtraction be enough | help
+can you add a 10 minute math quiz | quiz | 600 | mixed
+quiz me on addition and subtraction for 6 minutes | quiz | 360 | mixed
 """
 
 TUNING_ZH = """
@@ -374,6 +381,18 @@ quiz还有多久 | status
 考我十分钟 | quiz | 600 | mixed
 乘法作业20分钟 | start | 1200 | 乘法作业
 加油，考考我乘法5分钟 | quiz | 300 | multiplication
+加油！来个口算5分钟 | quiz | 300 | mixed
+减肥期间口算10分钟 | quiz | 600 | mixed
+考考我加减5分钟 | quiz | 300 | mixed
+专注25分钟好吗 | start | 1500 | -
+25分钟够吗 | help
+专注一个小时会累吗 | help
+我需要专注25分钟吗 | help
+等下专注25分钟 | help
+明早专注一小时 | help
+下次专注半小时 | help
+专注25分钟又失败了 | help
+可以帮我专注25分钟吗 | start | 1500 | -
 """
 
 HELD_OUT_PEOPLE_EN = """
