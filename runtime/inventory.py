@@ -7,7 +7,7 @@ a tool call carrying another revision is rejected ``stale_inventory``.
 
 Beside the tools, ``apps``: each app with a tool published here, by ``app_id`` and ``name``, with the
 ``phrasings`` its package declares (how people ask for it, and how an Agent answers; decision 0050)
-when it declares them. They are not part of the revision: it guards the contract of the calls, which
+when it declares them, and the longest its operation tools may run (``max_duration_seconds``). They are not part of the revision: it guards the contract of the calls, which
 words do not change; an Agent gets them afresh with every ``inventory.get``.
 """
 
@@ -50,14 +50,23 @@ def build_inventory(manifests: Mapping[str, Manifest], scope: str) -> Inventory:
         )
     )
     published = {t.app_id for t in tools}
-    apps = tuple(
-        {"app_id": m.app_id, "name": m.name, **({"phrasings": m.phrasings} if m.phrasings else {})}
-        for m in sorted(manifests.values(), key=lambda m: m.app_id)
-        if m.app_id in published
-    )
+    apps = tuple(_app(m, tools) for m in sorted(manifests.values(), key=lambda m: m.app_id) if m.app_id in published)
     canonical = json.dumps([t.published() for t in tools], sort_keys=True, separators=(",", ":"))
     revision = "inv-" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
     return Inventory(scope=scope, revision=revision, tools=tools, apps=apps)
+
+
+def _app(manifest: Manifest, tools: tuple[ToolDescriptor, ...]) -> dict[str, Any]:
+    """An app of the Inventory: its id, name, declared phrasings, and the longest each of its published
+    operation tools may run (``max_duration_seconds``: tool -> seconds, the manifest's bound, so an Agent
+    answers a request beyond it in words rather than with a refused call; decision 0057)."""
+    app: dict[str, Any] = {"app_id": manifest.app_id, "name": manifest.name}
+    if manifest.phrasings:
+        app["phrasings"] = manifest.phrasings
+    bounds = {t.name: t.operation.max_duration_seconds for t in tools if t.app_id == manifest.app_id and t.operation}
+    if bounds:
+        app["max_duration_seconds"] = bounds
+    return app
 
 
 def inventory_for_scope(scope: str) -> Inventory:

@@ -235,7 +235,14 @@ def load_phrasings(path: Path, tools: tuple[ToolDescriptor, ...]) -> dict[str, A
     for request, name in raw["tools"].items():
         if name not in by_name:
             raise ManifestError(f"{file}: tools/{request}: {name!r} is not a tool of this app")
-    filled_by = {"duration": "start", "activity": "start", "topic": "start", "text": "add"}
+    filled_by = {
+        "duration": "start",
+        "activity": "start",
+        "topic": "start",
+        "choice": "start",
+        "choice_name": "start",
+        "text": "add",
+    }
     for slot, argument in raw.get("arguments", {}).items():
         tool = by_name.get(raw["tools"].get(filled_by[slot], ""))
         if tool is None or argument not in tool.input_schema.get("properties", {}):
@@ -250,7 +257,58 @@ def load_phrasings(path: Path, tools: tuple[ToolDescriptor, ...]) -> dict[str, A
                     raise ManifestError(
                         f"{file}: languages/{language}/{request}/{index}: unknown slot {sorted(unknown)[0]!r}"
                     )
+    _check_grammar(file, raw, by_name.get(raw["tools"].get("start", "")))
     return raw
+
+
+def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None) -> None:
+    """Version 2's grammar, report and choices (decision 0057) refer to what the app has: a choice's values
+    are named in every language, a generated argument and the reported result fields are its start tool's."""
+    grammar, report = raw.get("grammar", {}), raw.get("report", {})
+    if raw["phrasings_version"] < 2:
+        newer = [key for key in ("grammar", "report", "offer_again") if key in raw] + [
+            f"languages/{language}/{key}"
+            for language, words in raw["languages"].items()
+            for key in ("words", "patterns", "activities", "nouns", "keywords", "typos", "choices")
+            if key in words
+        ]
+        if newer:
+            raise ManifestError(f"{file}: {newer[0]}: needs phrasings_version 2")
+    if (grammar or report or raw.get("offer_again")) and start is None:
+        raise ManifestError(f"{file}: grammar: declared without a start tool")
+    if grammar.get("activity") and "activity" not in raw.get("arguments", {}):
+        raise ManifestError(f"{file}: grammar/activity: needs arguments/activity")
+    choice = grammar.get("choice")
+    values = set(choice["values"]) if choice else set()
+    if choice and choice["default"] not in values:
+        raise ManifestError(f"{file}: grammar/choice/default: {choice['default']!r} is not one of its values")
+    for language, words in raw["languages"].items():
+        named = set(words.get("choices", {}))
+        if named - values:
+            raise ManifestError(f"{file}: languages/{language}/choices: {sorted(named - values)[0]!r} is not a value")
+        if values - named:
+            raise ManifestError(f"{file}: languages/{language}/choices: {sorted(values - named)[0]!r} has no name")
+    for language, words in raw["languages"].items():
+        for key in ("patterns", "activities"):
+            for index, pattern in enumerate(words.get(key, [])):
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    raise ManifestError(f"{file}: languages/{language}/{key}/{index}: {exc}") from exc
+    generate = grammar.get("generate")
+    if generate is not None and start is not None:
+        if generate["argument"] not in start.input_schema.get("properties", {}):
+            raise ManifestError(
+                f"{file}: grammar/generate/argument: {generate['argument']!r} is not an argument of its start tool"
+            )
+        if set(generate["operations"]) != values:
+            raise ManifestError(f"{file}: grammar/generate/operations: one entry per value of grammar/choice")
+    for field_name, path in report.items():
+        schema: Any = start.result_schema if start is not None else {}
+        for part in path.split("."):
+            schema = schema.get("properties", {}).get(part) if isinstance(schema, dict) else None
+        if schema is None:
+            raise ManifestError(f"{file}: report/{field_name}: {path!r} is not a field of its start tool's result")
 
 
 def _state_contract(raw: dict[str, Any], *, path: Path) -> InstanceStateContract | None:

@@ -61,14 +61,17 @@ from agents.llm.tools import (
 from agents.reference import replies
 from agents.reference.agent import (
     CALL_PREFIX,
-    START_TOOL,
     Bounded,
     ReferenceAgent,
     Round,
     Send,
     call_id,
 )
-from agents.reference.intents import MAX_ACTIVITY_LENGTH, MAX_FOCUS_SECONDS, Language, detect_language
+from agents.reference.intents import MAX_ACTIVITY_LENGTH, Language, detect_language
+
+# The focus this Agent's prompt is about (the bundled Pomodoro's frozen wire): its start tool and bound.
+START_TOOL = "pomodoro.start"
+MAX_FOCUS_SECONDS = 24 * 60 * 60
 
 LLM_CALL_PREFIX = "llm"
 MAX_STEPS = 4  # model requests per turn: a start, a stop-then-start and the summary fit easily
@@ -401,7 +404,7 @@ class LLMAgent:
         await self._say_soon(turn.conversation_id, text)
         if turn.started is not None and turn.app_session_id is not None:
             # The focus runs although the model could not announce it: say it as the reference Agent would.
-            started = replies.focus_started(turn.started.duration_seconds, turn.started.activity, turn.language)
+            started = llm_replies.focus_started(turn.started.duration_seconds, turn.started.activity, turn.language)
             await self._say_soon(turn.conversation_id, started, app_session_id=turn.app_session_id)
 
     async def _run_tool_call(
@@ -494,7 +497,7 @@ class LLMAgent:
                 if turn.started is not None:
                     turn.started_seconds.add(turn.started.duration_seconds)
                     turn.events.append(
-                        replies.focus_started(turn.started.duration_seconds, turn.started.activity, turn.language)
+                        llm_replies.focus_started(turn.started.duration_seconds, turn.started.activity, turn.language)
                     )
                 else:
                     turn.events.append(llm_replies.started(tool, turn.language))

@@ -9,6 +9,7 @@ whether anything was started. Result reports reuse ``agents.reference.replies``.
 from __future__ import annotations
 
 from agents.reference.intents import Language
+from agents.reference.replies import duration_text
 
 # The server's own words (often English, e.g. "Requested 2200 tokens … Please reduce the length of the
 # messages") go to the logs only: the person reads why in their language, never the raw error.
@@ -179,3 +180,13 @@ def empty_reply(language: Language) -> str:
 
 def internal_error(language: Language) -> str:
     return _pick(language, "Something went wrong on my side; please try again.", "我这边出了问题，请再试一次。")
+
+
+def focus_started(seconds: int, activity: str | None, language: Language) -> str:
+    """A focus this Agent started, as the reference Agent words Pomodoro's "started"."""
+    duration = duration_text(seconds, language)
+    if language == "zh":
+        what = f"{activity}，{duration}" if activity else duration
+        return f"专注开始：{what}。结束时我会告诉你。"
+    what = f"{duration} of {activity}" if activity else duration
+    return f"Focus started: {what}. I'll let you know when it's done."

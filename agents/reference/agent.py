@@ -16,10 +16,10 @@ confirm id carries its language and duration (``again.<lang>.<seconds>.<outbox_i
 
 What it needs besides the person's words comes over the wire too (docs/decisions/0048): what runs
 from ``conversation.state`` (asked for "how long is left?", and on the first ``welcome`` to name the
-activity of a focus running across a restart), the person's language from ``user.message``.
+activity of an operation running across a restart), the person's language from ``user.message``.
 
 Call ids derive from what caused the call (the person's message id, the confirm's interaction id),
-so a message or an answer delivered twice can never start two focuses.
+so a message or an answer delivered twice can never start two operations.
 
 Size (~740 lines): one frame handler per server frame type, kept in one class so the whole
 conversation of an Agent with the server reads top to bottom; the call-id scheme above is what a
@@ -40,35 +40,29 @@ from typing import Any, Generic, TypeVar
 import structlog
 
 from agents.common.client import Send
-from agents.reference import declared, quiz, replies
+from agents.reference import declared, generate, replies
 from agents.reference.declared import DeclaredApp, DeclaredIntent
 from agents.reference.intents import (
-    MAX_FOCUS_SECONDS,
+    MAX_DURATION_SECONDS,
     DurationOutOfRange,
-    FocusStatus,
     Help,
     Intent,
     Language,
-    StartFocus,
-    StartQuiz,
-    StopFocus,
-    as_quiz_answer,
+    Start,
+    Status,
+    Stop,
+    as_answer,
     detect_language,
     parse_intent,
 )
 
 logger = structlog.get_logger("lineup.reference_agent")
 
-START_TOOL = "pomodoro.start"
-INTERRUPT_TOOL = "pomodoro.interrupt"
-QUIZ_START_TOOL = "quiz.start"
-QUIZ_STOP_TOOL = "quiz.stop"
 CALL_PREFIX = "ref"
 CONFIRM_PREFIX = "again"
-# "Start a 10-hour focus?": a request over LONG_FOCUS_SECONDS is confirmed before it starts (a
-# typo such as "600 minutes" for "60 minutes" must not silently hold the person for ten hours).
+# "Start it for 10 hours?": a request over an app's declared ``grammar.long_seconds`` is confirmed before
+# it starts (a typo such as "600 minutes" for "60 minutes" must not silently hold the person for hours).
 LONG_PREFIX = "long"
-LONG_FOCUS_SECONDS = 4 * 60 * 60
 # uuid5 namespace for call ids derived from a message or an interaction (any fixed uuid works).
 _IDS = uuid.UUID("6f1c2b54-9d7e-4f0a-8c37-2f7f6b0c9e11")
 REMEMBER = 4096  # per kind; far more than one person's rounds between restarts
@@ -80,7 +74,7 @@ CONFIRM_TIMEOUT_SECONDS = 5 * 60
 # What runs in a conversation (a ``conversation.state`` frame) to whoever asked for it.
 StateAsk = Callable[[dict[str, Any]], Awaitable[None]]
 # After a fresh start, what runs is read for at most this many of the Agent's conversations (to name
-# the activity of a focus running across the restart when its result comes).
+# the activity of an operation running across the restart when its result comes).
 STATE_READS_ON_FIRST_WELCOME = 16
 
 K = TypeVar("K")
@@ -115,11 +109,13 @@ class Bounded(Generic[K, V]):
 
 @dataclass(frozen=True)
 class Round:
-    """One focus as the person asked for it."""
+    """One start as the person asked for it (``app_id``: whose; None: the default app's)."""
 
     duration_seconds: int
     activity: str | None
     language: Language
+    app_id: str | None = None
+    choice: str | None = None
 
 
 @dataclass
@@ -155,7 +151,7 @@ def confirm_id(language: Language, duration_seconds: int, outbox_id: str) -> str
 
 
 def long_confirm_id(language: Language, duration_seconds: int, message_id: str) -> str:
-    """``long.<lang>.<seconds>.<hex>``: "Start a 10-hour focus?" before a long request starts."""
+    """``long.<lang>.<seconds>.<hex>``: "start it for 10 hours?" before a long request starts."""
     return f"{LONG_PREFIX}.{language}.{duration_seconds}.{uuid.uuid5(_IDS, f'long:{message_id}').hex}"
 
 
@@ -170,7 +166,7 @@ def round_from_confirm_id(interaction_id: str) -> Round | None:
     ):
         return None
     seconds = int(parts[2])
-    if not 1 <= seconds <= MAX_FOCUS_SECONDS:
+    if not 1 <= seconds <= MAX_DURATION_SECONDS:
         return None
     return Round(duration_seconds=seconds, activity=None, language=parts[1])  # type: ignore[arg-type]
 
@@ -224,7 +220,7 @@ class ReferenceAgent:
         self._inventory_requested: set[str] = set()
         self._calls: dict[str, PendingCall] = {}  # source_tool_call_id -> unanswered call
         self._rounds: Bounded[str, Round] = Bounded()  # source_tool_call_id -> what was started
-        self._announced: Bounded[str, bool] = Bounded()  # starts whose "Focus started" was posted
+        self._announced: Bounded[str, bool] = Bounded()  # starts whose "started" was posted
         self._confirms: Bounded[str, Round] = Bounded()  # interaction_id -> the round it offers
         self._results_done: Bounded[str, bool] = Bounded()  # outbox ids reported
         self._messages_seen: Bounded[str, bool] = Bounded()
@@ -232,17 +228,15 @@ class ReferenceAgent:
         # conversation -> the activity of a start this Agent answered with "how long?": the next
         # message may be the bare answer ("25 minutes").
         self._asked_how_long: Bounded[str, str | None] = Bounded()
-        # conversation -> the kind of a quiz asked for without a duration: the answer starts that quiz.
-        self._asked_quiz: Bounded[str, str] = Bounded()
-        # conversation -> its pending question ("another round?", "start a long focus?"): withdrawn
+        # conversation -> (app id, choice) of a start asked for without a duration: the answer starts it.
+        self._asked_app: Bounded[str, tuple[str, str | None]] = Bounded()
+        # conversation -> its pending question ("another round?", "start a long one?"): withdrawn
         # once the person moves on.
         self._open_questions: Bounded[str, str] = Bounded()
-        # conversations where a quiz this Agent started is running: "stop" there stops the quiz.
-        self._quizzes: Bounded[str, str] = Bounded()
         # conversation -> the person's language as the last user.message said it (page, else saved).
         self._languages: Bounded[str, Language] = Bounded()
         # operation -> its activity, as conversation.state showed it running: names the result of a
-        # focus started before this process did.
+        # start made before this process did.
         self._activities: Bounded[str, str] = Bounded()
         # outbox id -> True: results whose activity was looked up once in what ended last.
         self._recalled: Bounded[str, bool] = Bounded()
@@ -254,9 +248,13 @@ class ReferenceAgent:
         # message is understood once they are known, so it waits for the Inventory until then.
         self._apps: dict[str, list[DeclaredApp]] = {}
         self._waiting_messages: dict[str, list[dict[str, Any]]] = {}
+        # conversation -> results of a tool no Inventory has told this Agent about yet (after a restart):
+        # which app's they are, and how to word them, comes with the Inventory.
+        self._waiting_results: dict[str, list[dict[str, Any]]] = {}
         # tool name -> the declared app whose start / stop / read / add it is (from the last Inventory).
         self._declared_tools: dict[str, DeclaredApp] = {}
-        # conversation -> (app id, the start call) of a declared app this Agent started and that runs.
+        # conversation -> (app id, the start call) of an app this Agent started there last, that runs: a
+        # bare "stop" stops it.
         self._declared_running: Bounded[str, tuple[str, str]] = Bounded()
 
     # --- connection events (from the client) ---------------------------------------------------
@@ -306,11 +304,12 @@ class ReferenceAgent:
             await self._dispatch(call)
         for conversation_id in list(self._state_asks):  # asked before the connection dropped
             await self._request_state(conversation_id)
-        for conversation_id in list(self._waiting_messages):  # messages still waiting for the Inventory
+        for conversation_id in list({**self._waiting_messages, **self._waiting_results}):  # waiting for the Inventory
             if conversation_id in self.conversations:
                 await self.request_inventory(conversation_id)
             else:
-                self._waiting_messages.pop(conversation_id)
+                self._waiting_messages.pop(conversation_id, None)
+                self._waiting_results.pop(conversation_id, None)
         if not self._welcomed_once:
             self._welcomed_once = True
             for conversation_id in sorted(self.conversations)[:STATE_READS_ON_FIRST_WELCOME]:
@@ -351,6 +350,8 @@ class ReferenceAgent:
                 await self._dispatch(call)
         for waiting in self._waiting_messages.pop(conversation_id, []):
             await self._understand(waiting)
+        for result in self._waiting_results.pop(conversation_id, []):
+            await self._on_tool_result(result)
 
     async def _on_user_message(self, frame: dict[str, Any]) -> None:
         message_id = frame["message_id"]
@@ -373,7 +374,7 @@ class ReferenceAgent:
         if found is not None:
             language = self._language_of(conversation_id, frame, fallback=found.language)
             self._asked_how_long.pop(conversation_id)
-            self._asked_quiz.pop(conversation_id)
+            self._asked_app.pop(conversation_id)
             self._log(
                 "intent",
                 conversation_id=conversation_id,
@@ -384,12 +385,14 @@ class ReferenceAgent:
             return
         asked = conversation_id in self._asked_how_long
         activity_asked_for = self._asked_how_long.pop(conversation_id)
-        quiz_asked_for = self._asked_quiz.pop(conversation_id)
-        intent = parse_intent(text, awaiting_duration=asked)
-        if quiz_asked_for is not None:
-            intent = as_quiz_answer(intent, quiz_asked_for)  # type: ignore[arg-type]
+        app_asked_for = self._asked_app.pop(conversation_id)
+        intent = parse_intent(text, apps, awaiting_duration=asked)
+        asked_app = _app(apps, app_asked_for[0]) if app_asked_for is not None else None
+        if asked_app is not None and app_asked_for is not None:
+            intent = as_answer(intent, asked_app, app_asked_for[1])
         if _names_another_app(intent, text, apps):
-            # "start timer2 for 5 minutes" said otherwise than timer2 declares: never a focus named "timer2".
+            # "start timer2 for 5 minutes" said otherwise than timer2 declares: never another app's start
+            # with an activity named "timer2".
             intent = Help(language=intent.language)
         # The person's language, whatever script this one message used (an activity stays as typed).
         language = self._language_of(conversation_id, frame, fallback=intent.language)
@@ -409,64 +412,77 @@ class ReferenceAgent:
     async def _act(
         self, conversation_id: str, message_id: str, intent: Intent, language: Language, asked_activity: str | None
     ) -> None:
-        if isinstance(intent, StartFocus):
-            round_ = Round(intent.duration_seconds, intent.activity or asked_activity, language)
+        apps = self._apps.get(conversation_id, [])
+        if isinstance(intent, Start):
+            app = _app(apps, intent.app_id)
+            activity = intent.activity or (asked_activity if app is not None and app.activity else None)
+            round_ = Round(intent.duration_seconds, activity, language, intent.app_id, intent.choice)
             await self._withdraw_question(conversation_id)  # starting something else answers "another round?"
-            if round_.duration_seconds > LONG_FOCUS_SECONDS:
-                await self._confirm_long(conversation_id, message_id, round_)
+            if app is not None and app.long_seconds and round_.duration_seconds > app.long_seconds:
+                await self._confirm_long(conversation_id, message_id, round_, app)
             else:
                 await self._start(conversation_id, round_, cause=f"message:{message_id}")
-        elif isinstance(intent, StartQuiz):
+        elif isinstance(intent, Stop):
             await self._withdraw_question(conversation_id)
-            source_id = call_id(language, f"message:{message_id}", prefix=self.call_prefix)
-            arguments = {
-                "duration_seconds": intent.duration_seconds,
-                "title": replies.quiz_title(intent.kind, language),
-                # Seeded by the call id: a resent call carries the same questions.
-                "questions": quiz.questions(intent.kind, source_id),
-            }
-            await self._call(
-                conversation_id, QUIZ_START_TOOL, arguments, language=language, source_tool_call_id=source_id
-            )
-        elif isinstance(intent, StopFocus):
-            await self._withdraw_question(conversation_id)
-            running = self._running_app(conversation_id)
-            if conversation_id in self._quizzes:
-                stop_tool = QUIZ_STOP_TOOL
-            elif running is not None and "stop" in running.tools:
-                stop_tool = running.tools["stop"]
-            else:
-                stop_tool = INTERRUPT_TOOL
-            await self._call(
-                conversation_id,
-                stop_tool,
-                {},
-                language=language,
-                source_tool_call_id=call_id(language, f"message:{message_id}", prefix=self.call_prefix),
-            )
-        elif isinstance(intent, FocusStatus):
+            for n, stop_tool in enumerate(self._stop_tools(conversation_id, intent.target)):
+                cause = f"message:{message_id}" if n == 0 else f"message:{message_id}:{stop_tool}"
+                await self._call(
+                    conversation_id,
+                    stop_tool,
+                    {},
+                    language=language,
+                    source_tool_call_id=call_id(language, cause, prefix=self.call_prefix),
+                )
+        elif isinstance(intent, Status):
             await self._read_state(conversation_id, functools.partial(self._say_status, conversation_id, language))
         elif isinstance(intent, DurationOutOfRange):
+            app = _app(apps, intent.app_id)
             await self._say(
-                conversation_id, (replies.quiz_out_of_range if intent.quiz else replies.out_of_range)(language)
+                conversation_id,
+                declared.reply(app, "out_of_range", language) if app else replies.out_of_range(language),
             )
         else:
             assert isinstance(intent, Help)
+            app = _app(apps, intent.app_id) or _default_app(apps)
             if intent.missing_duration:
                 self._asked_how_long.put(conversation_id, intent.activity)
-                if intent.quiz_kind is not None:
-                    self._asked_quiz.put(conversation_id, intent.quiz_kind)
+                if intent.app_id is not None:
+                    self._asked_app.put(conversation_id, (intent.app_id, intent.choice))
+                if app is not None:
+                    text = declared.reply(app, "ask_duration", language, activity=intent.activity)
+                    await self._say(conversation_id, text)
+                    return
+            default = _default_app(apps)
             await self._say(
                 conversation_id,
                 replies.help_text(
                     language,
                     missing_duration=intent.missing_duration,
-                    quiz=intent.quiz_kind is not None,
                     topic=intent.topic,
-                    activity=intent.activity,
-                    apps=[(app.name(language), app.help[language]) for app in self._apps.get(conversation_id, [])],
+                    apps=[(a.name(language), a.help[language]) for a in apps],
+                    own=(lambda key: declared.reply(default, key, language)) if default is not None else None,
                 ),
             )
+
+    def _stop_tools(self, conversation_id: str, target: str | None) -> list[str]:
+        """What a stop stops: the app it names; all that run ("stop everything"); else what this Agent
+        started here last and runs, else the default app's."""
+        apps = self._apps.get(conversation_id, [])
+        running = self._running_app(conversation_id)
+        default = _default_app(apps)
+        named = _app(apps, target) if target not in (None, "all") else None
+        candidates: list[DeclaredApp | None]
+        if named is not None:
+            candidates = [named]
+        elif target == "all":
+            candidates = [running, default]
+        else:
+            candidates = [running or default]
+        tools: list[str] = []
+        for app in candidates:
+            if app is not None and "stop" in app.tools and app.tools["stop"] not in tools:
+                tools.append(app.tools["stop"])
+        return tools
 
     async def _act_declared(
         self, conversation_id: str, message_id: str, intent: DeclaredIntent, language: Language
@@ -527,45 +543,52 @@ class ReferenceAgent:
         return self._languages.get(conversation_id) or fallback
 
     async def _say_status(self, conversation_id: str, language: Language, state: dict[str, Any]) -> None:
-        """ "How long is left?": the running focus's remaining time and activity, or that none runs."""
-        focus = next((op for op in state.get("operations", []) if op.get("tool") == START_TOOL), None)
-        if focus is None or not focus.get("ends_at"):
-            other = next(
-                (
-                    app
-                    for op in state.get("operations", [])
-                    for app in self._apps.get(conversation_id, [])
-                    if op.get("tool") == app.tools.get("start") and op.get("ends_at")
-                ),
-                None,
-            )
-            if other is not None:  # "how long is left?" while another app's operation runs
-                await self._say_declared_status(conversation_id, language, other, state)
-                return
-            await self._say(conversation_id, replies.nothing_to_stop(language))
-            return
-        remaining = _seconds_between(datetime.now(UTC).isoformat(), focus["ends_at"])
-        await self._say(conversation_id, replies.status_running(remaining, focus.get("activity"), language))
+        """ "How long is left?": what runs (the default app's first, else another app's), or that none runs."""
+        apps = self._apps.get(conversation_id, [])
+        default = _default_app(apps)
+        ordered = ([default] if default is not None else []) + [a for a in apps if a is not default]
+        running = next(
+            (
+                app
+                for app in ordered
+                for op in state.get("operations", [])
+                if "start" in app.tools and op.get("tool") == app.tools["start"] and op.get("ends_at")
+            ),
+            None,
+        )
+        if running is not None:
+            await self._say_declared_status(conversation_id, language, running, state)
+        elif default is not None:
+            await self._say(conversation_id, declared.reply(default, "nothing_running", language))
+        else:
+            await self._say(conversation_id, replies.nothing_running(language))
 
-    async def _confirm_long(self, conversation_id: str, message_id: str, round_: Round) -> None:
-        """Ask before a focus over LONG_FOCUS_SECONDS; "yes" starts it (``_on_interaction_resolved``)."""
+    async def _confirm_long(self, conversation_id: str, message_id: str, round_: Round, app: DeclaredApp) -> None:
+        """Ask before a start over the app's ``long_seconds``; "yes" starts it (``_on_interaction_resolved``)."""
         interaction_id = long_confirm_id(round_.language, round_.duration_seconds, message_id)
         self._confirms.put(interaction_id, round_)
         self._open_questions.put(conversation_id, interaction_id)  # a later start or stop withdraws it too
+        prompt = declared.reply(
+            app,
+            "long",
+            round_.language,
+            duration=replies.duration_text(round_.duration_seconds, round_.language),
+            activity=round_.activity,
+        )
         await self._send(
             {
                 "type": "interaction.request",
                 "conversation_id": conversation_id,
                 "interaction_id": interaction_id,
                 "kind": "confirm",
-                "prompt": replies.long_focus_question(round_.duration_seconds, round_.activity, round_.language),
+                "prompt": prompt,
                 "timeout_seconds": CONFIRM_TIMEOUT_SECONDS,
             }
         )
 
     async def _withdraw_question(self, conversation_id: str) -> None:
         """The person moved on (a new start, a stop): the pending "another round?" is withdrawn, so it
-        never shows over the next focus nor waits to be answered "yes" while one runs."""
+        never shows over the next start nor waits to be answered "yes" while one runs."""
         interaction_id = self._open_questions.pop(conversation_id)
         if interaction_id is None:
             return
@@ -579,57 +602,44 @@ class ReferenceAgent:
         call = self._calls.pop(source_id, None)
         round_ = call.round if call is not None else self._rounds.get(source_id)
         self._log("tool_accepted", source_tool_call_id=source_id, replayed=frame.get("replayed", False))
-        if call is not None and call.tool == QUIZ_START_TOOL:
-            if frame.get("result") is None and source_id not in self._announced:
-                self._announced.put(source_id, True)
-                self._quizzes.put(frame["conversation_id"], source_id)
-                count = len(call.arguments["questions"])
-                await self._say(
-                    frame["conversation_id"],
-                    replies.quiz_started(call.arguments["duration_seconds"], count, call.language),
-                    app_session_id=frame["app_session_id"],
-                )
-            return
         app = self._declared_tools.get(call.tool) if call is not None else None
-        if call is not None and app is not None and call.tool != START_TOOL:
-            if frame.get("result") is None and source_id not in self._announced:
-                self._announced.put(source_id, True)
-                self._declared_running.put(frame["conversation_id"], (app.app_id, source_id))
-                seconds = call.arguments.get(app.arguments.get("duration", ""))
-                text = declared.reply(
-                    app,
-                    "started",
-                    call.language,
-                    duration=replies.duration_text(seconds, call.language) if isinstance(seconds, int) else "",
-                    activity=call.arguments.get(app.arguments.get("activity", "")),
-                    topic=call.arguments.get(app.arguments.get("topic", "")),
-                )
-                await self._say(frame["conversation_id"], text, app_session_id=frame["app_session_id"])
+        if app is None and call is None and round_ is not None:
+            app = _app(list(self._declared_tools.values()), round_.app_id)
+        if app is None or (call is not None and call.tool != app.tools.get("start")):
             return
-        if frame.get("result") is not None or source_id in self._announced or round_ is None:
-            # Already final (a replay after the focus ended): its tool.result reports it.
+        if frame.get("result") is not None or source_id in self._announced:
+            # Already final (a replay after it ended): its tool.result reports it.
+            return
+        if call is None and round_ is None:
             return
         self._announced.put(source_id, True)
-        await self._say(
-            frame["conversation_id"],
-            replies.focus_started(round_.duration_seconds, round_.activity, round_.language),
-            app_session_id=frame["app_session_id"],
+        self._declared_running.put(frame["conversation_id"], (app.app_id, source_id))
+        language = call.language if call is not None else round_.language  # type: ignore[union-attr]
+        arguments = call.arguments if call is not None else {}
+        seconds = arguments.get(app.arguments.get("duration", ""))
+        if round_ is not None:
+            seconds = round_.duration_seconds
+        generated = arguments.get((app.generate or {}).get("argument", ""))
+        text = declared.reply(
+            app,
+            "started",
+            language,
+            duration=replies.duration_text(seconds, language) if isinstance(seconds, int) else "",
+            activity=round_.activity if round_ is not None else arguments.get(app.arguments.get("activity", "")),
+            topic=arguments.get(app.arguments.get("topic", "")),
+            count=len(generated) if isinstance(generated, list) else None,
+            choice=app.choice_name(round_.choice if round_ else None, language),
         )
+        await self._say(frame["conversation_id"], text, app_session_id=frame["app_session_id"])
 
     async def _on_tool_receipt(self, frame: dict[str, Any]) -> None:
         source_id = frame["source_tool_call_id"]
         call = self._calls.pop(source_id, None)
         status = frame["receipt"].get("status")
         self._log("tool_receipt", source_tool_call_id=source_id, status=status)
-        language = call.language if call is not None else (language_of_call(source_id, self.result_prefixes) or "en")
         app = self._declared_tools.get(call.tool) if call is not None else None
-        if call is not None and app is not None and call.tool not in (INTERRUPT_TOOL, QUIZ_STOP_TOOL):
+        if call is not None and app is not None:
             await self._declared_receipt(frame, call, app, status)
-            return
-        if status in ("no_active_focusing_operation", "no_active_quiz", "operation_already_final"):
-            stopped_quiz = call is not None and call.tool == QUIZ_STOP_TOOL
-            await self._say(frame["conversation_id"], replies.nothing_to_stop(language, quiz=stopped_quiz))
-        # "interrupted": the start's tool.result follows at once and is the report.
 
     async def _declared_receipt(self, frame: dict[str, Any], call: PendingCall, app: DeclaredApp, status: Any) -> None:
         """A declared app's short tool answered: a stop that stopped what this Agent started says nothing
@@ -640,8 +650,9 @@ class ReferenceAgent:
             running = self._declared_running.get(conversation_id)
             if status != "interrupted":
                 await self._say(conversation_id, declared.reply(app, "nothing_running", language))
-            elif running is None or running[0] != app.app_id:
-                # Started by another Agent (or before this one ran): its result is not ours to report.
+            elif (running is None or running[0] != app.app_id) and app.replies[language].get("stopped") != "":
+                # Started by another Agent (or before this one ran): its result may not be ours to report.
+                # An app that reports every result in this Agent's words declares "stopped" as "".
                 await self._say(conversation_id, declared.reply(app, "stopped", language))
         elif call.tool == app.tools.get("read"):
             text = receipt.get("text")
@@ -667,24 +678,14 @@ class ReferenceAgent:
             return
         self._calls.pop(source_id)
         app = self._declared_tools.get(call.tool)
-        if call.tool == QUIZ_START_TOOL:
-            text = (
-                replies.quiz_running(call.language)
-                if code == "active_quiz"
-                else replies.start_rejected(code, detail, call.language)
-            )
-        elif call.tool == START_TOOL:
-            text = (
-                replies.already_focusing(call.language)
-                if code == "active_focusing_operation"
-                else replies.start_rejected(code, detail, call.language)
-            )
-        elif app is not None and call.tool not in (INTERRUPT_TOOL, QUIZ_STOP_TOOL):
+        if app is not None and call.tool == app.tools.get("stop"):
+            text = declared.reply(app, "stop_refused", call.language, code=code, detail=detail)
+        elif app is not None:
             # An operation running already is refused with the app's busy code (``*_running``, ``active_*``).
             busy = call.tool == app.tools.get("start") and (code.endswith("_running") or code.startswith("active_"))
             text = declared.reply(app, "busy" if busy else "refused", call.language, code=code, detail=detail)
         else:
-            text = replies.stop_rejected(code, detail, call.language)
+            text = replies.refused(code, detail, call.language)
         await self._say(call.conversation_id, text)
 
     async def _on_tool_result(self, frame: dict[str, Any]) -> None:
@@ -695,26 +696,34 @@ class ReferenceAgent:
             self._log("foreign_result_left", outbox_id=outbox_id, source_tool_call_id=source_id)
             return
         self._calls.pop(source_id, None)  # a result means the call was accepted, answer seen or not
+        conversation_id = frame["conversation_id"]
+        if (
+            outbox_id not in self._results_done
+            and frame.get("tool") not in self._declared_tools
+            and conversation_id not in self._apps
+        ):
+            # Whose result this is (and its words) comes with the Inventory: reported and acked then.
+            self._waiting_results.setdefault(conversation_id, []).append(frame)
+            await self.request_inventory(conversation_id)
+            return
         if outbox_id not in self._results_done:
             if isinstance(frame.get("result"), dict) and frame["result"].get("isError") is True:
                 # The app could not shape its result (docs/agent-protocol.md): it ended all the same.
                 self._rounds.pop(source_id)
-                if self._quizzes.get(frame["conversation_id"]) == source_id:
-                    self._quizzes.pop(frame["conversation_id"])
+                running = self._declared_running.get(frame["conversation_id"])
+                if running is not None and running[1] == source_id:
+                    self._declared_running.pop(frame["conversation_id"])
                 await self._say(frame["conversation_id"], replies.result_failed(language))
                 self._log("result_reported", outbox_id=outbox_id, state="error", level="warning")
-            elif frame.get("tool") == START_TOOL:
-                if self._activity_unknown(frame):
+            elif frame.get("tool") in self._declared_tools:
+                app = self._declared_tools[frame["tool"]]
+                if app.activity and self._activity_unknown(frame):
                     # Started before a restart and ended while this Agent was down: what it was for is
                     # in what ended last (conversation.state's recently_ended); this result comes back
                     # here once that answer is in, and is reported and acked then.
                     await self._read_state(frame["conversation_id"], then=lambda _state: self._on_tool_result(frame))
                     return
-                await self._report(frame, language)
-            elif frame.get("tool") == QUIZ_START_TOOL:
-                await self._report_quiz(frame, language)
-            elif frame.get("tool") in self._declared_tools:
-                await self._report_declared(frame, self._declared_tools[frame["tool"]], language)
+                await self._report(frame, app, language)
             # Marked only once the report went out: a connection lost half-way reports again.
             self._results_done.put(outbox_id, True)
         else:
@@ -729,8 +738,9 @@ class ReferenceAgent:
             return
         self._resolutions_seen.put(interaction_id, True)
         round_ = self._confirms.pop(interaction_id) or round_from_confirm_id(interaction_id)
+        app = self._app_of_round(frame["conversation_id"], round_) if round_ is not None else None
         self._log("interaction_resolved", interaction_id=interaction_id, status=frame["status"])
-        if round_ is None:
+        if round_ is None or app is None:
             return
         conversation_id = frame["conversation_id"]
         if self._open_questions.get(conversation_id) == interaction_id:
@@ -738,9 +748,9 @@ class ReferenceAgent:
         if frame["status"] == "answered" and frame.get("value") is True:
             await self._start(conversation_id, round_, cause=f"interaction:{interaction_id}")
         elif frame["status"] == "answered" and interaction_id.startswith(f"{LONG_PREFIX}."):
-            await self._say(conversation_id, replies.long_focus_declined(round_.language))
+            await self._say(conversation_id, declared.reply(app, "long_declined", round_.language))
         elif frame["status"] == "answered":
-            await self._say(conversation_id, replies.another_round_declined(round_.language))
+            await self._say(conversation_id, declared.reply(app, "again_declined", round_.language))
         # dismissed / timed_out / failed / superseded: the person moved on; nothing to add.
 
     async def _on_message_sent(self, frame: dict[str, Any]) -> None:
@@ -754,21 +764,45 @@ class ReferenceAgent:
 
     async def _on_error(self, frame: dict[str, Any]) -> None:
         # Errors carry no reference to the frame they answer. The only one this Agent expects is
-        # app_session_ended: a very short focus ended before "Focus started" reached its block;
+        # app_session_ended: a very short operation ended before "started" reached its block;
         # the result report (in the main IM) follows anyway.
         self._log("server_error", code=frame.get("code"), detail=frame.get("detail"), level="warning")
 
     # --- decisions ---------------------------------------------------------------------------
 
+    def _app_of_round(self, conversation_id: str, round_: Round) -> DeclaredApp | None:
+        """The app a round starts: its own, else (a confirm id from before a restart) the app that offers
+        another round here."""
+        apps = self._apps.get(conversation_id) or list(self._declared_tools.values())
+        return _app(apps, round_.app_id) or next((a for a in apps if a.offer_again), None) or _default_app(apps)
+
     async def _start(self, conversation_id: str, round_: Round, *, cause: str) -> None:
-        arguments: dict[str, Any] = {"duration_seconds": round_.duration_seconds}
-        if round_.activity:
-            arguments["activity"] = round_.activity
+        app = self._app_of_round(conversation_id, round_)
+        if app is None or "start" not in app.tools:
+            text = (
+                declared.reply(app, "not_available", round_.language) if app else replies.not_available(round_.language)
+            )
+            await self._say(conversation_id, text)
+            return
+        round_ = Round(round_.duration_seconds, round_.activity, round_.language, app.app_id, round_.choice)
         source_id = call_id(round_.language, cause, prefix=self.call_prefix)
+        arguments: dict[str, Any] = {}
+        if "duration" in app.arguments:
+            arguments[app.arguments["duration"]] = round_.duration_seconds
+        if round_.activity and "activity" in app.arguments:
+            arguments[app.arguments["activity"]] = round_.activity
+        if round_.choice is not None and "choice" in app.arguments:
+            arguments[app.arguments["choice"]] = round_.choice
+        name = app.choice_name(round_.choice, round_.language)
+        if name and "choice_name" in app.arguments:
+            arguments[app.arguments["choice_name"]] = name
+        if app.generate is not None:
+            # Seeded by the call id: a resent call carries the same arguments.
+            arguments[app.generate["argument"]] = generate.items(app.generate, round_.choice, source_id)
         self._rounds.put(source_id, round_)
         await self._call(
             conversation_id,
-            START_TOOL,
+            app.tools["start"],
             arguments,
             language=round_.language,
             round_=round_,
@@ -797,7 +831,9 @@ class ReferenceAgent:
             return
         if call.tool not in self._inventory_tools.get(call.conversation_id, {call.tool}):
             self._calls.pop(call.source_tool_call_id, None)
-            await self._say(call.conversation_id, replies.not_available(call.language))
+            app = self._declared_tools.get(call.tool)
+            text = declared.reply(app, "not_available", call.language) if app else replies.not_available(call.language)
+            await self._say(call.conversation_id, text)
             return
         call.in_flight = True
         await self._send(
@@ -812,77 +848,62 @@ class ReferenceAgent:
         )
         self._log("tool_call_sent", tool=call.tool, source_tool_call_id=call.source_tool_call_id)
 
-    def _result_text(self, frame: dict[str, Any], language: Language) -> tuple[str, Round]:
-        """How a start's ``tool.result`` is worded, and the round it ran (its activity from memory)."""
-        result = frame["result"]
-        planned = _seconds_between(result["started_at"], result["ends_at"])
-        remembered = self._rounds.pop(frame["source_tool_call_id"])
-        round_ = Round(planned, remembered.activity if remembered else None, language)
-        if result["state"] == "completed":
-            return replies.focus_completed(planned, round_.activity, language), round_
-        elapsed = _seconds_between(result["started_at"], result["ended_at"])
-        return replies.focus_interrupted(elapsed, result.get("interruption_reason"), round_.activity, language), round_
-
-    async def _report(self, frame: dict[str, Any], language: Language) -> None:
-        """Tell the person how the focus ended (main IM: its block is read-only now); after a completed
-        one, offer another. An interrupted focus gets no such question: the person stopped or left it,
-        so "another round?" would be about a moment that has passed."""
+    async def _report(self, frame: dict[str, Any], app: DeclaredApp, language: Language) -> None:
+        """Tell the person how the app's operation ended (main IM: its block is read-only now), in its words
+        and with the result fields it declares (``report``); after a completed one, if the app offers it,
+        another round. An interrupted one gets no such question: the person stopped or left it, so
+        "another round?" would be about a moment that has passed."""
         result, outbox_id, conversation_id = frame["result"], frame["outbox_id"], frame["conversation_id"]
+        running = self._declared_running.get(conversation_id)
+        if running is not None and running[1] == frame["source_tool_call_id"]:
+            self._declared_running.pop(conversation_id)
         language = self._language_of(conversation_id, None, fallback=language)
-        self._recall_round(frame, language)
-        text, round_ = self._result_text(frame, language)
-        planned = round_.duration_seconds
+        if app.activity:
+            self._recall_round(frame, language)
+        remembered = self._rounds.pop(frame["source_tool_call_id"])
+        planned = _seconds_between(result["started_at"], result["ends_at"])
+        elapsed = _seconds_between(result["started_at"], result["ended_at"])
+        activity = remembered.activity if remembered else None
+        choice = remembered.choice if remembered else None
+        fields = {name: _field(result, path) for name, path in app.report.items()}
+        completed = result["state"] == "completed"
+        text = declared.reply(
+            app,
+            "completed" if completed else "interrupted",
+            language,
+            duration=replies.duration_text(planned, language),
+            elapsed=replies.duration_text(elapsed, language),
+            reason=replies.reason_text(result.get("interruption_reason"), language, app.name(language)),
+            activity=activity,
+            **fields,
+        )
         if self._on_report is not None:
             self._on_report(conversation_id, text)
         await self._say(conversation_id, text)
-        if result["state"] != "completed":
-            self._log("result_reported", outbox_id=outbox_id, state=result["state"])
+        if not completed or not app.offer_again:
+            self._log("result_reported", outbox_id=outbox_id, state=result["state"], tool=frame["tool"])
             return
         interaction_id = confirm_id(language, planned, outbox_id)
-        self._confirms.put(interaction_id, round_)
+        self._confirms.put(interaction_id, Round(planned, activity, language, app.app_id, choice))
         self._open_questions.put(conversation_id, interaction_id)
+        prompt = declared.reply(
+            app,
+            "again",
+            language,
+            duration=replies.duration_text(planned, language),
+            round=replies.round_adjective(planned) if language == "en" else replies.duration_text(planned, language),
+        )
         await self._send(
             {
                 "type": "interaction.request",
                 "conversation_id": conversation_id,
                 "interaction_id": interaction_id,
                 "kind": "confirm",
-                "prompt": replies.another_round(planned, language),
+                "prompt": prompt,
                 "timeout_seconds": CONFIRM_TIMEOUT_SECONDS,
             }
         )
         self._log("result_reported", outbox_id=outbox_id, state=result["state"], interaction_id=interaction_id)
-
-    async def _report_quiz(self, frame: dict[str, Any], language: Language) -> None:
-        """Tell the person their quiz's score (main IM), however it ended."""
-        result, conversation_id = frame["result"], frame["conversation_id"]
-        if self._quizzes.get(conversation_id) == frame["source_tool_call_id"]:
-            self._quizzes.pop(conversation_id)
-        language = self._language_of(conversation_id, None, fallback=language)
-        score = result["score"]
-        text = replies.quiz_result(result["state"], score["correct"], score["answered"], score["total"], language)
-        await self._say(conversation_id, text)
-        self._log("result_reported", outbox_id=frame["outbox_id"], state=result["state"], tool=QUIZ_START_TOOL)
-
-    async def _report_declared(self, frame: dict[str, Any], app: DeclaredApp, language: Language) -> None:
-        """A declared app's operation ended: completed after its duration, or stopped after what ran."""
-        result, conversation_id = frame["result"], frame["conversation_id"]
-        running = self._declared_running.get(conversation_id)
-        if running is not None and running[1] == frame["source_tool_call_id"]:
-            self._declared_running.pop(conversation_id)
-        language = self._language_of(conversation_id, None, fallback=language)
-        planned = _seconds_between(result["started_at"], result["ends_at"])
-        elapsed = _seconds_between(result["started_at"], result["ended_at"])
-        text = declared.reply(
-            app,
-            "completed" if result["state"] == "completed" else "interrupted",
-            language,
-            duration=replies.duration_text(planned, language),
-            elapsed=replies.duration_text(elapsed, language),
-            reason=replies.reason_text(result.get("interruption_reason"), language),
-        )
-        await self._say(conversation_id, text)
-        self._log("result_reported", outbox_id=frame["outbox_id"], state=result["state"], tool=frame["tool"])
 
     def _activity_unknown(self, frame: dict[str, Any]) -> bool:
         """True once per result of a start this process neither made nor saw running."""
@@ -899,7 +920,9 @@ class ReferenceAgent:
         if self._rounds.get(source_id) is not None:
             return
         planned = _seconds_between(result["started_at"], result["ends_at"])
-        self._rounds.put(source_id, Round(planned, self._activities.get(result["operation_id"]), language))
+        app = self._declared_tools.get(frame.get("tool", ""))
+        activity = self._activities.get(result["operation_id"])
+        self._rounds.put(source_id, Round(planned, activity, language, app.app_id if app else None))
 
     async def _say(self, conversation_id: str, text: str, *, app_session_id: str | None = None) -> None:
         frame: dict[str, Any] = {"type": "message.send", "conversation_id": conversation_id, "text": text}
@@ -973,16 +996,33 @@ class ReferenceAgent:
         getattr(logger, level)(f"{self.log_prefix}.{event}", agent=self.label, agent_id=self.agent_id, **fields)
 
 
+def _app(apps: list[DeclaredApp], app_id: str | None) -> DeclaredApp | None:
+    return next((app for app in apps if app.app_id == app_id), None) if app_id is not None else None
+
+
+def _default_app(apps: list[DeclaredApp]) -> DeclaredApp | None:
+    """The app a start in no app's words is for (its declaration's ``grammar.default``)."""
+    return next((app for app in apps if app.default and "start" in app.tools), None)
+
+
+def _field(result: dict[str, Any], path: str) -> Any:
+    """A result field by its dotted path ("score.correct"); None when it is not there."""
+    value: Any = result
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
 def _names_another_app(intent: Intent, text: str, apps: list[DeclaredApp]) -> bool:
     """An action of the Agent's own grammar on a message that names another installed app (by its id or
     its name in either language): the person meant that app, in words it does not declare."""
-    if isinstance(intent, StartQuiz) or (isinstance(intent, Help) and intent.quiz_kind is not None):
-        own = QUIZ_START_TOOL.split(".")[0]
-    elif isinstance(intent, StartFocus | DurationOutOfRange) or (isinstance(intent, Help) and intent.missing_duration):
-        own = START_TOOL.split(".")[0]
+    if isinstance(intent, Start | DurationOutOfRange):
+        own = intent.app_id
+    elif isinstance(intent, Help) and intent.missing_duration:
+        own = intent.app_id or getattr(_default_app(apps), "app_id", None)
     else:
         return False
-    # Only an app that can be started is meant by a start ("review my notes for 15 minutes" is a focus).
+    # Only an app that can be started is meant by a start ("review my notes for 15 minutes" is no start of Notes).
     return any("start" in app.tools for app in _named_apps(text, apps, besides=own))
 
 
@@ -1002,15 +1042,15 @@ def _named_apps(text: str, apps: list[DeclaredApp], *, besides: str | None = Non
 
 def _about_a_named_app(intent: Intent, text: str, apps: list[DeclaredApp]) -> DeclaredIntent | None:
     """A stop or status question of the Agent's own grammar that names one installed app ("stop timer2
-    now", "is timer2 done yet?"): that app's stop or status, whatever words it declares."""
-    if isinstance(intent, StopFocus):
+    now", "is timer2 done yet?"): that app's stop or status, whatever words it declares — unless the
+    grammar knows the app by its nouns already (its stop names it)."""
+    if isinstance(intent, Stop):
         request, needs = "stop", "stop"
-    elif isinstance(intent, FocusStatus):
+    elif isinstance(intent, Status):
         request, needs = "status", "start"
     else:
         return None
-    own = {START_TOOL.split(".")[0], QUIZ_START_TOOL.split(".")[0]}  # what the Agent's own grammar serves
     named = [app for app in _named_apps(text, apps) if needs in app.tools]
-    if len(named) != 1 or named[0].app_id in own:
+    if len(named) != 1 or named[0].nouns["en"] or named[0].nouns["zh"] or named[0].default:
         return None
     return DeclaredIntent(app=named[0], request=request, language=intent.language)  # type: ignore[arg-type]

@@ -47,9 +47,33 @@ class DeclaredApp:
     arguments: dict[str, str]  # slot -> argument name
     phrasings: dict[Language, dict[Request, tuple[re.Pattern[str], ...]]] = field(repr=False)
     replies: dict[Language, dict[str, str]] = field(repr=False)
+    # Version 2 (decision 0057): what the Agent's generic grammar needs to understand this app.
+    words: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # name the app's start
+    patterns: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # regex, the same
+    # regex: an activity (as the default app's grammar cuts it) that is this app's start
+    activities: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    nouns: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # name what runs
+    keywords: tuple[str, ...] = ()  # words whose typos are forgiven
+    typos: dict[str, str] = field(default_factory=dict, repr=False)  # a typo -> the word meant
+    activity: bool = False  # the grammar cuts an activity from a start
+    unitless_minutes: int | None = None  # "<word> 25" counts minutes up to this
+    default: bool = False  # a start with no app's words is this app's
+    long_seconds: int | None = None  # a longer start is confirmed first
+    choices: tuple[str, ...] = ()  # the choice slot's values, in the order their words are looked for
+    choice_default: str | None = None
+    choice_words: dict[Language, dict[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)
+    choice_names: dict[Language, dict[str, str]] = field(default_factory=dict, repr=False)
+    choice_patterns: dict[Language, dict[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)
+    generate: dict[str, Any] | None = field(default=None, repr=False)
+    report: dict[str, str] = field(default_factory=dict, repr=False)
+    offer_again: bool = False
+    max_duration_seconds: int | None = None  # the start tool's bound, from the Inventory
 
     def name(self, language: Language) -> str:
         return self.names.get(language) or self.app_id
+
+    def choice_name(self, value: str | None, language: Language) -> str | None:
+        return self.choice_names.get(language, {}).get(value or "")
 
 
 @dataclass(frozen=True)
@@ -97,6 +121,15 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
         helps: dict[Language, str] = {}
         phrasings: dict[Language, dict[Request, tuple[re.Pattern[str], ...]]] = {}
         replies: dict[Language, dict[str, str]] = {}
+        words_of: dict[Language, tuple[str, ...]] = {}
+        patterns: dict[Language, tuple[str, ...]] = {}
+        activities: dict[Language, tuple[str, ...]] = {}
+        nouns: dict[Language, tuple[str, ...]] = {}
+        keywords: list[str] = []
+        typos: dict[str, str] = {}
+        choice_words: dict[Language, dict[str, tuple[str, ...]]] = {}
+        choice_names: dict[Language, dict[str, str]] = {}
+        choice_patterns: dict[Language, dict[str, tuple[str, ...]]] = {}
         for language, key in _LANGUAGE_KEYS.items():
             words = languages.get(key) or {}
             names[language] = words.get("name") or entry.get("name") or entry["app_id"]
@@ -106,6 +139,22 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 for request in REQUESTS
             }
             replies[language] = dict(words.get("replies") or {})
+            words_of[language] = _strings(words.get("words"))
+            patterns[language] = tuple(p for p in words.get("patterns") or [] if _compiles(p))
+            activities[language] = tuple(p for p in words.get("activities") or [] if _compiles(p))
+            nouns[language] = _strings(words.get("nouns"))
+            keywords.extend(_strings(words.get("keywords")))
+            typos.update({k: v for k, v in (words.get("typos") or {}).items() if isinstance(v, str) and k})
+            declared_choices = words.get("choices") or {}
+            choice_words[language] = {v: tuple(c.get("words") or []) for v, c in declared_choices.items()}
+            choice_names[language] = {v: c["name"] for v, c in declared_choices.items() if c.get("name")}
+            choice_patterns[language] = {
+                v: tuple(p for p in c.get("patterns") or [] if _compiles(p)) for v, c in declared_choices.items()
+            }
+        grammar = declared.get("grammar") or {}
+        choice = grammar.get("choice") or {}
+        start_tool = tools.get("start")
+        bound = (entry.get("max_duration_seconds") or {}).get(start_tool) if start_tool else None
         apps.append(
             DeclaredApp(
                 app_id=entry["app_id"],
@@ -115,9 +164,43 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 arguments=dict(declared.get("arguments") or {}),
                 phrasings=phrasings,
                 replies=replies,
+                words=words_of,
+                patterns=patterns,
+                activities=activities,
+                nouns=nouns,
+                keywords=tuple(keywords),
+                typos=typos,
+                activity=bool(grammar.get("activity")),
+                unitless_minutes=grammar.get("unitless_minutes"),
+                default=bool(grammar.get("default")),
+                long_seconds=grammar.get("long_seconds"),
+                choices=tuple(choice.get("values") or ()),
+                choice_default=choice.get("default"),
+                choice_words=choice_words,
+                choice_names=choice_names,
+                choice_patterns=choice_patterns,
+                generate=grammar.get("generate"),
+                report=dict(declared.get("report") or {}),
+                offer_again=bool(declared.get("offer_again")),
+                max_duration_seconds=bound if isinstance(bound, int) else None,
             )
         )
     return apps
+
+
+def _strings(values: Any) -> tuple[str, ...]:
+    return tuple(v for v in values or [] if isinstance(v, str) and v.strip())
+
+
+def _compiles(pattern: Any) -> bool:
+    """A declared pattern the Agent can use (the Runtime checked it at start-up; another server may not)."""
+    if not isinstance(pattern, str) or not pattern:
+        return False
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
 
 
 # Polite words around a request: "please start ... now", "can you ...", "请…吧".
@@ -217,6 +300,18 @@ _GENERIC: dict[Language, dict[str, str]] = {
         "read": "{name}: {text}",
         "read_empty": "There is nothing in {name} yet.",
         "added": "Added to {name}.",
+        "again": "Start another {duration} of {name}?",
+        "again_declined": "OK, no new round.",
+        "long": "Start {name} for a long time: {duration}?",
+        "long_declined": "OK, nothing started.",
+        "out_of_range": "{name} can't run that long.",
+        "ask_duration": 'How long should {name} run? For example "5 minutes".',
+        "stop_refused": "I couldn't stop {name}: {detail} ({code}).",
+        "not_available": "{name} isn't available in this conversation.",
+        "greeting": 'Hello! Say "help" to see what I can do.',
+        "thanks": "You're welcome!",
+        "unknown": 'Sorry, I didn\'t understand that. Say "help" to see what I can do.',
+        "capabilities": 'Here is what I can do: "help" lists it.',
     },
     "zh": {
         "started": "{name}开始：{duration}。结束时我会告诉你。",
@@ -230,6 +325,18 @@ _GENERIC: dict[Language, dict[str, str]] = {
         "read": "{name}：{text}",
         "read_empty": "{name}里还没有内容。",
         "added": "已记到{name}里。",
+        "again": "再来一次{duration}的{name}吗？",
+        "again_declined": "好的，先不开始。",
+        "long": "要开始很长的{name}吗？{duration}。",
+        "long_declined": "好的，没有开始。",
+        "out_of_range": "{name}不能进行这么久。",
+        "ask_duration": "{name}要进行多久？比如“5分钟”。",
+        "stop_refused": "没能停止{name}：{detail}（{code}）。",
+        "not_available": "这个对话里不能使用{name}。",
+        "greeting": "你好！说“帮助”看看我能做什么。",
+        "thanks": "不客气！",
+        "unknown": "抱歉，我没听懂。说“帮助”看看我能做什么。",
+        "capabilities": "说“帮助”看看我能做什么。",
     },
 }
 
@@ -242,10 +349,13 @@ class _Blank(dict):  # type: ignore[type-arg]
 def reply(app: DeclaredApp, key: str, language: Language, **values: Any) -> str:
     """The answer ``key`` in ``language``: the app's declared words, else the Agent's generic ones."""
     words = _Blank(name=app.name(language), **{k: "" if v is None else str(v) for k, v in values.items()})
-    declared_words = app.replies.get(language, {}).get(key)
+    declared_replies = app.replies.get(language, {})
+    # "started_activity" over "started" when there is an activity to name and the app words it so.
+    declared_words = (values.get("activity") and declared_replies.get(f"{key}_activity")) or declared_replies.get(key)
     if declared_words:
         try:
             return declared_words.format_map(words).strip()
         except (ValueError, IndexError, AttributeError, KeyError):  # "{0}", "{a.b}", a lone brace: not ours to fix
             pass
-    return _GENERIC[language][key].format_map(words).strip()
+    generic = _GENERIC[language].get(key) or _GENERIC[language]["refused"]
+    return generic.format_map(words).strip()

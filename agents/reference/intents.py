@@ -1,44 +1,53 @@
 # ruff: noqa: RUF001, RUF002, RUF003 -- Chinese text uses full-width punctuation (，：？！（）) on purpose
 """What a person's message asks the reference Agent to do, in English or Chinese (pure, no I/O).
 
-``parse_intent(text, awaiting_duration=False)`` returns one of:
+The grammar knows no app: what it knows of the installed apps comes from their declarations
+(``phrasings.json`` version 2, docs/decisions/0057), published in the Inventory's ``apps`` and read by
+``agents.reference.declared``. ``parse_intent(text, apps, awaiting_duration=False)`` returns one of:
 
-* ``StartFocus(duration_seconds, activity, language)`` — "start a 25 minute reading focus",
-  "read for half an hour", "let's do 20 mins of homework", "专注 25 分钟写作业", "我要看书半小时",
-  "冥想十分钟";
-* ``StartQuiz(duration_seconds, kind, language)`` — a timed practice quiz: "quiz me on
-  multiplication for 5 minutes", "a 10 minute arithmetic drill", "口算练习 5 分钟", "考考我乘法十分钟";
-  ``kind`` is ``multiplication``, ``addition``, ``subtraction`` or ``mixed``;
-* ``StopFocus(language)`` — "stop", "never mind, stop it", "I'm done", "停止专注", "算了不做了", "别计时了";
-* ``FocusStatus(language)`` — "how long is left?", "what's running?", "还剩多久？";
-* ``DurationOutOfRange(requested_seconds, language)`` — a start whose duration is not 1 s to 24 h;
-* ``Help(language, missing_duration, topic, activity)`` — anything else, answered with what the
-  Agent can do: ``topic`` is ``"help"`` / ``"greeting"`` / ``"thanks"`` / ``"unknown"``; with
-  ``missing_duration`` the Agent asks "how long?" (and remembers ``activity`` for the answer, or
-  ``quiz_kind`` for a quiz asked for without a duration: ``as_quiz_answer`` makes the answer that quiz).
+* ``Start(app_id, duration_seconds, activity, language, choice)`` — a start of a declared app: one
+  whose words or patterns the message uses, with a duration ("<its word> for 5 minutes"; its declared
+  ``choice`` slot filled from the words of a value); or the *default* app's (``grammar.default``), with
+  an activity cut from the message when it declares ``grammar.activity`` ("25 minutes of reading",
+  "read for half an hour", "专注 25 分钟写作业", "我要看书半小时");
+* ``Stop(language, target)`` — "stop", "never mind, stop it", "I'm done", "算了不做了"; ``target`` is
+  what it names by an app's nouns: that app's id, ``"all"`` ("stop everything", two apps), or None;
+* ``Status(language)`` — "how long is left?", "what's running?", "还剩多久？";
+* ``DurationOutOfRange(requested_seconds, language, app_id)`` — a start beyond the app's bound (the
+  Inventory's ``max_duration_seconds``, else 24 h);
+* ``Help(language, missing_duration, topic, activity, app_id, choice)`` — anything else, answered with
+  what the Agent can do: ``topic`` is ``"help"`` / ``"greeting"`` / ``"thanks"`` / ``"unknown"``; with
+  ``missing_duration`` the Agent asks "how long?" and remembers what for (``as_answer`` makes the
+  answer a start of that app).
 
-Before the grammar, typing is forgiven: two swapped letters in a short keyword ("focsu", "stpo"),
-one letter more, less or changed in a long one ("pomodor", "minuts"), contractions without their
-apostrophe ("whats", "dont", "im") and a keyword's pinyin homophone ("专住").
+Before the grammar, typing is forgiven: two swapped letters in a short keyword ("stpo"), one letter
+more, less or changed in a long one ("minuts"), contractions without their apostrophe ("whats",
+"dont", "im"), and what the apps declare (their ``keywords``, their ``typos`` such as a pinyin
+homophone).
 
 The grammar, the same in both languages, in the order it is applied:
 
 1. **Stop** — the message is made of stop clauses ("never mind", "stop it", "算了", "不做了") and
-   fillers ("please", "thanks", "吧"), or opens with a stop verb. Checked first, so a stop phrase
-   that names a duration ("cancel the 25 minute timer") never starts a focus; a negated stop
-   ("don't stop", "别停") is not a stop.
+   fillers ("please", "thanks", "吧"), or opens with a stop verb; a stop may name what it stops by an
+   app's nouns, or everything ("stop everything", "全部停掉"). Checked first, so a stop phrase that
+   names a duration ("cancel the 25 minute timer") never starts anything; a negated stop ("don't
+   stop", "别停") is not a stop.
 2. **Status** — a question about the time left or what is running.
 3. **Small talk** — help, greetings, thanks ("thanks" never stops anything).
-   **Quiz** — a quiz word ("quiz", "drill", "mental arithmetic", "times tables", "subtraction
-   practice", "multiplication problems", 口算, 测验, 考考我, 加法题, 乘法练习) with a duration is a practice
-   quiz (the Agent makes the questions); without one, "how long?"; a stop still stops it.
+   **A named app** — a word or pattern of an app that is not the default, with a duration, is a start
+   of it; without one, "how long?"; a question or a negation is help. An app that can not be started
+   (no start tool) named so makes the message help. So is a start of the default app whose whole
+   activity is one another app declares as its own (its ``activities``: "multiplication 5 min").
 4. **Not a request** — other questions, negations ("don't start…", "不要开始"), breaks, naps,
-   reminders and things in the past ("yesterday", "刚才") get help, never an action.
-5. **Start** — a duration and a sign that a focus is meant: a focus word ("focus", "timer", 专注,
-   番茄), a start or polite verb ("start", "let's", "can you", 开始, 我要, 帮我), or an activity
-   ("of reading", "read for", 写作业, 看书); a focus word with a number and no unit ("pomodoro 25",
-   "番茄钟 25") counts minutes, up to three hours. A bare duration is a start only as the answer to the
-   Agent's own "how long?" (``awaiting_duration``); without a duration, a start asks "how long?".
+   reminders, things in the past ("yesterday", "刚才"), hypotheticals ("if…", "如果"), "can't" (不了,
+   没法), "didn't" (没做), habits ("usually", 每天), wishes (希望), someone else's words ("my teacher
+   said…"), a time of day or a day ("at 3pm", "on monday", 三点, 周一), a length judged ("too long",
+   太长) and two durations apart (two requests in one message) get help.
+5. **Start** of the default app — a duration and a sign that a start is meant: one of its words, a
+   start or polite verb ("start", "let's", "can you", 开始, 我要, 帮我), or an activity ("of reading",
+   "read for", 写作业, 看书); one of its nouns with a number and no unit counts minutes up to its
+   ``grammar.unitless_minutes``. A bare duration is a start only as the answer to the Agent's own "how
+   long?" (``awaiting_duration``); without a duration, a start asks "how long?".
 
 The reply language is Chinese when the message has any CJK character, English otherwise (the
 Agent may answer in the person's saved language instead: ``agents.reference.agent``).
@@ -48,9 +57,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from agents.reference.declared import DeclaredApp
 from agents.reference.durations import (
     EN_JOINER,
     ZH_JOINER,
@@ -63,16 +74,15 @@ from agents.reference.durations import (
 
 __all__ = [
     "MAX_ACTIVITY_LENGTH",
-    "MAX_FOCUS_SECONDS",
+    "MAX_DURATION_SECONDS",
     "DurationOutOfRange",
-    "FocusStatus",
     "Help",
     "Intent",
     "Language",
-    "StartFocus",
-    "StartQuiz",
-    "StopFocus",
-    "as_quiz_answer",
+    "Start",
+    "Status",
+    "Stop",
+    "as_answer",
     "chinese_number",
     "detect_language",
     "parse_intent",
@@ -80,39 +90,34 @@ __all__ = [
 
 Language = Literal["en", "zh"]
 
-MIN_FOCUS_SECONDS = 1
-# Pomodoro's manifest bound (deadline_operation.max_duration_seconds); checked here too so
-# the person gets a plain answer instead of a rejected call.
-MAX_FOCUS_SECONDS = 24 * 60 * 60
-MAX_ACTIVITY_LENGTH = 256  # pomodoro.start's input_schema: activity maxLength
+MIN_SECONDS = 1
+# The Runtime's bound on an operation an app declares none for (runtime.manifests.OperationPolicy);
+# an app's own comes with the Inventory (its ``max_duration_seconds``), checked here too so that the
+# person gets a plain answer instead of a rejected call.
+MAX_DURATION_SECONDS = 24 * 60 * 60
+MAX_ACTIVITY_LENGTH = 256  # the longest activity the Agent passes on
 
 
 @dataclass(frozen=True)
-class StartFocus:
+class Start:
+    app_id: str
     duration_seconds: int
     activity: str | None
     language: Language
-
-
-QuizKind = Literal["multiplication", "addition", "subtraction", "mixed"]
-# The quiz app's manifest bound (quiz.start's deadline_operation.max_duration_seconds).
-MAX_QUIZ_SECONDS = 60 * 60
+    choice: str | None = None  # the value of the app's declared choice slot
 
 
 @dataclass(frozen=True)
-class StartQuiz:
-    duration_seconds: int
-    kind: QuizKind
+class Stop:
     language: Language
+    # What the stop names, when it names one: an app's id (by its nouns: "stop the timer", "结束阅读计时"),
+    # or "all" ("stop everything", "全部停掉", two apps named); None: whatever runs. Not part of equality:
+    # the intent is a stop, whatever it names.
+    target: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
-class StopFocus:
-    language: Language
-
-
-@dataclass(frozen=True)
-class FocusStatus:
+class Status:
     language: Language
 
 
@@ -120,7 +125,7 @@ class FocusStatus:
 class DurationOutOfRange:
     requested_seconds: float
     language: Language
-    quiz: bool = False  # a quiz's duration (its bound is 1 h), not a focus's
+    app_id: str | None = None  # whose bound it is beyond
 
 
 HelpTopic = Literal["help", "greeting", "thanks", "unknown"]
@@ -134,54 +139,181 @@ class Help:
     # What the start without a duration was for ("focus on reading"): kept for the answer to
     # "how long?". Not part of equality: the intent is the question, whatever it is about.
     activity: str | None = field(default=None, compare=False)
-    # A quiz asked for without a duration ("give me some multiplication problems"): the answer to
-    # "how long?" starts this kind of quiz, never a focus.
-    quiz_kind: QuizKind | None = field(default=None, compare=False)
+    # The app a start without a duration was for, and its choice: the answer to "how long?" starts it.
+    app_id: str | None = field(default=None, compare=False)
+    choice: str | None = field(default=None, compare=False)
 
 
-Intent = StartFocus | StartQuiz | StopFocus | FocusStatus | DurationOutOfRange | Help
-
-# A kind of arithmetic (or arithmetic itself) is a quiz when it is practised, drilled or asked as
-# problems ("subtraction practice", "multiplication problems", "practice addition").
-_EN_ARITHMETIC = r"(?:addition|subtraction|multiplication|arithmetic|times\s+tables?)"
-_EN_QUIZ = re.compile(
-    r"\b(?:quiz(?:\s+me)?|drill|mental\s+(?:arithmetic|math|maths)|times\s+tables?"
-    rf"|{_EN_ARITHMETIC}\s+(?:practice|practise|problems?|questions?|exercises?|drills?))\b",
-    re.IGNORECASE,
-)
-# Chinese: a kind of arithmetic with 题 (problems), 练习 (practice) or 测 (test) is a quiz
-# ("加法题", "乘法练习", "混合运算练习", "考考我加法").
-_ZH_QUIZ = re.compile(
-    r"口算|心算|测验|小测|考考我|出(?:几道|一些|点)?题|乘法口诀"
-    r"|(?:加法|减法|乘法|除法|混合运算|四则运算|算术|运算)(?:题|练习|测验)"
-)
-_QUIZ_KINDS: list[tuple[re.Pattern[str], QuizKind]] = [
-    (re.compile(r"multiplication|multiply|times|乘法|乘", re.IGNORECASE), "multiplication"),
-    (re.compile(r"addition|adding|\bplus\b|\badd\b|加法|加", re.IGNORECASE), "addition"),
-    (re.compile(r"subtraction|subtracting|\bminus\b|减法|减", re.IGNORECASE), "subtraction"),
-]
+Intent = Start | Stop | Status | DurationOutOfRange | Help
 
 
-def _quiz(text: str, spans: list[Span], joiner: str, language: Language) -> Intent:
-    """A practice quiz: a quiz word and a duration ("quiz me on multiplication for 5 minutes"); without a
-    duration, "how long?" (remembering the kind, so that the answer starts the quiz and not a focus)."""
+def _alternation(words: Sequence[str]) -> str:
+    """Literal words as one regex alternation, longest first; a space stands for any spacing."""
+    unique = sorted({w.strip() for w in words if w.strip()}, key=lambda w: (-len(w), w))
+    if not unique:
+        return "(?!)"
+    return "(?:" + "|".join(r"\s+".join(re.escape(part) for part in w.split()) for w in unique) + ")"
+
+
+_LATIN = re.compile(r"^[A-Za-z][A-Za-z\s'-]*$")
+
+
+def _found(words: Sequence[str], *, whole_words: bool, anywhere: bool = False) -> re.Pattern[str]:
+    """A search for any of ``words``: Latin ones as whole words (``anywhere``: even inside a Chinese
+    sentence, "帮我focus半小时"), Chinese ones anywhere."""
+    latin = [w for w in words if _LATIN.match(w)]
+    other = [w for w in words if not _LATIN.match(w)]
+    parts = []
+    if latin:
+        parts.append(("" if anywhere else r"\b") + _alternation(latin) + (r"\b" if whole_words else ""))
+    if other:
+        parts.append(_alternation(other))
+    return re.compile("|".join(parts) or "(?!)", re.IGNORECASE)
+
+
+class _Template:
+    """A pattern whose ``@NAME@`` tokens are alternations of what the installed apps declare."""
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self.source, self.flags = source, flags
+
+
+class _Grammar:
+    """The grammar for one set of installed apps: their words spliced into the generic patterns."""
+
+    def __init__(self, apps: Sequence[DeclaredApp]) -> None:
+        self.apps = list(apps)
+        self.default = next((a for a in self.apps if a.default), None)
+        self.named = [
+            a
+            for a in self.apps
+            if a is not self.default and (a.words["en"] or a.words["zh"] or a.patterns["en"] or a.patterns["zh"])
+        ]
+        default = [self.default] if self.default else []
+        unitless = [a for a in self.apps if a.unitless_minutes and "start" in a.tools]
+        en_nouns = [n for a in self.apps for n in a.nouns["en"]]
+        zh_nouns = [n for a in self.apps for n in a.nouns["zh"]]
+        self.tokens = {
+            "EN_NOUNS": _alternation(en_nouns),
+            "ZH_NOUNS": "(?i:" + _alternation(zh_nouns) + ")",
+            # what never is an activity on its own: the default app's nouns and one-word words
+            "EN_DEFAULT": _alternation([w for a in default for w in (*a.words["en"], *a.nouns["en"]) if " " not in w]),
+            "EN_DEFAULT_NOUNS": _alternation([w for a in default for w in a.nouns["en"]]),
+            "ZH_DEFAULT_NOUNS": "(?i:" + _alternation([w for a in default for w in a.nouns["zh"]]) + ")",
+        }
+        self.unitless = unitless
+        self._compiled: dict[tuple[int, str], re.Pattern[str]] = {}
+        self.default_words = {
+            language: _found(
+                [w for a in default for w in a.words[language]], whole_words=language == "en", anywhere=language == "zh"
+            )
+            for language in ("en", "zh")
+        }
+        self.app_words = {
+            a.app_id: {language: _words_or_patterns(a, language) for language in ("en", "zh")} for a in self.apps
+        }
+        # A Chinese message's nouns anywhere, Latin ones too ("停止quiz"); an English one's as whole words.
+        self.activities = {
+            a.app_id: {
+                language: re.compile("|".join(f"(?:{p})" for p in a.activities[language]) or "(?!)", re.IGNORECASE)
+                for language in ("en", "zh")
+            }
+            for a in self.apps
+        }
+        self.nouns = {
+            a.app_id: re.compile(
+                f"{_found(a.nouns['en'], whole_words=True).pattern}|{_alternation(a.nouns['zh'])}", re.IGNORECASE
+            )
+            for a in self.apps
+        }
+        self.choices = {a.app_id: [(value, _choice_pattern(a, value)) for value in a.choices] for a in self.apps}
+        keywords = {k.lower() for a in self.apps for k in a.keywords}
+        self.swap_keywords = _SWAP_KEYWORDS + tuple(sorted(k for k in keywords if len(k) < 8))
+        self.edit_keywords = _EDIT_KEYWORDS + tuple(sorted(k for k in keywords if len(k) >= 8))
+        self.keywords = frozenset(self.swap_keywords + self.edit_keywords) | _KEYWORDS
+        typos = {typo: word for a in self.apps for typo, word in a.typos.items()}
+        self.typos = typos
+        self.typo_pattern = re.compile(_alternation(list(typos))) if typos else None
+
+    def __call__(self, template: _Template, app: DeclaredApp | None = None) -> re.Pattern[str]:
+        """``template`` with the apps' words; with ``app``, its own nouns as ``@EN_APP@`` / ``@ZH_APP@``."""
+        key = (id(template), app.app_id if app is not None else "")
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            tokens = dict(self.tokens)
+            if app is not None:
+                tokens["EN_APP"] = _alternation(app.nouns["en"])
+                tokens["ZH_APP"] = "(?i:" + _alternation(app.nouns["zh"]) + ")"
+            source = template.source
+            for name, value in tokens.items():
+                source = source.replace(f"@{name}@", value)
+            compiled = self._compiled[key] = re.compile(source, template.flags)
+        return compiled
+
+
+def _choice_pattern(app: DeclaredApp, value: str) -> re.Pattern[str]:
+    """The words (and patterns) of either language that choose ``value``."""
+    words = _found([*app.choice_words["en"].get(value, ()), *app.choice_words["zh"].get(value, ())], whole_words=False)
+    patterns = [p for lang in ("en", "zh") for p in app.choice_patterns[lang].get(value, ())]
+    parts = [part for part in (words.pattern, *(f"(?:{p})" for p in patterns)) if part != "(?!)"]
+    return re.compile("|".join(parts) or "(?!)", re.IGNORECASE)
+
+
+def _words_or_patterns(app: DeclaredApp, language: Language) -> re.Pattern[str]:
+    words = _found(app.words[language], whole_words=True).pattern
+    patterns = "|".join(f"(?:{p})" for p in app.patterns[language])
+    return re.compile("|".join(p for p in (words, patterns) if p and p != "(?!)") or "(?!)", re.IGNORECASE)
+
+
+_GRAMMARS: dict[tuple[int, ...], _Grammar] = {}
+
+
+def _grammar(apps: Sequence[DeclaredApp]) -> _Grammar:
+    key = tuple(id(a) for a in apps)
+    grammar = _GRAMMARS.get(key)
+    if grammar is None:
+        if len(_GRAMMARS) > 64:
+            _GRAMMARS.clear()
+        grammar = _GRAMMARS[key] = _Grammar(apps)
+    return grammar
+
+
+def _bound(app: DeclaredApp | None) -> int:
+    return (app.max_duration_seconds if app is not None else None) or MAX_DURATION_SECONDS
+
+
+def _another_duration(spans: list[Span], span: Span | None) -> bool:
+    """A second duration apart from the first: two requests in one message ("a 10 min <one> and a 25
+    minute <other>", "先做5分钟…然后…25分钟"), or no clear one — help, not a guess at which."""
+    return span is not None and any(other.start >= span.end for other in spans)
+
+
+def _named_start(
+    g: _Grammar, app: DeclaredApp, text: str, spans: list[Span], joiner: str, language: Language
+) -> Intent:
+    """A start of a named app: its words and a duration ("<word> for 5 minutes"); without a duration,
+    "how long?" (remembering the app and its choice, so that the answer starts it)."""
     span = first_duration(spans, text, joiner)
-    kind: QuizKind = next((k for pattern, k in _QUIZ_KINDS if pattern.search(text)), "mixed")
+    choice = next((value for value, pattern in g.choices[app.app_id] if pattern.search(text)), app.choice_default)
+    if _another_duration(spans, span):
+        return Help(language=language)
     if span is None:
-        return Help(language=language, missing_duration=True, quiz_kind=kind)
+        return Help(language=language, missing_duration=True, app_id=app.app_id, choice=choice)
     whole = round(span.seconds)
-    if not MIN_FOCUS_SECONDS <= whole <= MAX_QUIZ_SECONDS:
-        return DurationOutOfRange(requested_seconds=span.seconds, language=language, quiz=True)
-    return StartQuiz(duration_seconds=whole, kind=kind, language=language)
+    if not MIN_SECONDS <= whole <= _bound(app):
+        return DurationOutOfRange(requested_seconds=span.seconds, language=language, app_id=app.app_id)
+    return Start(app.app_id, whole, None, language, choice)
 
 
-def as_quiz_answer(intent: Intent, kind: QuizKind) -> Intent:
-    """The answer to "how long?" asked about a quiz of ``kind``: a bare duration starts that quiz (within
-    the quiz's bound), never a focus; anything else stays what it is."""
-    if isinstance(intent, StartFocus) and intent.activity is None:
-        if intent.duration_seconds > MAX_QUIZ_SECONDS:
-            return DurationOutOfRange(requested_seconds=intent.duration_seconds, language=intent.language, quiz=True)
-        return StartQuiz(duration_seconds=intent.duration_seconds, kind=kind, language=intent.language)
+def as_answer(intent: Intent, app: DeclaredApp, choice: str | None) -> Intent:
+    """The answer to "how long?" asked about ``app``: a bare duration starts it (within its bound), never
+    the default app; anything else stays what it is."""
+    if isinstance(intent, Start) and intent.activity is None and intent.app_id != app.app_id:
+        if intent.duration_seconds > _bound(app):
+            return DurationOutOfRange(
+                requested_seconds=intent.duration_seconds, language=intent.language, app_id=app.app_id
+            )
+        return Start(app.app_id, intent.duration_seconds, None, intent.language, choice)
     return intent
 
 
@@ -195,8 +327,9 @@ def detect_language(text: str) -> Language:
 # Keywords a typo is forgiven in. Short ones only for two swapped neighbours ("focsu", "stpo": a
 # substitution would turn "step" into "stop"); long ones for one letter more, less or changed too
 # ("pomodor", "minuts"), where no English word is that close.
-_SWAP_KEYWORDS = ("focus", "stop", "timer", "hours", "quiz", "minute", "seconds", "mins", "left")
-_EDIT_KEYWORDS = ("pomodoro", "pomodoros", "minutes", "remaining", "focusing")
+# The apps add their own (their declared ``keywords``: under 8 letters swapped, from 8 edited too).
+_SWAP_KEYWORDS = ("stop", "hours", "minute", "seconds", "mins", "left")
+_EDIT_KEYWORDS = ("minutes", "remaining")
 _KEYWORDS = frozenset(_SWAP_KEYWORDS + _EDIT_KEYWORDS) | {"second", "minuet", "hour", "min"}
 
 
@@ -221,22 +354,22 @@ def _one_edit(word: str, keyword: str) -> bool:
     return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
-def _keyword_for(match: re.Match[str]) -> str:
+def _keyword_for(g: _Grammar, match: re.Match[str]) -> str:
     word = match.group(0)
     lower = word.lower()
-    if len(lower) < 4 or lower in _KEYWORDS:
+    if len(lower) < 4 or lower in g.keywords:
         return word
-    for keyword in _SWAP_KEYWORDS:
+    for keyword in g.swap_keywords:
         if _swapped(lower, keyword):
             return keyword
-    for keyword in _EDIT_KEYWORDS:
+    for keyword in g.edit_keywords:
         if _one_edit(lower, keyword):
             return keyword
     return word
 
 
 # Contractions typed without their apostrophe ("whats left", "im done", "dont start"); "its", "ill"
-# and "id" are words of their own and stay.
+# and "id" are words of their own and stay. Chat spellings too ("plz", "u", "r u", "gimme", "nah").
 _APOSTROPHES = {
     "whats": "what's",
     "thats": "that's",
@@ -248,6 +381,19 @@ _APOSTROPHES = {
     "didnt": "didn't",
     "doesnt": "doesn't",
     "im": "i'm",
+    "plz": "please",
+    "u": "you",
+    "ur": "your",
+    "gimme": "give me",
+    "nah": "no",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmw": "tomorrow",
+    "2moro": "tomorrow",
+    "tonite": "tonight",
+    "l8r": "later",
+    "k": "ok",
+    "kk": "ok",
 }
 _BARE_CONTRACTIONS = re.compile(r"\b(?:" + "|".join(_APOSTROPHES) + r")\b", re.IGNORECASE)
 
@@ -256,58 +402,76 @@ def _contraction(match: re.Match[str]) -> str:
     return _APOSTROPHES[match.group(0).lower()]
 
 
-# Chinese typed by pinyin: a keyword's homophone ("专住" for 专注).
-_ZH_HOMOPHONES = re.compile(r"专[住驻柱著祝铸]")
-
-
-def _forgive_typos(text: str) -> str:
-    text = re.sub(r"[A-Za-z]+", _keyword_for, text)
+def _forgive_typos(g: _Grammar, text: str) -> str:
+    text = re.sub(r"[A-Za-z]+", lambda match: _keyword_for(g, match), text)
     text = _BARE_CONTRACTIONS.sub(_contraction, text)
-    return _ZH_HOMOPHONES.sub("专注", text)
+    text = re.sub(r"\br(?=\s+you\b)", "are", text, flags=re.IGNORECASE)  # "r u still timing me"
+    # What the apps declare as typed by mistake (a pinyin homophone: "专住" for "专注").
+    return g.typo_pattern.sub(lambda match: g.typos[match.group(0)], text) if g.typo_pattern else text
 
 
-def parse_intent(text: str, *, awaiting_duration: bool = False) -> Intent:
-    """What ``text`` asks for. ``awaiting_duration``: the Agent's last word here was "how long?",
-    so a bare duration ("25 minutes", "半小时", "25") is the answer, a start."""
+def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_duration: bool = False) -> Intent:
+    """What ``text`` asks of the installed ``apps`` (their declarations, from the Inventory).
+    ``awaiting_duration``: the Agent's last word here was "how long?", so a bare duration ("25
+    minutes", "半小时", "25") is the answer, a start."""
+    g = _grammar(apps)
     # NFKC folds full-width digits and punctuation ("２５分钟", "！") into their ASCII forms.
-    normalized = _forgive_typos(unicodedata.normalize("NFKC", text).strip())
+    normalized = _forgive_typos(g, unicodedata.normalize("NFKC", text).strip())
     if detect_language(text) == "zh":
-        return _parse_chinese(normalized, awaiting_duration)
-    return _parse_english(normalized, awaiting_duration)
+        return _parse_chinese(g, normalized, awaiting_duration)
+    return _parse_english(g, normalized, awaiting_duration)
 
 
-# A focus word and a number with no unit ("pomodoro 25", "focus 30", "番茄钟 25"): minutes, as a
-# Pomodoro is counted; only up to three hours, beyond which the number is no clear duration.
-_EN_FOCUS_NUMBER = re.compile(
+# A noun of an app that counts unitless numbers ("<noun> 25"): minutes, up to its
+# ``grammar.unitless_minutes``, beyond which the number is no clear duration.
+_EN_UNITLESS = _Template(
     r"(?:(?:please|pls|ok(?:ay)?)\s+)?(?:(?:start|begin|set)\s+)?(?:(?:a|an|the|my)\s+)?"
-    r"(?:focus|pomodoro|timer)\s+(?:for\s+)?(?P<n>\d{1,3})(?:\s+(?:please|pls|now))?[\s.!]*",
+    r"@EN_APP@\s+(?:for\s+)?(?P<n>\d{1,3})(?:\s+(?:please|pls|now))?[\s.!]*",
     re.IGNORECASE,
 )
-_ZH_FOCUS_NUMBER = re.compile(
-    r"(?:请|帮我|麻烦)?(?:开始|来个?|开个?)?\s*(?:专注|番茄钟?|计时|focus|pomodoro|timer)\s*(?P<n>\d{1,3})\s*(?:吧|好了)?[。.!！\s]*",
+_ZH_UNITLESS = _Template(
+    r"(?:请|帮我|麻烦)?(?:开始|来个?|开个?)?\s*@ZH_APP@\s*(?P<n>\d{1,3})\s*(?:吧|好了)?[。.!！\s]*",
     re.IGNORECASE,
 )
-MAX_UNITLESS_MINUTES = 180
 
 
-def _focus_number(pattern: re.Pattern[str], text: str, language: Language) -> Intent | None:
-    match = pattern.fullmatch(text)
-    if match is None or not 1 <= int(match.group("n")) <= MAX_UNITLESS_MINUTES:
-        return None
-    return _outcome(int(match.group("n")) * 60, None, language)
+def _unitless(g: _Grammar, pattern: _Template, text: str, language: Language) -> Intent | None:
+    for app in g.unitless:
+        match = g(pattern, app).fullmatch(text)
+        if match is not None and 1 <= int(match.group("n")) <= (app.unitless_minutes or 0):
+            return _start(app, int(match.group("n")) * 60, None, language)
+    return None
 
 
-def _outcome(seconds: float, activity: str | None, language: Language) -> Intent:
+def _outcome(g: _Grammar, seconds: float, activity: str | None, language: Language) -> Intent:
+    """A start of the default app (there is none to start: help)."""
+    if g.default is None:
+        return Help(language=language)
+    return _start(g.default, seconds, activity if g.default.activity else None, language)
+
+
+def _start(app: DeclaredApp, seconds: float, activity: str | None, language: Language) -> Intent:
     whole = round(seconds)
-    if not MIN_FOCUS_SECONDS <= whole <= MAX_FOCUS_SECONDS:
-        return DurationOutOfRange(requested_seconds=seconds, language=language)
-    return StartFocus(duration_seconds=whole, activity=activity, language=language)
+    if not MIN_SECONDS <= whole <= _bound(app):
+        return DurationOutOfRange(requested_seconds=seconds, language=language, app_id=app.app_id)
+    return Start(app.app_id, whole, activity, language)
 
 
 def _clip(activity: str | None) -> str | None:
     if not activity:
         return None
     return activity[:MAX_ACTIVITY_LENGTH].strip() or None
+
+
+# What a stop names: everything ("停止quiz" and "stop the 阅读 timer" name an app by its nouns).
+_STOP_ALL = re.compile(r"\b(?:everything|all(?!\s+right)|both)\b|全部|全都|都|所有|一切|统统", re.IGNORECASE)
+
+
+def _stop_target(g: _Grammar, text: str) -> str | None:
+    named = [app.app_id for app in g.apps if g.nouns[app.app_id].search(text)]
+    if _STOP_ALL.search(text) or len(named) > 1:
+        return "all"
+    return named[0] if named else None
 
 
 def _clauses(text: str, separators: str) -> list[str]:
@@ -325,37 +489,45 @@ def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.P
 
 _EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s+(?:and|so|just)\s+"
 _EN_POLITE = (
-    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+)\s+"
+    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
+_EN_THING = r"(?:session|round|@EN_NOUNS@)"  # what runs: the apps' nouns
 _EN_STOP_VERB = r"(?:stop|cancel|abort|quit|halt|end|finish|terminate|kill|turn\s+off|switch\s+off|shut\s+off|drop)"
-_EN_STOP_CLAUSE = re.compile(
+_EN_STOP_CLAUSE = _Template(
     r"^" + _EN_POLITE + r"(?:" + _EN_STOP_VERB + r"(?:\s+(?:the|my|this|current|that|our))?(?:\s+(?:current|running))?"
-    r"(?:\s+(?:focus(?:ing)?(?:\s+session)?|timer|clock|pomodoro|session|round|countdown|timing|it|now))?"
+    # what is stopped: it, everything, or a thing by name ("the <noun>", "my <noun> session", "the math <noun>")
+    r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
+    rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?))?"
     r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
-    r"|no\s+more(?:\s+(?:focus|focusing|timer))?|i\s+give\s+up|give\s+up|call\s+it\s+a\s+day"
-    r"|i\s+(?:don'?t|do\s+not)\s+want\s+to\s+(?:focus|continue|keep\s+going|go\s+on|do\s+(?:this|it)(?:\s+now)?)(?:\s+any\s*more)?"
-    r"|i'?m\s+not\s+(?:doing|focusing\s+on)\s+(?:this|it)(?:\s+any\s*more)?"
+    r"|no\s+more(?:\s+@EN_NOUNS@)?|i\s+give\s+up|give\s+up|call\s+it\s+a\s+day"
+    r"|i\s+(?:don'?t|do\s+not)\s+want\s+to\s+(?:@EN_NOUNS@|continue|keep\s+going|go\s+on|do\s+(?:this|it)(?:\s+now)?)(?:\s+any\s*more)?"
+    r"|i'?m\s+not\s+(?:doing|@EN_NOUNS@\s+on)\s+(?:this|it)(?:\s+any\s*more)?"
     r")(?:\s+(?:now|please|already|then|anymore|any\s+more|for\s+now|for\s+today|right\s+now|thanks|thank\s+you))*$",
     re.IGNORECASE,
 )
 _EN_FILLER_CLAUSE = re.compile(
-    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|fine|lol)$",
+    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|all\s+right|fine|lol|sure|ugh+|argh+|meh)$",
     re.IGNORECASE,
 )
-# Anything opening with these is about stopping, even with more words ("stop the 25 minute focus").
-_EN_STOP_LEADING = re.compile(r"^" + _EN_POLITE + r"(?:stop|cancel|abort|halt)\b", re.IGNORECASE)
-_EN_STATUS = re.compile(
+# Anything opening with these is about stopping, even with more words ("stop the 25 minute one").
+_EN_STOP_LEADING = re.compile(
+    r"^" + _EN_POLITE + r"(?:stop|cancel|abort|halt)\b(?!\s+(?:me|him|her|them|us|you|myself|people)\b)", re.IGNORECASE
+)
+_EN_STATUS = _Template(
     r"\bhow\s+(?:much|long|many)(?:\s+\w+){0,4}\s+(?:left|remaining|remain|longer|to\s+go)\b"
     r"|\b(?:time|minutes|mins|seconds|hours)\s+(?:left|remaining|to\s+go)\b|\bremaining\s+time\b"
     r"|\bhow\s+long\s+(?:till|til|'til|until|before)\s+(?:it|this|the|my|i'?m|i\s+am|i'?ll|i\s+can|we)\b"
     r"|^(?:what'?s\s+the\s+)?status\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
-    r"|\b(?:is|are)\s+(?:a|the|my|any)\s+(?:focus|timer|pomodoro)\s+(?:still\s+)?(?:running|on|going)\b"
-    r"|\bam\s+i\s+(?:still\s+)?focusing\b|\bwhat\s+am\s+i\s+(?:focusing\s+on|doing)\b"
-    r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|the\s+focus|my\s+focus|the\s+timer|the\s+pomodoro)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
-    r"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:focus|timer|pomodoro)\s+going\b",
+    # "is my <noun> still going", "is the reading <noun> over yet", "is it over yet"
+    rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
+    r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
+    r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
+    r"|\bam\s+i\s+(?:still\s+)?@EN_NOUNS@\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
+    r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|(?:the|my)\s+@EN_NOUNS@)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
+    rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
     re.IGNORECASE,
 )
 # A stop word anywhere makes a message no start, whatever else it says ("25 minutes, stop").
@@ -364,17 +536,25 @@ _EN_STOP_WORD = re.compile(
     re.IGNORECASE,
 )
 _EN_QUESTION = re.compile(
-    r"^(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b",
+    r"^(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b"
+    # a modal whose subject is not "you", "we" or "I" asks about something: "can it be an hour long?"
+    r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i)\b)\w",
     re.IGNORECASE,
 )
 _EN_NOT_A_FOCUS = re.compile(
     r"\b(?:don'?t|do\s+not|never|no|not|break|rest|nap|sleep|snooze|remind|alarm|wait|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
     r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
-    r"|^i\s+(?!need\b)\w+ed\b",  # "I studied for an hour" (but "I need")
-    re.IGNORECASE,
-)
-_EN_FOCUS_WORD = re.compile(
-    r"\b(?:focus|focusing|pomodoro|pomodoros|timer|concentrate|concentration|deep\s+work|time\s+me|sprint)\b",
+    r"|^i\s+(?!need\b)\w+ed\b"  # "I studied for an hour" (but "I need")
+    # hypotheticals ("if I started a timer…", "would a 50 minute one be too long"), a score asked back
+    r"|\b(?:if|whether|suppose|imagine|would(?!\s+(?:you|u|like|love)\b)|score|hate)\b|\bhow\s+did\s+i\s+do\b|\bget\s+right\b"
+    # can't, habits, wishes, someone else's words, a time of day or a day ("I can't focus for 25 minutes",
+    # "I usually study for an hour", "my teacher said to…", "at 3pm…", "on monday…"), a length judged
+    r"|\b(?:can't|cannot|couldn't|won't|shouldn't|wouldn't|isn't|wasn't|usually|always|often|sometimes|normally|daily"
+    r"|every\s+(?:day|morning|evening|night|week|time)|wish|hope|said|says|told|tells)\b"
+    r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much)\b"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekend\b"
+    # a statement about a thing, no request: "<noun> sounds like a pasta", "<noun> is hard"
+    r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b",
     re.IGNORECASE,
 )
 _EN_START_VERB = re.compile(
@@ -384,7 +564,7 @@ _EN_START_VERB = re.compile(
 
 _MARK = "\u00a7"  # stands in for the duration while looking for the activity
 _EN_LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|yeah|right|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
+    r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|yeah|right|ugh+|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
     r"|let'?s\s+|let\s+(?:me|us)\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
@@ -392,65 +572,65 @@ _EN_LEAD = re.compile(
     re.IGNORECASE,
 )
 _EN_ACTIVITY_PATTERNS = [
-    # "start a 10 minute timer for stretching", "a 25 minute pomodoro for reading"
-    re.compile(
-        rf"{_MARK}\s+(?:focus|timer|session|pomodoro|sprint|block)\s+(?:on|for|of)\s+(?P<act>[^{_MARK}]+?)\s*[.!?]*$",
+    # "start a 10 minute timer for stretching", "a 25 minute <noun> for reading"
+    _Template(
+        rf"{_MARK}\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block)\s+(?:on|for|of)\s+(?P<act>[^{_MARK}]+?)\s*[.!?]*$",
         re.IGNORECASE,
     ),
-    # "focus 90 seconds on homework", "focus on my essay for 25 minutes", "start focusing for 2 hours on writing"
-    re.compile(rf"\b(?:on|doing|with)\s+(?P<act>[^{_MARK}]+?)(?:\s+for)?\s*(?:{_MARK}|[.!?]*$)", re.IGNORECASE),
-    # "start a 25 minute reading focus", "a 3 second reading focus"
-    re.compile(
-        rf"{_MARK}\s*(?:long\s+)?(?P<act>[^{_MARK}]+?)\s+(?:focus|focusing|session|pomodoro|timer|block|sprint)\b",
+    # "<noun> 90 seconds on homework", "<noun> on my essay for 25 minutes", "start it for 2 hours on writing"
+    _Template(rf"\b(?:on|doing|with)\s+(?P<act>[^{_MARK}]+?)(?:\s+for)?\s*(?:{_MARK}|[.!?]*$)", re.IGNORECASE),
+    # "start a 25 minute reading <noun>", "a 3 second reading session"
+    _Template(
+        rf"{_MARK}\s*(?:long\s+)?(?P<act>[^{_MARK}]+?)\s+(?:@EN_DEFAULT_NOUNS@|session|block|sprint)\b",
         re.IGNORECASE,
     ),
-    # "25 minutes of reading", "focus 25 minutes for my essay", "spend 30 minutes reading"
-    re.compile(rf"{_MARK}\s+(?:(?:of|for|on)\s+)?(?P<act>[^{_MARK}]+?)\s*[.!?]*$", re.IGNORECASE),
+    # "25 minutes of reading", "<noun> 25 minutes for my essay", "spend 30 minutes reading"
+    _Template(rf"{_MARK}\s+(?:(?:of|for|on)\s+)?(?P<act>[^{_MARK}]+?)\s*[.!?]*$", re.IGNORECASE),
     # "read for half an hour", "I want to study Spanish for 40 minutes", "meditate 10 minutes"
-    re.compile(rf"^(?P<act>[^{_MARK}]+?)\s+(?:for\s+)?(?:(?:about|around|like)\s+)?{_MARK}", re.IGNORECASE),
+    _Template(rf"^(?P<act>[^{_MARK}]+?)\s+(?:for\s+)?(?:(?:about|around|like)\s+)?{_MARK}", re.IGNORECASE),
 ]
-_EN_ACTIVITY_EDGES = re.compile(
+_EN_ACTIVITY_EDGES = _Template(
     r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with))+$"
-    r"|^(?:(?:one|a|an)\s+)?(?:focus|pomodoro|timer|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s+|$)"
-    r"|\s+(?:focus|pomodoro|timer|session|sprint|block)$"
+    r"|^(?:(?:one|a|an)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s+|$)"
+    r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block)$"
     r"|[\s.,!?;:\"']+$|^[\s,;:\"']+",
     re.IGNORECASE,
 )
 # Words that are a request, not what it is for: never an activity on their own.
-_EN_NOT_AN_ACTIVITY = re.compile(
-    r"^(?:a|an|the|me|it|this|that|now|please|focus|focusing|session|timer|pomodoro|round|start|begin|run|set|go|do|get|"
-    r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|concentrate|sprint|block|more|another|just|ok|okay|"
+_EN_NOT_AN_ACTIVITY = _Template(
+    r"^(?:@EN_DEFAULT@|a|an|the|me|it|this|that|now|please|session|round|start|begin|run|set|go|do|get|"
+    r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|sprint|block|more|another|just|ok|okay|"
     r"of|for|on|with|to|one)?$",
     re.IGNORECASE,
 )
-_EN_REQUEST_VERB = re.compile(
+_EN_REQUEST_VERB = _Template(
     r"^(?:(?:start|begin|run|set|kick\s+off|give\s+me|do|spend|go|get)\s+(?:(?:a|an|the|my)\s+)?)+"
-    r"(?:(?:focus(?:ing)?|timer|pomodoro|session)\s+(?:on|for)\s+)?",
+    r"(?:(?:@EN_DEFAULT_NOUNS@|session)\s+(?:on|for)\s+)?",
     re.IGNORECASE,
 )
 
 
-def _clean_english_activity(raw: str) -> str | None:
+def _clean_english_activity(g: _Grammar, raw: str) -> str | None:
     activity = _EN_LEAD.sub("", raw.strip())
     while True:
-        cleaned = _EN_ACTIVITY_EDGES.sub("", _EN_REQUEST_VERB.sub("", activity)).strip()
+        cleaned = g(_EN_ACTIVITY_EDGES).sub("", g(_EN_REQUEST_VERB).sub("", activity)).strip()
         if cleaned == activity:
             break
         activity = cleaned
-    if _EN_NOT_AN_ACTIVITY.fullmatch(activity) or _MARK in activity:
+    if g(_EN_NOT_AN_ACTIVITY).fullmatch(activity) or _MARK in activity:
         return None
     return _clip(activity)
 
 
-def _english_activity(text: str, span: Span | None) -> str | None:
-    if span is None:  # "focus on reading": the activity of a start without a duration
+def _english_activity(g: _Grammar, text: str, span: Span | None) -> str | None:
+    if span is None:  # "<noun> on reading": the activity of a start without a duration
         match = re.search(r"\b(?:on|doing)\s+(?P<act>.+?)[.!?]*$", text, re.IGNORECASE)
-        return _clean_english_activity(match.group("act")) if match else None
+        return _clean_english_activity(g, match.group("act")) if match else None
     marked = f"{text[: span.start]} {_MARK} {text[span.end :]}".strip()
     for pattern in _EN_ACTIVITY_PATTERNS:
-        for match in pattern.finditer(marked):
-            activity = _clean_english_activity(match.group("act"))
+        for match in g(pattern).finditer(marked):
+            activity = _clean_english_activity(g, match.group("act"))
             if activity:
                 return activity
     return None
@@ -487,119 +667,158 @@ def _small_talk(
     return None
 
 
-def _parse_english(text: str, awaiting_duration: bool) -> Intent:
-    if _all_clauses(text, _EN_SEPARATORS, _EN_STOP_CLAUSE, _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
-        return StopFocus(language="en")
-    if _EN_STATUS.search(text):
-        return FocusStatus(language="en")
+def _named(g: _Grammar, text: str, languages: tuple[Language, ...]) -> DeclaredApp | None:
+    """The first app other than the default whose words or patterns ``text`` uses."""
+    return next((app for app in g.named if any(g.app_words[app.app_id][lang].search(text) for lang in languages)), None)
+
+
+def _activity_of_another(g: _Grammar, activity: str | None, language: Language) -> DeclaredApp | None:
+    """The app other than the default whose declared ``activities`` the whole activity is ("multiplication
+    5 min", "乘法5分钟": that app's start, not the default app's named after it)."""
+    if not activity:
+        return None
+    return next((app for app in g.named if g.activities[app.app_id][language].fullmatch(activity)), None)
+
+
+def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    if _all_clauses(text, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
+        return Stop(language="en", target=_stop_target(g, text))
+    if g(_EN_STATUS).search(text):
+        return Status(language="en")
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
     if talk is not None:
         return talk
-    if _EN_QUIZ.search(text) and not _EN_NOT_A_FOCUS.search(text):
-        return _quiz(text, english_durations(text), EN_JOINER, "en")
-    span = first_duration(english_durations(text), text, EN_JOINER)
+    named = _named(g, text, ("en",))
+    if named is not None and "start" not in named.tools:
+        return Help(language="en")  # about an app that is not started ("add to my notes: …")
+    if named is not None and not (_EN_NOT_A_FOCUS.search(text) or _EN_QUESTION.match(text)):
+        return _named_start(g, named, text, english_durations(text), EN_JOINER, "en")
+    spans = english_durations(text)
+    span = first_duration(spans, text, EN_JOINER)
+    if _another_duration(spans, span):
+        return Help(language="en")
     if span is None and awaiting_duration:
         bare = re.fullmatch(
             r"(?:about\s+|maybe\s+|just\s+)?(\d{1,4})(?:\s*(?:please|pls))?[\s.!]*", text, re.IGNORECASE
         )
         if bare:  # "25" after "how long?" means minutes
-            return _outcome(int(bare.group(1)) * 60, None, "en")
-    if span is None and (unitless := _focus_number(_EN_FOCUS_NUMBER, text, "en")) is not None:
+            return _outcome(g, int(bare.group(1)) * 60, None, "en")
+    if span is None and (unitless := _unitless(g, _EN_UNITLESS, text, "en")) is not None:
         return unitless
     if _EN_QUESTION.match(text) or _EN_NOT_A_FOCUS.search(text) or _EN_STOP_WORD.search(text):
         return Help(language="en")
     if span is not None and _english_bare(text, span):
-        return _outcome(span.seconds, None, "en") if awaiting_duration else Help(language="en")
-    activity = _english_activity(text, span)
-    meant = bool(_EN_FOCUS_WORD.search(text) or _EN_START_VERB.match(text) or activity)
-    if not meant:
+        return _outcome(g, span.seconds, None, "en") if awaiting_duration else Help(language="en")
+    activity = _english_activity(g, text, span) if g.default is not None and g.default.activity else None
+    other = _activity_of_another(g, activity, "en") if span is not None else None
+    if other is not None:
+        return _named_start(g, other, text, spans, EN_JOINER, "en")
+    meant = bool(g.default_words["en"].search(text) or _EN_START_VERB.match(text) or activity)
+    if not meant or g.default is None:
         return Help(language="en")
     if span is None:
         return Help(language="en", missing_duration=True, activity=activity)
-    return _outcome(span.seconds, activity, "en")
+    return _outcome(g, span.seconds, activity, "en")
 
 
 # --- Chinese -----------------------------------------------------------------------------------
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天)*"
+    r"(?:好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
+    r"|全部|全都|都|所有的?|统统|一起)*"
 )
-_ZH_ACTIVITY_VERBS = (
-    r"(?:做|学|看|读|写|练|背|专注|计时|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
-)
+# What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
+# never a time: "取消明天的<noun>" is no stop of this one).
+_ZH_THING = r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才)[\u4e00-\u9fff]){0,4}?@ZH_NOUNS@)"
+_ZH_ACTIVITY_VERBS = r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|测|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
-    r"(?:停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
+    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
-_ZH_STOP_CLAUSE = re.compile(
-    rf"^{_ZH_STOP_LEAD}(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|当前|现在的|掉)?\s*(?:的)?\s*(?:专注|计时|番茄钟?|倒计时|计时器|测验|口算|练习)?"
+_ZH_STOP_CLAUSE = _Template(
+    # the thing may come first ("<noun>不做了", "把<noun>关了") or after ("结束阅读<noun>", "停止<noun>")
+    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就)?\s*"
+    rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
 _ZH_FILLER_CLAUSE = re.compile(
-    r"^(?:好|好的|好吧|嗯|哎|唉|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK)$"
+    r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|累了|累死了|晕|天哪)+$"
 )
-_ZH_STATUS = re.compile(
-    r"还(?:剩|有|要)(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
-    r"|(?:专注|计时|番茄钟?)?(?:结束|完成|好)了(?:吗|没有?)|(?:专注|计时|进行)了?(?:多久|多长时间)了|进行到哪|在专注(?:什么|吗)|专注(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|专注)什么"
-    r"|(?:还|现在|正)在(?:专注|计时|倒计时)(?:吗|中吗|没有?)|(?:专注|计时器?|番茄钟?|倒计时)(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
+_ZH_STATUS = _Template(
+    r"还(?:剩|有|要)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
+    r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|@ZH_NOUNS@)什么"
+    r"|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
-_ZH_QUESTION = re.compile(r"什么|为什么|怎么|如何|多久|多长|是不是|是否|哪")
-_ZH_NOT_A_FOCUS = re.compile(
-    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|一会|回头|晚点|稍后|明天|今晚|晚上|下午|上午|早上|中午"
+_ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
+# A question ending in 吗 that is no polite request ("这个难吗", but not "可以…五分钟吗").
+_ZH_YES_NO = re.compile(
+    r"^(?![你您]?(?:可以|可不可以|能不能|能|请|帮我|麻烦|给我|来)).*(?<!好|以|行|能)吗[?？。!！\s]*$"
+)  # "25分钟够吗", "一个小时会累吗" ask; "…25分钟好吗", "…可以吗" are polite requests
+_ZH_NOT_A_FOCUS = _Template(
+    # hypotheticals (如果…), a score asked back, "不做…" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
+    r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)"
+    r"|(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|弹)了\s*(?:\d|[零〇一二两俩三四五六七八九十半])"
+    # can't (不了, 没法), didn't (没做), habits (每天, 平时), wishes, someone else's words, a time of day or
+    # a day (三点, 周一, 下周), a length judged (太长)
+    r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
+    r"|希望|但愿|(?:老师|妈妈|爸爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
+    r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
+    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
-_ZH_FOCUS_WORD = re.compile(r"专注|番茄|计时|集中|专心|focus|pomodoro|timer", re.IGNORECASE)
 _ZH_START_VERB = re.compile(
-    r"^(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们)*\s*(?:开始|来|start|begin)", re.IGNORECASE
+    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们)*\s*(?:开始|来|start|begin)"
+    r"|[，,。\s](?:开始|start)(?:吧|啦)?[。!！\s]*$",  # "那就30分钟吧，开始"
+    re.IGNORECASE,
 )
-_ZH_LEADING_FILLER = re.compile(
+_ZH_LEADING_FILLER = _Template(
     r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|"
-    r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|专注于|专注|番茄钟|番茄|计时器|计时|设个|设置|定个|开个|可以|能不能|能|"
-    r"就|那就|先|嗯|好|好的|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
+    r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|@ZH_DEFAULT_NOUNS@于?|设个|设置|定个|开个|可以|能不能|能|"
+    r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
 )
-_ZH_TRAILING_FILLER = re.compile(
-    r"(?:吧|啊|呀|哦|的|专注|番茄钟|番茄|计时|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|左右|上下|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
+_ZH_TRAILING_FILLER = _Template(
+    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|左右|上下|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
 )
 # A one-character verb before the duration and its object after it read as one activity:
 # "做20分钟作业" -> "做作业", "看半小时书" -> "看书".
 _ZH_SPLIT_VERB = re.compile(r"^[做写看读学练背听画弹跑拉唱]$")
 
 
-def _strip_zh(segment: str) -> str:
+def _strip_zh(g: _Grammar, segment: str) -> str:
     previous = None
     while previous != segment:
         previous = segment
-        segment = _ZH_TRAILING_FILLER.sub("", _ZH_LEADING_FILLER.sub("", segment))
+        segment = g(_ZH_TRAILING_FILLER).sub("", g(_ZH_LEADING_FILLER).sub("", segment))
     return segment
 
 
-# English request words in a Chinese message ("Focus 25 min on 数学", "start 25分钟 for 写作业").
-_ZH_ENGLISH_FILLER = re.compile(
-    r"^(?:(?:please|pls|start|begin|let'?s|a|an|the|focus(?:ing)?|pomodoro|timer|session|round|on|for|of|doing|about|to|now)\b[\s,:]*)+",
+# English request words in a Chinese message ("<noun> 25 min on 数学", "start 25分钟 for 写作业").
+_ZH_ENGLISH_FILLER = _Template(
+    r"^(?:(?:please|pls|start|begin|let'?s|a|an|the|@EN_DEFAULT_NOUNS@|session|round|on|for|of|doing|about|to|now)\b[\s,:]*)+",
     re.IGNORECASE,
 )
-_ZH_ENGLISH_TRAILING = re.compile(
-    r"(?:[\s,:]*\b(?:please|pls|now|focus(?:ing)?|session|timer|pomodoro|on|for|of))+\s*$", re.IGNORECASE
+_ZH_ENGLISH_TRAILING = _Template(
+    r"(?:[\s,:]*\b(?:please|pls|now|@EN_DEFAULT_NOUNS@|session|on|for|of))+\s*$", re.IGNORECASE
 )
 
 
-def _strip_mixed(segment: str) -> str:
+def _strip_mixed(g: _Grammar, segment: str) -> str:
     previous = None
     while previous != segment:
         previous = segment
-        segment = _strip_zh(segment)
-        segment = _ZH_ENGLISH_TRAILING.sub("", _ZH_ENGLISH_FILLER.sub("", segment)).strip()
+        segment = _strip_zh(g, segment)
+        segment = g(_ZH_ENGLISH_TRAILING).sub("", g(_ZH_ENGLISH_FILLER).sub("", segment)).strip()
     return segment
 
 
-def _chinese_activity(text: str, span: Span | None) -> str | None:
+def _chinese_activity(g: _Grammar, text: str, span: Span | None) -> str | None:
     # What is left around the duration once the request words are gone is the activity:
-    # "专注 25 分钟写作业" -> "写作业", "写作业专注25分钟" -> "写作业", "Focus 25 min on 数学" -> "数学".
+    # "<noun> 25 分钟写作业" -> "写作业", "写作业<noun>25分钟" -> "写作业", "<noun> 25 min on 数学" -> "数学".
     # After wins over before, except a verb split by the duration ("做20分钟作业").
     if span is None:
-        return _clip(_strip_mixed(text))
-    after, before = _strip_mixed(text[span.end :]), _strip_mixed(text[: span.start])
+        return _clip(_strip_mixed(g, text))
+    after, before = _strip_mixed(g, text[span.end :]), _strip_mixed(g, text[: span.start])
     if after and _ZH_SPLIT_VERB.match(before):
         return _clip(before + after)
     return _clip(after or before)
@@ -612,38 +831,50 @@ _ZH_GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|早上好|下午
 _ZH_THANKS = re.compile(r"^(?:谢谢|多谢|感谢|谢啦|谢了)")
 
 
-def _parse_chinese(text: str, awaiting_duration: bool) -> Intent:
-    if _all_clauses(text, _ZH_SEPARATORS, _ZH_STOP_CLAUSE, _ZH_FILLER_CLAUSE):
-        return StopFocus(language="zh")
-    if _ZH_STATUS.search(text):
-        return FocusStatus(language="zh")
+def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
+        return Stop(language="zh", target=_stop_target(g, text))
+    if g(_ZH_STATUS).search(text):
+        return Status(language="zh")
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
         return talk
-    if (_ZH_QUIZ.search(text) or _EN_QUIZ.search(text)) and not _ZH_NOT_A_FOCUS.search(text):
-        return _quiz(text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
-    spans = chinese_durations(text) or english_durations(text)  # "focus 25 min 写作业" mixes both
+    named = _named(g, text, ("zh", "en"))
+    if named is not None and "start" not in named.tools:
+        return Help(language="zh")
+    if named is not None and not (
+        g(_ZH_NOT_A_FOCUS).search(text) or _ZH_QUESTION.search(text) or _ZH_YES_NO.match(text)
+    ):
+        return _named_start(g, named, text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
+    spans = chinese_durations(text) or english_durations(text)  # "<noun> 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)
+    if _another_duration(spans, span):
+        return Help(language="zh")
     if span is None and awaiting_duration:
         bare = re.fullmatch(r"(?:就|那就|大概)?\s*(\d{1,4})\s*(?:吧|好了)?[\s.!。！]*", text)
-        if bare:  # "25" after "要专注多久？" means minutes
-            return _outcome(int(bare.group(1)) * 60, None, "zh")
-    if span is None and (unitless := _focus_number(_ZH_FOCUS_NUMBER, text, "zh")) is not None:
+        if bare:  # "25" after "要多久？" means minutes
+            return _outcome(g, int(bare.group(1)) * 60, None, "zh")
+    if span is None and (unitless := _unitless(g, _ZH_UNITLESS, text, "zh")) is not None:
         return unitless
     if (
         _ZH_QUESTION.search(text)
-        or _ZH_NOT_A_FOCUS.search(text)
+        or g(_ZH_NOT_A_FOCUS).search(text)
         or _ZH_STOP_WORD.search(text)
         or _EN_STOP_WORD.search(text)
+        or _ZH_YES_NO.match(text)
     ):
         return Help(language="zh")
-    activity = _chinese_activity(text, span)
-    if span is not None and activity is None and not _ZH_FOCUS_WORD.search(text) and not _ZH_START_VERB.match(text):
+    activity = _chinese_activity(g, text, span) if g.default is not None and g.default.activity else None
+    other = _activity_of_another(g, activity, "zh") if span is not None else None
+    if other is not None:
+        return _named_start(g, other, text, spans, ZH_JOINER, "zh")
+    focus_word = g.default_words["zh"].search(text)
+    if span is not None and activity is None and not focus_word and not _ZH_START_VERB.search(text):
         # Nothing but a duration ("25分钟", "就半小时吧"): an answer to "how long?", or unclear.
-        return _outcome(span.seconds, None, "zh") if awaiting_duration else Help(language="zh")
-    meant = bool(_ZH_FOCUS_WORD.search(text) or _ZH_START_VERB.match(text) or (span is not None and activity))
-    if not meant:
+        return _outcome(g, span.seconds, None, "zh") if awaiting_duration else Help(language="zh")
+    meant = bool(focus_word or _ZH_START_VERB.search(text) or (span is not None and activity))
+    if not meant or g.default is None:
         return Help(language="zh")
     if span is None:
         return Help(language="zh", missing_duration=True, activity=activity)
-    return _outcome(span.seconds, activity, "zh")
+    return _outcome(g, span.seconds, activity, "zh")

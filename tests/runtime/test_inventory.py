@@ -104,6 +104,12 @@ def test_the_published_pomodoro_descriptors_are_the_frozen_schemas():
         ("pomodoro", "Pomodoro", True),
         ("quiz", "Practice quiz", True),
     ]
+    # And how long each operation tool may run (its manifest's bound): an Agent need not guess it.
+    assert [a.get("max_duration_seconds") for a in published["apps"]] == [
+        None,
+        {"pomodoro.start": 86400},
+        {"quiz.start": 3600},
+    ]
     assert [t["name"] for t in published["tools"]] == [
         "notes.append",
         "notes.read",

@@ -457,12 +457,41 @@ def test_the_page_shows_an_apps_own_words_in_its_language(tmp_path, settings):
             "languages/en/start/0: unknown slot 'minutes'",
         ),
         (lambda p: p["languages"].pop("zh-hans"), "languages: 'zh-hans' is a required property"),
+        # Version 2 (decision 0057): what the generic grammar needs refers to what the app has.
+        (lambda p: p.update(phrasings_version=3), "phrasings_version: 3 is not one of [1, 2]"),
+        (
+            lambda p: p.update(phrasings_version=1),
+            "grammar: needs phrasings_version 2",
+        ),
+        (
+            lambda p: p["arguments"].pop("activity"),
+            "grammar/activity: needs arguments/activity",
+        ),
+        (
+            lambda p: p.update(report={"score": "score.correct"}),
+            "report/score: 'score.correct' is not a field of its start tool's result",
+        ),
+        (
+            lambda p: p["grammar"].update(choice={"default": "long", "values": ["short"]}),
+            "grammar/choice/default: 'long' is not one of its values",
+        ),
+        (
+            lambda p: p["grammar"].update(choice={"default": "short", "values": ["short"]}),
+            "languages/en/choices: 'short' has no name",
+        ),
+        (
+            lambda p: p["grammar"].update(
+                generate={"argument": "questions", "generator": "arithmetic", "count": 2, "operations": {}}
+            ),
+            "grammar/generate/argument: 'questions' is not an argument of its start tool",
+        ),
     ],
 )
 def test_phrasings_beside_a_manifest_are_read_and_checked(change, expected, tmp_path):
     """``phrasings.json`` beside a manifest is loaded with it (decision 0050); a tool that is not the app's,
     an argument its tool does not take, an unknown slot or a missing language is an error naming the file
-    and the field."""
+    and the field; so is a version 2 grammar, report or choice that refers to what the app lacks, or version
+    2's fields under version 1."""
     assert load_manifest(BUNDLED["pomodoro"], runtime_tools=TOOLS).phrasings["tools"]["start"] == "pomodoro.start"
     phrasings = json.loads((BUNDLED["pomodoro"].parent / "phrasings.json").read_text(encoding="utf-8"))
     path = write_manifest(tmp_path / "pomodoro", bundled("pomodoro"))
@@ -472,3 +501,17 @@ def test_phrasings_beside_a_manifest_are_read_and_checked(change, expected, tmp_
     with pytest.raises(ManifestError) as error:
         load_manifest(path, runtime_tools=TOOLS)
     assert str(error.value) == f"{tmp_path / 'pomodoro' / 'phrasings.json'}: {expected}"
+
+
+def test_phrasings_version_1_is_still_accepted(tmp_path):
+    """A ``phrasings.json`` of version 1 (no grammar, report or words) loads as before (decision 0057)."""
+    phrasings = json.loads((BUNDLED["pomodoro"].parent / "phrasings.json").read_text(encoding="utf-8"))
+    phrasings["phrasings_version"] = 1
+    for key in ("grammar", "report", "offer_again"):
+        phrasings.pop(key, None)
+    for words in phrasings["languages"].values():
+        for key in ("words", "patterns", "nouns", "keywords", "typos", "choices"):
+            words.pop(key, None)
+    path = write_manifest(tmp_path / "pomodoro", bundled("pomodoro"))
+    write_manifest(tmp_path / "pomodoro", phrasings, name="phrasings.json")
+    assert load_manifest(path, runtime_tools=TOOLS).phrasings["phrasings_version"] == 1

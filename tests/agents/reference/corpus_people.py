@@ -9,6 +9,12 @@ duration, and messages that must never become an action (weather, negations, pas
 ``TUNING_*`` may drive changes to the grammar: where a row fails, its *family* is generalised (number
 words, time words, typo-tolerant keywords), never the phrase added as a string. ``HELD_OUT_PEOPLE_*``
 is never tuned on: it is measured as a whole (understood share and wrong actions), not row by row.
+
+The tuning rows after the first 49 per language were written later, by another hand, for the families
+where the grammar was weakest: a stop naming what it stops (two things running), status of a quiz, a
+score or notes asked back, two apps in one message, messages that must not act (jokes, negations,
+hypotheticals, questions about an app) and quiz asks in every order ("练减法5分钟", "5 min subtraction
+practice"). The grammar was generalised from them alone; the held-out totals were read once per round.
 """
 
 from __future__ import annotations
@@ -64,6 +70,144 @@ thanks! | help
 is 25 minutes a good length for a pomodoro? | help
 remind me in 10 minutes to call mom | help
 don't stop the timer | help
+what did I write down | help
+read my notes pls | help
+what was my score | help
+whats my quiz score | help
+how did i do on the quiz | help
+how many did i get right | help
+note: quiz tomorrow at 5 | help
+add to my notes: 25 minutes of reading done | help
+can you stop me from checking my phone | help
+don't start a timer | help
+what is a pomodoro | help
+what's a quiz | help
+if i started a 25 min timer would it ring? | help
+what happens if i stop the timer | help
+should i do a 10 minute quiz? | help
+i hate quizzes | help
+how do i stop a quiz | help
+can a quiz be longer than an hour | help
+my friend did a 5 minute multiplication quiz | help
+no quiz today | help
+what does stop do | help
+i dont want to do math for 10 minutes | help
+would a 50 minute pomodoro be too long | help
+5 min subtraction practice | quiz | 300 | subtraction
+subtraction drill 5 mins | quiz | 300 | subtraction
+practice multiplication for ten minutes | quiz | 600 | multiplication
+10 minutes of addition problems | quiz | 600 | addition
+drill me on times tables 3 min | quiz | 180 | multiplication
+addition practise twenty mins | quiz | 1200 | addition
+lets practice subtraction for 2 minutes | quiz | 120 | subtraction
+math practice 5 min | quiz | 300 | mixed
+15 min of mental maths pls | quiz | 900 | mixed
+multiplication quizz for 5 minutes | quiz | 300 | multiplication
+5 min math drill | quiz | 300 | mixed
+focus on multiplication practice for 10 minutes | quiz | 600 | multiplication
+practice addition | ask
+quiz me for 2 hours | range
+practise my multiplcation for 5 min | quiz | 300 | multiplication
+drill me on sums for 4 minutes | quiz | 240 | mixed
+practice piano for 20 minutes | start | 1200 | practice piano
+math homework for 30 min | start | 1800 | math homework
+stop the quiz pls | stop
+stpo quiz | stop
+stop everything | stop
+ok stop both of them | stop
+end the focus timer | stop
+cancel the quiz, im done | stop
+kill the timer | stop
+stop the math quiz | stop
+i want to stop the quiz now | stop
+please end my pomodoro session | stop
+cancel the reading timer | stop
+stop the 25 min timer | stop
+finish the drill now | stop
+how long left | status
+how many mins left on the quiz | status
+is my timer still going? | status
+is the quiz still running | status
+how much time do i have left | status
+hows my pomodoro going | status
+time remaining? | status
+whats left on the clock | status
+is the pomodoro over yet | status
+how much longer | status
+how long have i got | status
+is my reading timer done | status
+hows the quiz going | status
+is it over yet? | status
+how many minutes do i have left on the drill | status
+is the timer on my phone broken | help
+quiz me on addition for 5 min then focus 25 min | help
+start a 10 min quiz and a 25 minute focus | help
+note: finish the quiz later | help
+stop the timer and quiz me on subtraction for 3 minutes | stop
+could u pls quiz me on times tables for like five mins | quiz | 300 | multiplication
+yo gimme a 2 min addition drill | quiz | 120 | addition
+hey can you do a quick subtraction quiz, three minutes | quiz | 180 | subtraction
+umm ok stop the quiz i guess | stop
+nah cancel the pomodoro | stop
+plz stop timer | stop
+whats my time left | status
+hows it going, how many mins left | status
+r u still timing me? | status
+can i see my notes | help
+what did i note earlier | help
+did i pass the quiz | help
+lol no dont start anything | help
+im not gonna focus today | help
+what's the point of a pomodoro | help
+i was thinking about a 25 min focus | help
+you can't stop me lol | help
+what would happen if i quit the quiz | help
+tell me a joke | help
+pomodoro sounds like a pasta | help
+all right, stop the timer | stop
+I can't focus for 25 minutes | help
+i cant even do 5 min of math practice | help
+i usually study for an hour | help
+every day i read for 30 mins | help
+I wish I could focus for two hours | help
+my teacher said to practice multiplication for 10 minutes | help
+at 3pm start a 25 minute focus | help
+next week I'll do a 10 min quiz every day | help
+on monday focus 1 hour on taxes | help
+25 minutes is too long | help
+ok fine, 20 min of coding then | start | 1200 | coding
+k start 15 min | start | 900 | -
+sure, quiz me on addition 5 min | quiz | 300 | addition
+alright lets do 3 minutes of times tables | quiz | 180 | multiplication
+start a pomodoro of twenty-five minutes for my thesis | start | 1500 | my thesis
+could you time me reading for 20 min | start | 1200 | reading
+stop stop stop | stop
+cancel that | stop
+ugh stop the quiz | stop
+how many minutes r left | status
+is my focus still on? | status
+what was I working on | status
+multiplication 5 min | quiz | 300 | multiplication
+5 mins multiplication pls | quiz | 300 | multiplication
+times tables, 10 minutes | quiz | 600 | multiplication
+addition for 3 min | quiz | 180 | addition
+do subtraction for five minutes | quiz | 300 | subtraction
+10 min of sums | quiz | 600 | mixed
+a quick 2 minute math quiz | quiz | 120 | mixed
+quiz on minus for 4 mins | quiz | 240 | subtraction
+test my multiplication for 6 minutes | quiz | 360 | multiplication
+arithmetic practice, half an hour | quiz | 1800 | mixed
+quiz me 5 min | quiz | 300 | mixed
+practice adding for 5 minutes | quiz | 300 | addition
+study multiplication for 20 min | start | 1200 | study multiplication
+math for 30 minutes | start | 1800 | math
+tmrw focus 1h on chem | help
+l8r lets do a 20 min quiz | help
+tonite 45 mins of reading | help
+is 25 minutes enough? | help
+would 10 min of subtraction be enough | help
+can you add a 10 minute math quiz | quiz | 600 | mixed
+quiz me on addition and subtraction for 6 minutes | quiz | 360 | mixed
 """
 
 TUNING_ZH = """
@@ -117,6 +261,138 @@ TUNING_ZH = """
 番茄钟一般多长时间？ | help
 别停 | help
 十分钟后提醒我打电话 | help
+我的笔记 | help
+我记了啥 | help
+我得了多少分 | help
+测验成绩是多少 | help
+刚才那个测验我答对了几道 | help
+我不想专注了吗 | help
+番茄钟是什么 | help
+什么是番茄工作法 | help
+你能阻止我玩手机吗 | help
+不要开始计时 | help
+如果我专注25分钟会怎样 | help
+加法题难吗 | help
+我讨厌做题 | help
+口算是什么意思 | help
+朋友做了十分钟乘法题 | help
+今天不做乘法题 | help
+练减法5分钟 | quiz | 300 | subtraction
+乘法题十分钟 | quiz | 600 | multiplication
+5分钟减法练习 | quiz | 300 | subtraction
+十分钟的加法练习 | quiz | 600 | addition
+做乘法题 十五分钟 | quiz | 900 | multiplication
+来一组三分钟的口算 | quiz | 180 | mixed
+练习加法二十分钟 | quiz | 1200 | addition
+练乘法口诀5分钟 | quiz | 300 | multiplication
+考我减法，5分钟 | quiz | 300 | subtraction
+减法 practice 5 min | quiz | 300 | subtraction
+5 min 乘法 quiz | quiz | 300 | multiplication
+专注做乘法题10分钟 | quiz | 600 | multiplication
+乘法练习 | ask
+练减法 | ask
+口算两个小时 | range
+做数学作业半小时 | start | 1800 | 做数学作业
+做加法作业十分钟 | start | 600 | 做加法作业
+刷几道乘法 3分钟 | quiz | 180 | multiplication
+结束阅读计时 | stop
+测验不做了 | stop
+全部停掉 | stop
+都停了吧 | stop
+把番茄钟关了 | stop
+停一下口算 | stop
+结束练习吧 | stop
+取消专注 | stop
+别考了 | stop
+stop一下 | stop
+停止quiz | stop
+把乘法测验停了 | stop
+取消明天的计时 | help
+专注和测验都停掉 | stop
+还有几分钟 | status
+计时器还在走吗 | status
+测验还剩多久 | status
+还有多长时间结束 | status
+番茄钟结束了没 | status
+还要多久啊 | status
+口算还有几分钟 | status
+剩下几分钟了 | status
+我还要专注多久 | status
+测验还在进行吗 | status
+测验结束了吗 | status
+还要做多久 | status
+timer还剩多少 | status
+先做5分钟加法题然后专注25分钟 | help
+来个十分钟测验再来个25分钟番茄钟 | help
+记一下：明天做测验 | help
+麻烦出三分钟的减法题 | quiz | 180 | subtraction
+考考我乘法呗，五分钟 | quiz | 300 | multiplication
+来5min口算 | quiz | 300 | mixed
+嗯嗯 测验停一下吧 | stop
+算了算了 不考了 | stop
+把计时停了 | stop
+quiz还有多久 | status
+还剩几分钟啊 | status
+测验还有多少时间 | status
+我记了些什么 | help
+我考得怎么样 | help
+刚才测验答对几道 | help
+哈哈 不用开始 | help
+我今天不想专注 | help
+番茄钟有什么用 | help
+我在想要不要专注25分钟 | help
+你管不了我 | help
+要是我退出测验会怎样 | help
+讲个笑话 | help
+番茄炒蛋怎么做 | help
+我专注不了25分钟 | help
+我没做10分钟加法题 | help
+我每天专注25分钟 | help
+我平时学习一个小时 | help
+真希望我能专注两个小时 | help
+老师说要练十分钟乘法 | help
+下午三点开始专注25分钟 | help
+下周每天做10分钟测验 | help
+周一专注一小时报税 | help
+25分钟太长了 | help
+那就30分钟吧，开始 | start | 1800 | -
+行，写代码20分钟 | start | 1200 | 写代码
+好的，开始15分钟 | start | 900 | -
+好吧，考考我加法5分钟 | quiz | 300 | addition
+来3分钟乘法口诀 | quiz | 180 | multiplication
+帮我计时二十分钟看书 | start | 1200 | 看书
+停停停 | stop
+取消那个 | stop
+烦死了，不考了 | stop
+还剩几分钟了呀 | status
+专注还在进行吗？ | status
+我在专注什么来着 | status
+乘法5分钟 | quiz | 300 | multiplication
+5分钟的乘法 | quiz | 300 | multiplication
+加法十分钟 | quiz | 600 | addition
+做减法三分钟 | quiz | 180 | subtraction
+加减法混合练习10分钟 | quiz | 600 | mixed
+来十分钟口算吧 | quiz | 600 | mixed
+两分钟乘法测验 | quiz | 120 | multiplication
+练一下乘法，5分钟 | quiz | 300 | multiplication
+测一下我的减法 五分钟 | quiz | 300 | subtraction
+算术题半小时 | quiz | 1800 | mixed
+出5分钟的题 | quiz | 300 | mixed
+考我十分钟 | quiz | 600 | mixed
+乘法作业20分钟 | start | 1200 | 乘法作业
+加油，考考我乘法5分钟 | quiz | 300 | multiplication
+加油！来个口算5分钟 | quiz | 300 | mixed
+减肥期间口算10分钟 | quiz | 600 | mixed
+考考我加减5分钟 | quiz | 300 | mixed
+专注25分钟好吗 | start | 1500 | -
+25分钟够吗 | help
+专注一个小时会累吗 | help
+我需要专注25分钟吗 | help
+等下专注25分钟 | help
+明早专注一小时 | help
+下次专注半小时 | help
+专注25分钟又失败了 | help
+可以帮我专注25分钟吗 | start | 1500 | -
 """
 
 HELD_OUT_PEOPLE_EN = """

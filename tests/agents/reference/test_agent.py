@@ -16,13 +16,15 @@ import pytest
 from agents.common.client import PROTOCOL
 from agents.reference.agent import (
     CONFIRM_TIMEOUT_SECONDS,
-    INTERRUPT_TOOL,
-    START_TOOL,
     ReferenceAgent,
     call_id,
     confirm_id,
 )
 from runtime.inventory import inventory_for_scope
+
+# The bundled Pomodoro's frozen tools (the Agent knows them only from its declaration, decision 0057).
+START_TOOL = "pomodoro.start"
+INTERRUPT_TOOL = "pomodoro.interrupt"
 
 CONV = "5b0b8c1e-2d4f-4c55-9a57-3f1e0f7d2a10"
 SESSION = "9f5e2c41-7a0b-4d0e-8c3a-1b2c3d4e5f60"
@@ -411,6 +413,39 @@ def test_stopping_a_quiz_that_already_ended_says_no_quiz_is_running():
     run(scenario())
 
 
+@pytest.mark.spec("R-3.7")
+def test_a_stop_that_names_the_focus_or_the_quiz_stops_that_one_while_both_run():
+    """A quiz and a focus run in one conversation: a stop naming the timer interrupts the focus and leaves
+    the quiz, one naming the quiz stops the quiz, "stop everything" stops both; a bare "stop" stops the
+    quiz (what the Agent started last), as before (issue 36)."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        await agent.handle(inventory())
+        await agent.handle(user_message("quiz me on addition for 5 minutes", message_id="m-quiz"))
+        [start] = wire.take()
+        await agent.handle(accepted(start["source_tool_call_id"]))
+        wire.take()  # the announcement
+        for n, (text, tools) in enumerate(
+            (
+                ("end the focus timer", [INTERRUPT_TOOL]),
+                ("结束阅读计时", [INTERRUPT_TOOL]),
+                ("stop the quiz pls", ["quiz.stop"]),
+                ("测验不做了", ["quiz.stop"]),
+                ("stop everything", ["quiz.stop", INTERRUPT_TOOL]),
+                ("全部停掉", ["quiz.stop", INTERRUPT_TOOL]),
+                ("stop", ["quiz.stop"]),
+            )
+        ):
+            await agent.handle(user_message(text, message_id=f"m-stop-{n}"))
+            calls = [f for f in wire.take() if f["type"] == "tool.call"]
+            assert [c["tool"] for c in calls] == tools, text
+            assert all(c["arguments"] == {} for c in calls)
+            assert len({c["source_tool_call_id"] for c in calls}) == len(calls)
+
+    run(scenario())
+
+
 @pytest.mark.spec("R-2.1.1", "R-3.10")
 def test_yes_to_another_round_starts_the_same_round_again():
     """Confirm answered true -> pomodoro.start with the same duration and activity and a new call id."""
@@ -481,6 +516,9 @@ def test_after_a_restart_a_result_and_a_confirm_still_work_from_their_own_fields
         agent, wire = await connected_agent()
         source_id = call_id("zh")
         await agent.handle(result_frame(source_id, seconds=60))
+        # Whose result it is comes with the Inventory (the Agent knows apps only from their declarations).
+        assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+        await agent.handle(inventory())
         assert wire.take() == []  # what ended last is read first: the result does not name its activity
         await agent.handle(state_frame())
         report, confirm, ack = wire.take()
@@ -587,13 +625,17 @@ def test_help_greetings_and_garbage_get_different_answers_in_the_persons_languag
 
 
 def test_a_tool_missing_from_the_inventory_is_not_called():
-    """If the conversation's Inventory lacks pomodoro.start the person is told; nothing is called."""
+    """If the conversation's Inventory lacks pomodoro.start (its declaration still there) the person is
+    told; nothing is called."""
 
     async def scenario():
         agent, wire = await connected_agent()
         await agent.handle(user_message("focus for 1 hour"))
         wire.take()
-        await agent.handle({"type": "inventory", "conversation_id": CONV, "revision": "inv-x", "tools": []})
+        apps = inventory()["apps"]
+        await agent.handle(
+            {"type": "inventory", "conversation_id": CONV, "revision": "inv-x", "tools": [], "apps": apps}
+        )
         assert wire.take() == [
             {"type": "message.send", "conversation_id": CONV, "text": "Pomodoro isn't available in this conversation."}
         ]
@@ -636,6 +678,8 @@ def test_a_result_of_a_call_made_before_a_restart_still_names_its_activity():
         asked = wire.take_reads()
         await agent.handle(state_frame(operations))
         await agent.handle(result_frame("ref.zh.0123456789abcdef0123456789abcdef"))
+        assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]  # whose result: its declaration
+        await agent.handle(inventory())
         if not wire.sent:  # not seen running: what ended last is read once, then the report goes
             asked += wire.take_reads()
             await agent.handle(state_frame(ended=ended))

@@ -17,18 +17,9 @@ import pytest
 
 from agents.reference import declared
 from agents.reference.agent import _about_a_named_app, _names_another_app
-from agents.reference.intents import (
-    DurationOutOfRange,
-    FocusStatus,
-    Help,
-    Intent,
-    StartFocus,
-    StartQuiz,
-    StopFocus,
-    detect_language,
-    parse_intent,
-)
+from agents.reference.intents import DurationOutOfRange, Help, Intent, detect_language
 from runtime.inventory import inventory_for_scope
+from tests.agents.reference.bundled import FocusStatus, StartFocus, StartQuiz, StopFocus, parse_intent
 
 pytestmark = pytest.mark.spec("R-2.1.1")
 
@@ -510,7 +501,7 @@ def _check(text: str, expected: str, seconds: int | None, activity: str | None) 
         assert (intent.duration_seconds, intent.activity) == (seconds, activity), text
         assert intent.language == detect_language(text)
     if isinstance(intent, StartQuiz):
-        assert (intent.duration_seconds, intent.kind) == (seconds, activity), text
+        assert (intent.duration_seconds, intent.choice) == (seconds, activity), text
         assert intent.language == detect_language(text)
 
 

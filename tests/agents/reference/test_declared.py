@@ -191,3 +191,80 @@ def test_the_phrasings_startminiapp_writes_understand_people(text, request_, sec
     found = declared.match(_generated(), text, detect_language(text))
     assert found is not None, text
     assert (found.request, found.slots.get("duration")) == (request_, seconds)
+
+
+def test_version_2_declarations_teach_the_grammar_what_it_needs():
+    """A version 2 declaration (decision 0057) brings the words that name the app, whether an activity is cut
+    from a start, a choice slot with its words and names per value, the result fields to report, whether
+    another round is offered; the start's bound comes from the Inventory (the manifest's, not repeated)."""
+    from runtime.inventory import inventory_for_scope
+
+    apps = {app.app_id: app for app in declared.apps_from_inventory(inventory_for_scope("personal").published())}
+    pomodoro, quiz = apps["pomodoro"], apps["quiz"]
+    assert "pomodoro" in pomodoro.words["en"] and "番茄钟" in pomodoro.words["zh"]
+    assert (pomodoro.activity, pomodoro.unitless_minutes, pomodoro.offer_again) == (True, 180, True)
+    assert (pomodoro.max_duration_seconds, quiz.max_duration_seconds) == (86400, 3600)
+    assert quiz.choices == ("mixed", "multiplication", "addition", "subtraction") and quiz.choice_default == "mixed"
+    assert "times" in quiz.choice_words["en"]["multiplication"] and "乘法" in quiz.choice_words["zh"]["multiplication"]
+    assert quiz.choice_name("multiplication", "zh") == "乘法口算"
+    assert quiz.report == {"correct": "score.correct", "answered": "score.answered", "total": "score.total"}
+    assert not quiz.activity and not quiz.offer_again and apps["notes"].words == {"en": (), "zh": ()}
+    # A reply with an activity is the app's *_activity wording when it declares one.
+    assert declared.reply(pomodoro, "started", "en", duration="5 minutes", activity="reading") == (
+        "Focus started: 5 minutes of reading. I'll let you know when it's done."
+    )
+    assert declared.reply(pomodoro, "started", "en", duration="5 minutes") == (
+        "Focus started: 5 minutes. I'll let you know when it's done."
+    )
+
+
+@pytest.mark.spec("R-2.1.1")
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("could you run the timer9 for twenty minutes please", ("start", 1200, "short")),
+        ("a long timer9 of 45 mins", ("start", 2700, "long")),
+        ("timer9 please", ("ask", None, "short")),
+        ("开一个 10 分钟的九号计时", ("start", 600, "short")),
+        ("stop the countdown", ("stop", "timer9", None)),
+        ("what's a timer9?", ("help", None, None)),
+        ("timer9 for 30 hours", ("range", 108000, None)),
+    ],
+)
+def test_the_generic_grammar_learns_a_new_app_from_its_version_2_declaration(text, expected):
+    """An app no Agent code names, declared in version 2 (its words, nouns, a choice, its bound from the
+    Inventory), is understood in the generic families beyond its phrasings (decision 0057)."""
+    from agents.reference.intents import DurationOutOfRange, Help, Start, Stop, parse_intent
+
+    timer9 = {
+        **TIMER9,
+        "phrasings_version": 2,
+        "grammar": {"choice": {"default": "short", "values": ["short", "long"]}},
+        "languages": {
+            "en": {
+                **TIMER9["languages"]["en"],
+                "words": ["timer9"],
+                "nouns": ["timer9", "countdown"],
+                "choices": {"short": {"name": "Short"}, "long": {"name": "Long", "words": ["long"]}},
+            },
+            "zh-hans": {
+                **TIMER9["languages"]["zh-hans"],
+                "words": ["九号计时"],
+                "nouns": ["九号计时"],
+                "choices": {"short": {"name": "短"}, "long": {"name": "长", "words": ["长"]}},
+            },
+        },
+    }
+    frame = inventory()
+    frame["apps"][0] = {**frame["apps"][0], "phrasings": timer9, "max_duration_seconds": {"timer9.start": 86400}}
+    intent = parse_intent(text, declared.apps_from_inventory(frame))
+    if isinstance(intent, Start):
+        assert (intent.app_id, "start", intent.duration_seconds, intent.choice) == ("timer9", *expected)
+    elif isinstance(intent, Stop):
+        assert ("stop", intent.target, None) == expected
+    elif isinstance(intent, DurationOutOfRange):
+        assert ("range", round(intent.requested_seconds), None) == expected and intent.app_id == "timer9"
+    else:
+        assert isinstance(intent, Help)
+        kind = "ask" if intent.missing_duration else "help"
+        assert (kind, None, intent.choice) == expected

@@ -7,17 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.reference.intents import (
-    MAX_FOCUS_SECONDS,
-    DurationOutOfRange,
-    FocusStatus,
-    Help,
-    StartFocus,
-    StopFocus,
-    chinese_number,
-    detect_language,
-    parse_intent,
-)
+from agents.reference.intents import DurationOutOfRange, Help, chinese_number, detect_language
+from tests.agents.reference.bundled import FocusStatus, StartFocus, StopFocus, max_seconds, parse_intent
 
 pytestmark = pytest.mark.spec("R-2.1.1")
 
@@ -238,7 +229,7 @@ EN_ACTIVITIES = ["reading", "homework", "writing code", "my essay", "Spanish voc
 
 
 def _expected(seconds: int) -> type:
-    return StartFocus if 1 <= seconds <= MAX_FOCUS_SECONDS else DurationOutOfRange
+    return StartFocus if 1 <= seconds <= max_seconds("pomodoro") else DurationOutOfRange
 
 
 @settings(max_examples=300, deadline=None)
