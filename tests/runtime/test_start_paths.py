@@ -17,9 +17,9 @@ import json
 import os
 import re
 import uuid
-from pathlib import Path
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
