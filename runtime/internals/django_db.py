@@ -122,9 +122,11 @@ def pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
     result, so statements executed together and then read cost one round trip (decision 0055).
 
     ``connection.connection`` is the wrapper's psycopg connection (set by ``connect``); Django has
-    no pipeline of its own. Its cursors (and so its execute wrappers) work unchanged inside."""
+    no pipeline of its own. Its cursors (and so its execute wrappers) work unchanged inside. An
+    error the server reports at the block's end (a statement whose result was not read) leaves as
+    Django's exception, as it would from ``execute`` (``wrap_database_errors``)."""
     connection.ensure_connection()
-    with connection.connection.pipeline():
+    with connection.wrap_database_errors, connection.connection.pipeline():
         yield
 
 

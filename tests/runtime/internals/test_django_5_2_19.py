@@ -139,6 +139,9 @@ def test_a_pipeline_sends_the_statements_before_awaiting_a_result_and_a_begin_it
         with pytest.raises(DataError, match="division by zero"):
             second.fetchall()
     assert django_db.server_transaction_open(connection)  # the failed transaction is open until ROLLBACK
+    with pytest.raises(DataError, match="division by zero"), django_db.pipeline(connection):
+        connection.cursor().execute("ROLLBACK")
+        connection.cursor().execute("SELECT 1 / 0")  # never read: raised at the block's end, as Django's
     with connection.cursor() as cursor:
         cursor.execute("ROLLBACK")
     assert not django_db.server_transaction_open(connection)
