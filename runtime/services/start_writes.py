@@ -209,7 +209,7 @@ def _create_workspace(plan: StartPlan) -> bool:
         app_id=interact.app_id,
         previous=LifecycleState.LAUNCHING,
     )
-    sql.run([sql.insert(interact), sql.insert(opened), sql.insert(moved)])
+    sql.run([sql.insert_instance(interact), sql.insert_instance(opened), sql.insert_instance(moved)])
     return True
 
 
@@ -243,64 +243,60 @@ def _writes(plan: StartPlan, focus_seq: int, in_front: list[AppInstance], event:
     )
     writes.append(
         sql.insert(
-            AppInstance(
-                id=plan.instance_id,
-                conversation_id=plan.conversation_id,
-                app_id=plan.app_id,
-                lifecycle_state=LifecycleState.FOREGROUND,
-                focus_seq=focus_seq,
-                opened_at=plan.started_at,
-            )
+            AppInstance,
+            id=plan.instance_id,
+            conversation_id=plan.conversation_id,
+            app_id=plan.app_id,
+            lifecycle_state=LifecycleState.FOREGROUND,
+            focus_seq=focus_seq,
+            opened_at=plan.started_at,
         )
     )
     writes.append(
         sql.insert(
-            AppSession(
-                id=plan.session_id,
-                instance_id=plan.instance_id,
-                conversation_id=plan.conversation_id,
-                opened_at=plan.started_at,
-            )
+            AppSession,
+            id=plan.session_id,
+            instance_id=plan.instance_id,
+            conversation_id=plan.conversation_id,
+            opened_at=plan.started_at,
         )
     )
     if plan.snapshot is not None:
         writes.append(
-            sql.insert(InstanceSnapshot(instance_id=plan.instance_id, updated_at=plan.started_at, **plan.snapshot))
+            sql.insert(InstanceSnapshot, instance_id=plan.instance_id, updated_at=plan.started_at, **plan.snapshot)
         )
     writes.append(
         sql.insert(
-            ToolCall(
-                id=plan.call_id,
-                conversation_id=plan.conversation_id,
-                source_tool_call_id=plan.source_tool_call_id,
-                tool=plan.tool,
-                arguments=plan.arguments,
-                caller=plan.caller,
-                agent_id=plan.agent_id,
-                channel=plan.channel,
-                status=ToolCallStatus.ACCEPTED,
-                instance_id=plan.instance_id,
-                created_at=plan.started_at,
-            )
+            ToolCall,
+            id=plan.call_id,
+            conversation_id=plan.conversation_id,
+            source_tool_call_id=plan.source_tool_call_id,
+            tool=plan.tool,
+            arguments=plan.arguments,
+            caller=plan.caller,
+            agent_id=plan.agent_id,
+            channel=plan.channel,
+            status=ToolCallStatus.ACCEPTED,
+            instance_id=plan.instance_id,
+            created_at=plan.started_at,
         )
     )
     writes.append(
         sql.insert(
-            Operation(
-                id=plan.operation_id,
-                conversation_id=plan.conversation_id,
-                instance_id=plan.instance_id,
-                app_session_id=plan.session_id,
-                tool_call_id=plan.call_id,
-                source_tool_call_id=plan.source_tool_call_id,
-                app_id=plan.app_id,
-                exclusive=plan.exclusive,
-                details=plan.details,
-                state=OperationState.RUNNING,
-                started_at=plan.started_at,
-                ends_at=plan.ends_at,
-            )
+            Operation,
+            id=plan.operation_id,
+            conversation_id=plan.conversation_id,
+            instance_id=plan.instance_id,
+            app_session_id=plan.session_id,
+            tool_call_id=plan.call_id,
+            source_tool_call_id=plan.source_tool_call_id,
+            app_id=plan.app_id,
+            exclusive=plan.exclusive,
+            details=plan.details,
+            state=OperationState.RUNNING,
+            started_at=plan.started_at,
+            ends_at=plan.ends_at,
         )
     )
-    writes.append(sql.insert(event))
+    writes.append(sql.insert_instance(event))
     return writes

@@ -17,12 +17,13 @@ datetime or a JSON value is stored as the engine stores it). What differs, and l
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 
 from runtime.internals.django_db import in_transaction, pipeline, server_transaction_open
 
@@ -58,14 +59,29 @@ def value(model: type[Model], field_name: str, python_value: Any) -> Any:
     return model._meta.get_field(field_name).get_db_prep_save(python_value, connection)
 
 
-def insert(instance: Model) -> Statement:
-    """The ``INSERT … VALUES`` of one model instance, every column given (a database-generated
-    key, an event's id, is left to the database)."""
-    fields = [f for f in instance._meta.concrete_fields if not (f.primary_key and f.db_returning)]
+def insert(model: type[Model], **values: Any) -> Statement:
+    """The ``INSERT … VALUES`` of one row of ``model``, every column given: ``values`` by attribute
+    name (``conversation_id``), the field's default for the others; a database-generated key (an
+    event's id) is left to the database."""
+    sql, fields = _insert_template(model, connection.vendor)
+    params = [
+        f.get_db_prep_save(values[f.attname] if f.attname in values else f.get_default(), connection) for f in fields
+    ]
+    return Statement(sql, params)
+
+
+def insert_instance(instance: Model) -> Statement:
+    """``insert`` of a model instance built in Python (not saved)."""
+    _, fields = _insert_template(type(instance), connection.vendor)
+    return insert(type(instance), **{f.attname: getattr(instance, f.attname) for f in fields})
+
+
+@functools.cache
+def _insert_template(model: type[Model], vendor: str) -> tuple[str, list[Field]]:
+    fields = [f for f in model._meta.concrete_fields if not (f.primary_key and f.db_returning)]
     columns = ", ".join(quote(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
-    return Statement(f"INSERT INTO {table(type(instance))} ({columns}) VALUES ({marks})", params)
+    return f"INSERT INTO {table(model)} ({columns}) VALUES ({marks})", fields
 
 
 def owns_transaction() -> bool:
@@ -80,18 +96,21 @@ def run(statements: Sequence[Statement]) -> list[list[tuple] | None]:
     """
     if connection.vendor != "postgresql":
         return [_execute_and_fetch(statement) for statement in statements]
-    with pipeline(connection):
-        cursors = []
-        for statement in statements:
-            cursor = connection.cursor()
-            cursor.execute(statement.sql, statement.params)
-            cursors.append(cursor)
-        results = [
-            cursor.fetchall() if statement.rows else None for cursor, statement in zip(cursors, statements, strict=True)
-        ]
-    for cursor in cursors:
-        cursor.close()
-    return results
+    # A cursor of its own for each statement whose rows are read; one for all the others.
+    writes = connection.cursor()
+    cursors = [connection.cursor() if statement.rows else writes for statement in statements]
+    try:
+        with pipeline(connection):
+            for cursor, statement in zip(cursors, statements, strict=True):
+                cursor.execute(statement.sql, statement.params)
+            return [
+                cursor.fetchall() if statement.rows else None
+                for cursor, statement in zip(cursors, statements, strict=True)
+            ]
+    finally:
+        for cursor in {id(cursor): cursor for cursor in cursors}.values():
+            cursor.close()
+        writes.close()
 
 
 def _execute_and_fetch(statement: Statement) -> list[tuple] | None:
