@@ -121,7 +121,7 @@ def write_start(plan: StartPlan) -> Seen:
         elif busy_id is not None:
             seen.busy_operation_id = uuid.UUID(str(busy_id))
         if seen.retry is not None or seen.busy_operation_id is not None or plan.refusal is not None:
-            if owned:  # nothing of the start is written (but a workspace created here is kept)
+            if owned:  # nothing of the start is written
                 sql.run([sql.COMMIT])
             return seen
         if front_id is not None:
