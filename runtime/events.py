@@ -64,10 +64,11 @@ def decision(
 
     Either form keeps the decision's trace span, its duration metric and its crash-point scope.
     ``autocommit=True`` (``@decision(autocommit=True)``, or ``decision(f, autocommit=True)``): the
-    service is ONE atomic statement run with no transaction open (decision 0036: the start on
-    PostgreSQL), so there is no BEGIN/COMMIT and no event buffer — what it records is written at
-    once, and the crash-point harness sees ``after-last-statement`` instead of ``before-commit``.
-    The caller chooses the form: inside a caller's transaction the statement would not commit alone.
+    service runs with no Django transaction open and ends its own (decision 0055: the start on
+    PostgreSQL sends ``BEGIN`` and ``COMMIT`` with its pipelined statements), so there is no event
+    buffer — what it records is written with its statements — and the crash-point harness sees
+    ``after-last-statement`` instead of ``before-commit``. The caller chooses the form: inside a
+    caller's transaction the service's own ``BEGIN`` would not be its own.
     """
     if service is None:
         return lambda service: decision(service, autocommit=autocommit)

@@ -113,3 +113,27 @@ def cache_related(instance: Model, field_name: str, related: Model) -> None:
 def related_is_cached(instance: Model, field_name: str) -> bool:
     """Whether ``instance.<field_name>`` is loaded already (reading it costs no query)."""
     return instance._meta.get_field(field_name).is_cached(instance)
+
+
+@contextlib.contextmanager
+def pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
+    """psycopg 3's pipeline mode on ``connection`` while the block runs (PostgreSQL only): each
+    ``execute`` is queued, not waited for; a ``fetch…`` sends what is queued and waits for its own
+    result, so statements executed together and then read cost one round trip (decision 0055).
+
+    ``connection.connection`` is the wrapper's psycopg connection (set by ``connect``); Django has
+    no pipeline of its own. Its cursors (and so its execute wrappers) work unchanged inside. An
+    error the server reports at the block's end (a statement whose result was not read) leaves as
+    Django's exception, as it would from ``execute`` (``wrap_database_errors``)."""
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
+def server_transaction_open(connection: BaseDatabaseWrapper) -> bool:
+    """Whether the PostgreSQL session is inside a transaction block Django did not open (a
+    ``BEGIN`` sent as a statement in autocommit mode), or one that failed: what a ``ROLLBACK`` ends."""
+    from psycopg.pq import TransactionStatus
+
+    raw = connection.connection
+    return raw is not None and raw.info.transaction_status != TransactionStatus.IDLE

@@ -4,7 +4,7 @@ The deadline operation lives in rooms that say what they hold: ``operation_views
 ``runtime.api`` re-exports, and result shaping), ``starts``, ``settlements`` (with its PostgreSQL
 writes in ``settlement_sql`` and its locking reads in ``operation_rows``) and ``interrupts``.
 Import from those; this module only keeps code written against the old one working (a switch
-such as ``starts.START_IN_SQL`` is patched where it lives, not here).
+is patched where it lives, not here).
 """
 
 from runtime.services.interrupts import cancel_operation, interrupt_for_operator, interrupt_operation

@@ -1,30 +1,44 @@
-"""A start's writes, on either engine: the plan Python chose (ids, snapshot, audit event) and
-what the start read under the workspace lock and whether it wrote.
+"""A start's writes: one implementation, the same statements on PostgreSQL and SQLite (decision 0055).
 
-``start_with_orm`` writes the rows statement by statement (SQLite; the specification);
-``start_in_sql`` is one call of ``runtime_start_operation`` (PostgreSQL, ``runtime.sql.start``).
-``runtime.services.starts`` decides which, applies the manifest's policy and answers.
+``write_start`` takes the plan Python chose (ids, snapshot, audit event) and runs, in this fixed
+order, in two batches (on PostgreSQL each batch is one round trip, ``runtime.services.statements``):
+
+1. under the workspace's row lock: lock it (creating it with Interact in front on the
+   conversation's first decision) and read, in one statement after the lock, a retry of this call,
+   the app's running exclusive operation and the app in front;
+2. Python decides from what it read: a retry, busy, refused (nothing written) or a start, whose
+   writes go in the second batch: the app in front to the background, the workspace's next focus
+   number, the instance (in front), its sub-session, its snapshot, the start call, the operation
+   and its one audit event (with ``COMMIT`` when the start opened its own transaction).
+
+``runtime.services.starts`` validates, applies the manifest's policy and answers.
 """
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection
-from django.db.models import Subquery
-
 from runtime.clock import isoformat
-from runtime.events import event_data
+from runtime.events import announce_event, event_data, event_row
 from runtime.manifests import system_app_id
-from runtime.models import AppInstance, AppSession, InstanceSnapshot, Operation, ToolCall, ToolCallStatus, Workspace
-from runtime.services.workspace import IN_FRONT, open_in_front
-from runtime.services.workspace_locks import lock_workspace, reserve_focus_seq
-from runtime.sql import start as start_sql
-from runtime.transitions import RUNNING_STATES
+from runtime.models import (
+    AppInstance,
+    AppSession,
+    InstanceSnapshot,
+    LifecycleEvent,
+    Operation,
+    ToolCall,
+    ToolCallStatus,
+    Workspace,
+)
+from runtime.services import statements as sql
+from runtime.services.statements import Statement
+from runtime.services.workspace import IN_FRONT
+from runtime.services.workspace_locks import workspace_created_in_sql
+from runtime.transitions import RUNNING_STATES, LifecycleState, OperationState
 
 
 @dataclass
@@ -84,181 +98,205 @@ class Seen:
     retry: ToolCall | None = None
     busy_operation_id: uuid.UUID | None = None
     in_front: list[AppInstance] = field(default_factory=list)
-    created_interact_id: uuid.UUID | None = None
 
 
-def start_with_orm(plan: StartPlan) -> Seen:
-    """The start, statement by statement (SQLite; the specification of ``runtime.sql.start``)."""
-    # Only the lock: the focus number is taken when the start writes (as the SQL function does).
-    workspace = lock_workspace(plan.conversation_id, now=plan.now, reserve=False)
-    # One read under the lock: a retry of this call, a running exclusive operation, the app in front.
-    seen = _under_lock(
-        plan.conversation_id, source_tool_call_id=plan.source_tool_call_id, front=True, app_id=plan.app_id
+def write_start(plan: StartPlan) -> Seen:
+    """The start's statements, in their fixed order, on whichever engine this is."""
+    owned = sql.owns_transaction()
+    with sql.own_transaction(owned):
+        created = False
+        locked, reads = sql.run([*([sql.BEGIN] if owned else []), *_lock_and_read(plan)])[-2:]
+        if not locked and plan.refusal is not None:  # no call was ever stored here, nothing runs
+            if owned:
+                sql.run([sql.COMMIT])
+            return Seen()
+        if not locked:  # the conversation's first decision: its workspace, then the lock again
+            created = _create_workspace(plan)
+            locked, reads = sql.run(_lock_and_read(plan))
+        [(focus_seq,)] = locked
+        [(retry_id, busy_id, front_id, front_app_id, front_state)] = reads
+        seen = Seen()
+        if retry_id is not None:
+            seen.retry = ToolCall.objects.select_related("operation").get(pk=retry_id)
+        elif busy_id is not None:
+            seen.busy_operation_id = uuid.UUID(str(busy_id))
+        if seen.retry is not None or seen.busy_operation_id is not None or plan.refusal is not None:
+            if owned:  # nothing of the start is written
+                sql.run([sql.COMMIT])
+            return seen
+        if front_id is not None:
+            seen.in_front = [
+                AppInstance(
+                    id=uuid.UUID(str(front_id)),
+                    conversation_id=plan.conversation_id,
+                    app_id=front_app_id,
+                    lifecycle_state=front_state,
+                )
+            ]
+        event = _started_event(plan, seen.in_front)
+        sql.run([*_writes(plan, focus_seq + 1, seen.in_front, event), *([sql.COMMIT] if owned else [])])
+    # Told after COMMIT when the start owned its transaction, else on commit.
+    if created:
+        workspace_created_in_sql(plan.conversation_id, plan.interact_id, now=plan.now)
+    announce_event(event)
+    return seen
+
+
+def _lock_and_read(plan: StartPlan) -> list[Statement]:
+    """The row lock, then the reads in a statement of their own: a statement that started before
+    the lock was granted would read with a snapshot missing what the previous holder committed."""
+    conversation = sql.value(Workspace, "conversation", plan.conversation_id)
+    lock = Statement(
+        f"SELECT focus_seq FROM {sql.table(Workspace)} WHERE conversation_id = %s{sql.for_update()}",
+        [conversation],
+        rows=True,
     )
-    if seen["retry_call_id"] is not None:
-        return Seen(retry=ToolCall.objects.select_related("operation").get(pk=seen["retry_call_id"]))
-    if plan.exclusive and seen["running_operation_id"] is not None:
-        return Seen(busy_operation_id=seen["running_operation_id"])
-    if plan.refusal is not None:
-        return Seen()
-    reserve_focus_seq(workspace, now=plan.now)
-    in_front = []
-    if seen["front_id"] is not None:
-        in_front = [
-            AppInstance(
-                id=seen["front_id"],
-                conversation_id=workspace.conversation_id,
-                app_id=seen["front_app_id"],
-                lifecycle_state=seen["front_lifecycle_state"],
+    running = ", ".join(["%s"] * len(RUNNING_STATES))
+    busy = (
+        f"SELECT id FROM {sql.table(Operation)} WHERE conversation_id = %s AND app_id = %s AND exclusive = %s "
+        f"AND state IN ({running}) LIMIT 1"
+        if plan.exclusive
+        else "SELECT NULL"
+    )
+    busy_params = [conversation, plan.app_id, True, *RUNNING_STATES] if plan.exclusive else []
+    # The app in front (foreground, or suspended while the host was hidden): it goes to the background.
+    front = (
+        f"FROM {sql.table(AppInstance)} WHERE conversation_id = %s AND lifecycle_state IN (%s, %s) "
+        "ORDER BY focus_seq DESC LIMIT 1"
+    )
+    read = Statement(
+        f"SELECT (SELECT id FROM {sql.table(ToolCall)} WHERE conversation_id = %s AND source_tool_call_id = %s "
+        f"LIMIT 1), ({busy}), (SELECT id {front}), (SELECT app_id {front}), (SELECT lifecycle_state {front})",
+        [conversation, plan.source_tool_call_id, *busy_params, *[conversation, *IN_FRONT] * 3],
+        rows=True,
+    )
+    return [lock, read]
+
+
+def _create_workspace(plan: StartPlan) -> bool:
+    """The conversation's workspace and Interact, in front, as ``workspace_locks.lock_workspace``
+    creates them; False when a concurrent first decision made it first (the lock then waits for it)."""
+    [created] = sql.run(
+        [
+            Statement(
+                f"INSERT INTO {sql.table(Workspace)} (conversation_id, focus_seq, updated_at) VALUES (%s, 1, %s) "
+                "ON CONFLICT (conversation_id) DO NOTHING RETURNING conversation_id",
+                [
+                    sql.value(Workspace, "conversation", plan.conversation_id),
+                    sql.value(Workspace, "updated_at", plan.now),
+                ],
+                rows=True,
             )
         ]
-    instance, session = open_in_front(
-        workspace,
-        app_id=plan.app_id,
-        in_front=in_front,
-        opened_at=plan.started_at,
-        instance_id=plan.instance_id,
-        session_id=plan.session_id,
+    )
+    if not created:
+        return False
+    interact = AppInstance(
+        id=plan.interact_id,
+        conversation_id=plan.conversation_id,
+        app_id=system_app_id(),
+        is_system=True,
+        lifecycle_state=LifecycleState.FOREGROUND,
+        focus_seq=1,
+        opened_at=plan.now,
+    )
+    ids = {"conversation_id": plan.conversation_id, "instance_id": plan.interact_id}
+    opened = event_row("instance.opened", at=plan.now, **ids, app_id=interact.app_id)
+    moved = event_row(
+        f"instance.{LifecycleState.FOREGROUND}",
+        at=plan.now,
+        **ids,
+        app_id=interact.app_id,
+        previous=LifecycleState.LAUNCHING,
+    )
+    sql.run([sql.insert_instance(interact), sql.insert_instance(opened), sql.insert_instance(moved)])
+    return True
+
+
+def _started_event(plan: StartPlan, in_front: list[AppInstance]) -> LifecycleEvent:
+    backgrounded = None
+    for current in in_front:
+        backgrounded = {"instance_id": str(current.id), "app_id": current.app_id, "previous": current.lifecycle_state}
+    return event_row("operation.started", at=plan.now, **plan.event_ids(), **plan.event_data(backgrounded))
+
+
+def _writes(plan: StartPlan, focus_seq: int, in_front: list[AppInstance], event: LifecycleEvent) -> list[Statement]:
+    """What a start writes, in order. Foreground and suspended may both go to the background
+    (runtime.transitions), so the one in front needs no check."""
+    writes = [
+        Statement(
+            f"UPDATE {sql.table(AppInstance)} SET lifecycle_state = %s WHERE id = %s",
+            [LifecycleState.BACKGROUND.value, sql.value(AppInstance, "id", current.id)],
+        )
+        for current in in_front
+    ]
+    # The focus number of the new instance, and the workspace's updated_at (lock_workspace's reservation).
+    writes.append(
+        Statement(
+            f"UPDATE {sql.table(Workspace)} SET focus_seq = %s, updated_at = %s WHERE conversation_id = %s",
+            [
+                focus_seq,
+                sql.value(Workspace, "updated_at", plan.now),
+                sql.value(Workspace, "conversation", plan.conversation_id),
+            ],
+        )
+    )
+    writes.append(
+        sql.insert(
+            AppInstance,
+            id=plan.instance_id,
+            conversation_id=plan.conversation_id,
+            app_id=plan.app_id,
+            lifecycle_state=LifecycleState.FOREGROUND,
+            focus_seq=focus_seq,
+            opened_at=plan.started_at,
+        )
+    )
+    writes.append(
+        sql.insert(
+            AppSession,
+            id=plan.session_id,
+            instance_id=plan.instance_id,
+            conversation_id=plan.conversation_id,
+            opened_at=plan.started_at,
+        )
     )
     if plan.snapshot is not None:
-        InstanceSnapshot.objects.create(instance=instance, updated_at=plan.started_at, **plan.snapshot)
-    _write_call_and_operation(plan, instance, session)
-    return Seen(in_front=in_front)
-
-
-def _write_call_and_operation(plan: StartPlan, instance: AppInstance, session: AppSession) -> None:
-    """The start call (answered ``accepted``; its result comes at settlement) and its operation."""
-    call = ToolCall.objects.create(
-        id=plan.call_id,
-        conversation_id=plan.conversation_id,
-        source_tool_call_id=plan.source_tool_call_id,
-        tool=plan.tool,
-        arguments=plan.arguments,
-        caller=plan.caller,
-        agent_id=plan.agent_id,
-        channel=plan.channel,
-        status=ToolCallStatus.ACCEPTED,
-        instance=instance,
-        created_at=plan.started_at,
-    )
-    Operation.objects.create(
-        id=plan.operation_id,
-        conversation_id=plan.conversation_id,
-        instance=instance,
-        app_session=session,
-        tool_call=call,
-        source_tool_call_id=plan.source_tool_call_id,
-        app_id=plan.app_id,
-        exclusive=plan.exclusive,
-        details=plan.details,
-        started_at=plan.started_at,
-        ends_at=plan.ends_at,
-    )
-
-
-def _start_parameters(plan: StartPlan) -> dict[str, Any]:
-    """The arguments of ``runtime_start_operation``: the plan, its snapshot and its audit event."""
-    snapshot = plan.snapshot or {}
-    return {
-        "conversation_id": str(plan.conversation_id),
-        "source_tool_call_id": plan.source_tool_call_id,
-        "app_id": plan.app_id,
-        "exclusive": plan.exclusive,
-        "refuse": plan.refusal is not None,
-        "now": plan.now,
-        "started_at": plan.started_at,
-        "ends_at": plan.ends_at,
-        "operation_id": str(plan.operation_id),
-        "instance_id": str(plan.instance_id),
-        "session_id": str(plan.session_id),
-        "call_id": str(plan.call_id),
-        "interact_id": str(plan.interact_id),
-        "system_app_id": system_app_id(),
-        "tool": plan.tool,
-        "arguments": json.dumps(plan.arguments),
-        "caller": plan.caller,
-        "agent_id": str(plan.agent_id) if plan.agent_id else None,
-        "channel": plan.channel,
-        "details": json.dumps(plan.details),
-        "snapshot_schema_version": snapshot.get("schema_version"),
-        "snapshot_state": json.dumps(snapshot["state"]) if snapshot.get("state") is not None else None,
-        "snapshot_size_bytes": snapshot.get("size_bytes", 0),
-        "snapshot_revision": snapshot.get("revision", 0),
-        "event_data": json.dumps(plan.event_data(None)),
-    }
-
-
-def start_in_sql(plan: StartPlan) -> Seen:
-    """The start as one call of ``runtime_start_operation`` (PostgreSQL): lock, read, write, answer."""
-    with connection.cursor() as cursor:
-        cursor.execute(start_sql.CALL, _start_parameters(plan))
-        [answer] = cursor.fetchone()
-    if isinstance(answer, str | bytes):
-        answer = json.loads(answer)
-    if answer["outcome"] == "retry":
-        return Seen(retry=_stored_call(plan, answer["call"]))
-    if answer["outcome"] == "busy":
-        return Seen(busy_operation_id=uuid.UUID(answer["operation_id"]))
-    if answer["outcome"] == "refused":
-        return Seen()
-    front = answer["backgrounded"]
-    in_front = []
-    if front is not None:
-        in_front = [
-            AppInstance(
-                id=uuid.UUID(front["instance_id"]),
-                conversation_id=plan.conversation_id,
-                app_id=front["app_id"],
-                lifecycle_state=front["previous"],
-            )
-        ]
-    return Seen(in_front=in_front, created_interact_id=plan.interact_id if answer["created_workspace"] else None)
-
-
-def _stored_call(plan: StartPlan, stored: dict[str, Any]) -> ToolCall:
-    """The retried call as ``runtime_start_operation`` answered it, with its operation's ids (for ``replay``)."""
-    call = ToolCall(
-        id=stored["id"],
-        source_tool_call_id=plan.source_tool_call_id,
-        tool=stored["tool"],
-        arguments=stored["arguments"],
-        caller=stored["caller"],
-        result=stored["result"],
-        receipt=stored["receipt"],
-    )
-    if stored["operation_id"] is not None:
-        call.operation = Operation(
-            id=uuid.UUID(stored["operation_id"]),
-            instance_id=uuid.UUID(stored["instance_id"]),
-            app_session_id=uuid.UUID(stored["app_session_id"]),
+        writes.append(
+            sql.insert(InstanceSnapshot, instance_id=plan.instance_id, updated_at=plan.started_at, **plan.snapshot)
         )
-    return call
-
-
-def _under_lock(
-    conversation_id: uuid.UUID | str, *, source_tool_call_id: str, front: bool, app_id: str
-) -> dict[str, Any]:
-    """What a decision reads about its conversation, in one statement after taking the lock.
-
-    After, not inside, the locking statement: a statement that waited for the lock still reads
-    with the snapshot it started with, and would miss what the previous holder committed.
-    """
-    reads: dict[str, Subquery] = {
-        "retry_call_id": Subquery(
-            ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id).values(
-                "id"
-            )[:1]
-        ),
-        "running_operation_id": Subquery(
-            Operation.objects.filter(
-                conversation_id=conversation_id, app_id=app_id, exclusive=True, state__in=RUNNING_STATES
-            ).values("id")[:1]
-        ),
-    }
-    if front:
-        in_front = AppInstance.objects.filter(conversation_id=conversation_id, lifecycle_state__in=IN_FRONT).order_by(
-            "-focus_seq"
+    writes.append(
+        sql.insert(
+            ToolCall,
+            id=plan.call_id,
+            conversation_id=plan.conversation_id,
+            source_tool_call_id=plan.source_tool_call_id,
+            tool=plan.tool,
+            arguments=plan.arguments,
+            caller=plan.caller,
+            agent_id=plan.agent_id,
+            channel=plan.channel,
+            status=ToolCallStatus.ACCEPTED,
+            instance_id=plan.instance_id,
+            created_at=plan.started_at,
         )
-        for field in ("id", "app_id", "lifecycle_state"):
-            reads[f"front_{field}"] = Subquery(in_front.values(field)[:1])
-    return Workspace.objects.filter(pk=conversation_id).values(**reads).get()
+    )
+    writes.append(
+        sql.insert(
+            Operation,
+            id=plan.operation_id,
+            conversation_id=plan.conversation_id,
+            instance_id=plan.instance_id,
+            app_session_id=plan.session_id,
+            tool_call_id=plan.call_id,
+            source_tool_call_id=plan.source_tool_call_id,
+            app_id=plan.app_id,
+            exclusive=plan.exclusive,
+            details=plan.details,
+            state=OperationState.RUNNING,
+            started_at=plan.started_at,
+            ends_at=plan.ends_at,
+        )
+    )
+    writes.append(sql.insert_instance(event))
+    return writes

@@ -3,8 +3,8 @@ focus change and deadline in one durable transaction.
 
 A MiniApp's tool handler (``runtime.api``) calls ``start_operation``: a retry is answered by the
 caller's call id; the manifest's exclusivity and run-alone policies (``deadline_operation``) are
-applied under the workspace lock. On PostgreSQL the writes are one call of
-``runtime_start_operation`` (``runtime.sql.start``); on SQLite the ORM writes the same rows.
+applied under the workspace lock. The writes are ``start_writes.write_start``: the same
+statements on PostgreSQL and SQLite (decision 0055).
 """
 
 from __future__ import annotations
@@ -13,24 +13,23 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
 from django.db.models import Q
 
 from runtime.clock import to_millis
 from runtime.deadlines import schedule_deadline_on_commit
 from runtime.errors import Rejection
-from runtime.events import announce_written, decision, record_event
-from runtime.internals.django_db import in_transaction
+from runtime.events import decision
 from runtime.manifests import conversation_exclusive_apps, first_error, get_manifest
 from runtime.models import AppInstance, DeliveryChannel, Operation, ToolCall
 from runtime.projections import project_on_commit
+from runtime.services import statements
 from runtime.services.operation_rows import lock_operations
 from runtime.services.operation_views import busy_rejection, operation_projection, policy_of
 from runtime.services.settlements import settle_locked
 from runtime.services.snapshots import encoded_size
-from runtime.services.start_writes import Seen, StartPlan, start_in_sql, start_with_orm
+from runtime.services.start_writes import Seen, StartPlan, write_start
 from runtime.services.workspace import opened_in_front
-from runtime.services.workspace_locks import lock_existing_workspace, workspace_created_in_sql
+from runtime.services.workspace_locks import lock_existing_workspace
 from runtime.tool_calls import Accepted, replay
 from runtime.transitions import RUNNING_STATES, OperationState, Trigger
 
@@ -38,17 +37,17 @@ from runtime.transitions import RUNNING_STATES, OperationState, Trigger
 def start_operation(**kwargs: Any) -> Accepted:
     """Start a deadline operation for ``tool`` (``_start``, whose arguments these are).
 
-    On PostgreSQL, with no transaction open around it, the decision is one autocommit call of
-    ``runtime_start_operation``: the function is atomic, so BEGIN and COMMIT would only be two more
-    round trips; it changes nothing unless it writes. Otherwise (SQLite, or inside a caller's
-    transaction) it is a ``@decision`` like the others.
+    On PostgreSQL, with no transaction open around it, the start opens its own: its ``BEGIN``
+    goes with its first batch of statements and its ``COMMIT`` with its last (two round trips in
+    all, ``runtime.services.statements``), not Django's ``atomic`` (two more). Otherwise (SQLite,
+    or inside a caller's transaction) it is a ``@decision`` like the others.
     """
     alone = conversation_exclusive_apps() - {kwargs["tool"].split(".", 1)[0]}
     if alone:  # another app's operation may run alone: the start decides beside it (decision 0041)
         return _start_beside_alone(alone=alone, **kwargs)
-    if not use_sql() or in_transaction(connection):
-        return _start_in_transaction(**kwargs)
-    return _start_in_autocommit(**kwargs)
+    if statements.owns_transaction():
+        return _start_in_autocommit(**kwargs)
+    return _start_in_transaction(**kwargs)
 
 
 def _start_beside(*, alone: frozenset[str], **kwargs: Any) -> Accepted:
@@ -122,9 +121,8 @@ def _start(
     ``busy_rejection_code`` with nothing created (R-3.12). Brings the app to the foreground
     (Interact to the background) and, on commit, schedules the deadline and projects the new state.
 
-    On PostgreSQL the decision is one call of the ``runtime_start_operation`` function
-    (``runtime.sql.start``); elsewhere (SQLite) the ORM writes the same rows, statement by statement.
-    Either way Python validates, applies the manifest's policy, chooses the ids and answers.
+    The writes are ``start_writes.write_start``, the same statements on either engine; Python
+    validates, applies the manifest's policy, chooses the ids and answers.
     """
     if duration_seconds < 1:
         # The app's own arithmetic (the Router already refused a caller's 0): its bug, said plainly.
@@ -147,7 +145,7 @@ def _start(
         duration_seconds=duration_seconds,
     )
     _hold_initial_state(plan, initial_state)
-    seen = start_in_sql(plan) if use_sql() else start_with_orm(plan)
+    seen = write_start(plan)
 
     if seen.retry is not None:
         outcome = replay(seen.retry, caller=caller, tool=tool, arguments=arguments)
@@ -164,13 +162,6 @@ def _start(
 _start.__name__ = _start.__qualname__ = "start_operation"
 _start_in_transaction = decision(_start)
 _start_in_autocommit = decision(_start, autocommit=True)
-
-# Which path starts an operation on PostgreSQL; a test switches it off to run both on one database.
-START_IN_SQL = True
-
-
-def use_sql() -> bool:
-    return START_IN_SQL and connection.vendor == "postgresql"
 
 
 def _hold_initial_state(plan: StartPlan, initial_state: dict[str, Any] | None) -> None:
@@ -192,18 +183,11 @@ def _hold_initial_state(plan: StartPlan, initial_state: dict[str, Any] | None) -
 
 
 def _started(plan: StartPlan, seen: Seen) -> Accepted:
-    """A start that wrote: its audit event, what the workspace is told after commit, the deadline."""
-    now = plan.now
-    if seen.created_interact_id is not None:
-        workspace_created_in_sql(plan.conversation_id, seen.created_interact_id, now=now)
+    """A start that wrote: what the workspace is told after commit, and the deadline."""
     instance = AppInstance(
         id=plan.instance_id, conversation_id=plan.conversation_id, app_id=plan.app_id, opened_at=plan.started_at
     )
-    backgrounded = opened_in_front(instance, seen.in_front)
-    if use_sql():
-        announce_written("operation.started", data=plan.event_data(backgrounded), **plan.event_ids())
-    else:
-        record_event("operation.started", at=now, **plan.event_ids(), **plan.event_data(backgrounded))
+    opened_in_front(instance, seen.in_front)  # the moves' projections (write_start wrote and announced the event)
     operation = Operation(
         id=plan.operation_id,
         conversation_id=plan.conversation_id,

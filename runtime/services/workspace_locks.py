@@ -28,7 +28,7 @@ def lock_workspace(conversation_id: uuid.UUID | str, *, now: datetime, reserve: 
     are gaps, which is fine: only their order means anything.
 
     ``reserve=False`` only locks (``SELECT … FOR UPDATE``) and leaves the row as it is; the decision
-    reserves with ``reserve_focus_seq`` when it writes (the start: see runtime.sql.start).
+    reserves with ``reserve_focus_seq`` when it writes.
     """
     lock = _lock_and_reserve if reserve else _lock_only
     row = lock(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)

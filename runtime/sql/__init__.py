@@ -2,8 +2,7 @@
 
 The rule for these modules and the migrations that create their functions:
 
-- A module here holds the current, commented, readable text of a function (``runtime.sql.settle``,
-  ``runtime.sql.start``); the code that calls the function imports its call text from here.
+- A module here holds the current, commented, readable text of a function (``runtime.sql.settle``); the code that calls the function imports its call text from here.
 - A migration never imports from here. It runs a frozen copy of the text it created, kept beside
   it in ``runtime/migrations/_<function>_<number>.py`` (``_settle_0018``, ``_start_0019``,
   ``_start_0020``, ``_settle_0021``, …), so a migration keeps creating what it created when it was

@@ -5,9 +5,10 @@ FORMAT JSON)``; the rows its scans touch (returned or filtered out) are added up
 with 1 000 closed instances, sub-sessions, tool calls and operations behind it must cost what a
 fresh one costs: without the partial index ``open_instances_by_focus`` the previous valid
 instance and the host-closing reads filtered the whole closed history, and without
-``operations_by_conversation`` an interrupt with nothing focusing sorted every operation. The
-statements inside ``runtime_start_operation`` and ``runtime_settle_batch`` (PL/pgSQL, one call each to
-Django) are measured the same way through auto_explain's nested plans. On PostgreSQL only (the
+``operations_by_conversation`` an interrupt with nothing focusing sorted every operation. A start's
+reads are top-level statements (decision 0055); the statements inside ``runtime_settle_single`` and
+``runtime_settle_batch`` (PL/pgSQL, one call each to Django) are measured the same way through
+auto_explain's nested plans. On PostgreSQL only (the
 plans are PostgreSQL's).
 """
 
@@ -160,12 +161,12 @@ def test_a_decision_touches_as_many_rows_with_1000_closed_instances_behind_it_as
 
 
 # --- The statements inside the functions --------------------------------------------------------
-# ``runtime_start_operation`` (a start), ``runtime_settle_single`` (an interrupt's settlement) and
+# ``runtime_settle_single`` (an interrupt's settlement) and
 # ``runtime_settle_batch`` (a sweep's batch, decision 0030) read and write inside PL/pgSQL, where CaptureQueriesContext sees one call. auto_explain, loaded into this
 # test's session only, reports the executed plan of every statement they run (nested statements,
 # ANALYZE) as a NOTICE, which the test collects from the connection: so a read inside them that
 # lost its index (and filters the closed history) fails here as the top-level reads do above.
-FUNCTIONS = ("runtime_settle_single", "runtime_settle_batch", "runtime_start_operation")
+FUNCTIONS = ("runtime_settle_single", "runtime_settle_batch")
 NESTED_SETTINGS = {
     "auto_explain.log_min_duration": "0",
     "auto_explain.log_analyze": "on",
@@ -217,8 +218,8 @@ def nested_plans() -> Iterator[list[tuple[str, str, dict[str, Any]]]]:
 
 
 def functions_cost(driver: AgentDriver) -> dict[str, int]:
-    """Start (``runtime_start_operation``) and interrupt (``runtime_settle_single``: the instance closes,
-    Interact comes back): rows each statement inside them touched."""
+    """A start, then an interrupt (``runtime_settle_single``: the instance closes, Interact comes
+    back): rows each statement inside the function touched."""
     with nested_plans() as plans:
         assert isinstance(driver.start(600, now=at(0)), Accepted)
         assert isinstance(driver.interrupt(now=at(10)), Receipt)
@@ -291,7 +292,7 @@ def test_the_statements_inside_the_start_and_the_settlement_do_not_read_the_clos
         assert isinstance(drivers["fresh"].start(600, now=at(-100)), Accepted)
         drivers["fresh"].interrupt(now=at(-90))
     seen = {function for function, _, _ in probe}
-    assert seen == {"runtime_start_operation", "runtime_settle_single"}, "a function's statements went unseen"
+    assert seen == {"runtime_settle_single"}, "the function's statements went unseen"
 
     growing = growth(drivers)
     assert not growing, f"rows touched (fresh, with {HISTORY} closed) grew with the history: {growing}"

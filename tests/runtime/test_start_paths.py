@@ -1,24 +1,28 @@
-"""The start's two paths write the same rows and give the same answers (issue 27).
+"""A start writes the same rows and gives the same answers on either engine and either
+transaction (decision 0055: one write path, ``start_writes.write_start``).
 
-On PostgreSQL a start is one call of ``runtime_start_operation`` (runtime/sql/start.py); on SQLite
-the ORM writes the rows statement by statement (``start_writes.start_with_orm``, the specification). Each
-scenario here runs twice on the same PostgreSQL database, once per path (the ``START_IN_SQL``
-switch), each in a conversation of its own; the answers and every row either path wrote — the
-workspace, instances, sub-sessions, snapshots, tool calls, operations and audit events — must be
-the same once ids are replaced by the order they first appear in.
+Each scenario runs in a conversation of its own; its answers and every row it wrote — the
+workspace, instances, sub-sessions, snapshots, tool calls, operations and audit events — once ids
+are replaced by the order they first appear in, must be what ``start_paths_expected.json`` holds.
+The suite runs on PostgreSQL and on SQLite, so both engines are held to the one file; on
+PostgreSQL the scenarios run both inside a caller's transaction and in the start's own
+(``BEGIN`` and ``COMMIT`` pipelined with its statements). ``LINEUP_WRITE_EXPECTED=1`` rewrites the
+file from this run (then read its diff).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 import re
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from runtime.errors import Rejection
 from runtime.models import (
@@ -36,11 +40,9 @@ from runtime.tool_calls import Accepted, Rejected
 from runtime.tool_router import Caller
 from tests.support.factories import AgentDriver, at
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.spec("R-3.2", "R-3.5", "R-3.12", "R-4.1.3"),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the SQL start path is PostgreSQL's"),
-]
+pytestmark = [pytest.mark.spec("R-3.2", "R-3.5", "R-3.12", "R-4.1.3")]
+
+EXPECTED = Path(__file__).with_name("start_paths_expected.json")
 
 
 def when(seconds: float) -> datetime:
@@ -155,7 +157,7 @@ UUID_TEXT = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 
 
 class _Labels:
-    """Replaces each id by the order it first appears in, so two runs' rows compare."""
+    """Replaces each id by the order it first appears in, and a time by its ISO text, so runs compare."""
 
     def __init__(self) -> None:
         self.seen: dict[str, str] = {}
@@ -163,6 +165,8 @@ class _Labels:
     def __call__(self, value: Any) -> Any:
         if isinstance(value, uuid.UUID) or (isinstance(value, str) and UUID_TEXT.match(value)):
             return self.seen.setdefault(str(value), f"id{len(self.seen)}")
+        if isinstance(value, datetime):
+            return value.isoformat()
         if isinstance(value, dict):
             return {k: self(v) for k, v in value.items()}
         if isinstance(value, list | tuple):
@@ -194,29 +198,51 @@ def _rows(conversation: Conversation) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def _run(scenario, user, in_sql: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
-    monkeypatch.setattr(starts, "START_IN_SQL", in_sql)
+def _run(scenario, user, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     # A conversation with no workspace yet: its first start creates it (and Interact).
-    conversation = Conversation.objects.create(owner=user, title=f"sql={in_sql}")
+    conversation = Conversation.objects.create(owner=user, title=scenario.__name__)
     agent = AgentDriver(caller=Caller(label="agent:paths", user_id=user.id), conversation=conversation)
     with monkeypatch.context() as scoped:
         args = (agent, scoped) if "monkeypatch" in scenario.__code__.co_varnames else (agent,)
         outcomes = scenario(*args)
     labels = _Labels()
     labels(conversation.id)
-    return labels(outcomes), labels(_rows(conversation))
+    return {"outcomes": labels(outcomes), "rows": labels(_rows(conversation))}
 
 
+def _expected() -> dict[str, Any]:
+    return json.loads(EXPECTED.read_text()) if EXPECTED.exists() else {}
+
+
+def _check(name: str, got: dict[str, Any]) -> None:
+    got = json.loads(json.dumps(got))  # tuples as lists, as the file holds them
+    if os.environ.get("LINEUP_WRITE_EXPECTED"):
+        expected = _expected()
+        expected[name] = got
+        EXPECTED.write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
+        return
+    expected = _expected()[name]
+    assert got["outcomes"] == expected["outcomes"]
+    for table in expected["rows"]:
+        assert got["rows"][table] == expected["rows"][table], table
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
-def test_the_sql_start_writes_what_the_orm_start_writes(scenario, user, monkeypatch):
-    orm_outcomes, orm_rows = _run(scenario, user, False, monkeypatch)
-    sql_outcomes, sql_rows = _run(scenario, user, True, monkeypatch)
-    assert sql_outcomes == orm_outcomes
-    for table in orm_rows:
-        assert sql_rows[table] == orm_rows[table], table
-    assert orm_rows["operations"] or scenario is retry_of_an_interrupt_call_id  # the scenarios start something
+def test_a_start_in_a_callers_transaction_writes_the_expected_rows(scenario, user, monkeypatch):
+    got = _run(scenario, user, monkeypatch)
+    _check(scenario.__name__, got)
+    assert got["rows"]["operations"] or scenario is retry_of_an_interrupt_call_id  # the scenarios start something
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_start_in_its_own_transaction_writes_the_same_rows(user, monkeypatch):
+    """No transaction open: on PostgreSQL the start sends its own BEGIN and COMMIT with its statements."""
+    for scenario in SCENARIOS:
+        _check(scenario.__name__, _run(scenario, user, monkeypatch))
+
+
+@pytest.mark.django_db
 def test_a_start_writes_six_rows_and_one_audit_event(agent):
     """Instance, sub-session, snapshot, tool call, operation and one event (Interact exists)."""
     agent.start(60, now=when(-10))

@@ -121,3 +121,32 @@ def test_a_related_row_attached_by_hand_is_read_without_a_query(agent, django_as
     assert django_db.related_is_cached(bare, "tool_call")
     with django_assert_num_queries(0):
         assert bare.tool_call is call and call.operation is bare  # both ways, as select_related leaves them
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_a_pipeline_sends_the_statements_before_awaiting_a_result_and_a_begin_it_sent_is_seen() -> None:
+    """Inside ``pipeline`` Django's cursors queue (an error in a statement not read shows only at the
+    end of the block); ``server_transaction_open`` sees a BEGIN sent as a statement in autocommit."""
+    from django.db import DataError
+
+    assert not django_db.in_transaction(connection)
+    with django_db.pipeline(connection):
+        first, second = connection.cursor(), connection.cursor()
+        first.execute("BEGIN")
+        second.execute("SELECT 1 / 0")
+        assert django_db.server_transaction_open(connection)  # queued, not yet answered: still BEGIN's
+        with pytest.raises(DataError, match="division by zero"):
+            second.fetchall()
+    assert django_db.server_transaction_open(connection)  # the failed transaction is open until ROLLBACK
+    with pytest.raises(DataError, match="division by zero"), django_db.pipeline(connection):
+        connection.cursor().execute("ROLLBACK")
+        connection.cursor().execute("SELECT 1 / 0")  # never read: raised at the block's end, as Django's
+    with connection.cursor() as cursor:
+        cursor.execute("ROLLBACK")
+    assert not django_db.server_transaction_open(connection)
+    with django_db.pipeline(connection):
+        cursors = [connection.cursor() for _ in range(3)]
+        for n, cursor in enumerate(cursors):
+            cursor.execute("SELECT %s", [n])
+        assert [cursor.fetchall() for cursor in cursors] == [[(0,)], [(1,)], [(2,)]]
