@@ -19,7 +19,7 @@ from runtime.events import decision, event_row, record_event
 from runtime.manifests import get_manifest
 from runtime.miniapps import registered
 from runtime.models import Operation, ToolCall, ToolCallStatus
-from runtime.services.operation_rows import lock_operations, lock_running_for_interrupt, settles_in_sql
+from runtime.services.operation_rows import lock_operations
 from runtime.services.operation_views import OperationView, check_receipt, event_ids
 from runtime.services.settlements import SettleOutcome, settle_locked, write_receipt
 from runtime.services.workspace_locks import lock_workspace, lock_workspace_of_operation
@@ -57,13 +57,10 @@ def interrupt_operation(
     retry = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id)
     # The running operations (whatever the clocks say: an earlier one started in the same
     # millisecond, or on a clock that stepped back, must not shadow it), locked, with the retry check.
-    if settles_in_sql():
-        running = lock_running_for_interrupt(workspace.conversation_id, app_id, source_tool_call_id)
-    else:
-        running = lock_operations(
-            Q(conversation_id=conversation_id, app_id=app_id, state__in=RUNNING_STATES),
-            retry_call_id=Subquery(retry.values("id")[:1]),
-        )
+    running = lock_operations(
+        Q(conversation_id=conversation_id, app_id=app_id, state__in=RUNNING_STATES),
+        retry_call_id=Subquery(retry.values("id")[:1]),
+    )
     retry_call_id = running[0].retry_call_id if running else retry.values_list("id", flat=True).first()
     if retry_call_id is not None:
         outcome = replay(ToolCall.objects.get(pk=retry_call_id), caller=caller, tool=tool, arguments=arguments)

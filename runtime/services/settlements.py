@@ -9,9 +9,10 @@ Settlements are applied by ``settle_locked`` one statement per table, whether th
 interrupt, an eta task, a lifecycle event) or a batch of due deadlines (the sweep, recovery): one
 code path, so a batch settles each operation exactly as it would settle alone. Each reads what it
 needs in the statement that locks the operation (``runtime.services.operation_rows``), so a
-decision costs about ten statements whatever the conversation's history. On PostgreSQL those writes
-are one call of ``runtime_settle_batch`` instead (``runtime.services.settlement_sql``, decision
-0030): Python still decides and shapes each result, and a settlement is three statements.
+decision costs about ten statements whatever the conversation's history. Those statements are the
+same on SQLite and PostgreSQL (decision 0056): there is no second implementation of a
+settlement's writes (the PL/pgSQL ``runtime_settle_batch`` / ``runtime_settle_single`` of
+decision 0030 are kept only for the previous release, and dropped in the next one).
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ from django.db.models import F, Q
 from runtime.clock import isoformat
 from runtime.events import decision, record_event, write_event
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall, ToolCallStatus, Workspace
-from runtime.services.operation_rows import lock_operations, settles_in_sql
+from runtime.services.operation_rows import lock_operations
 from runtime.services.operation_views import checked_result, event_ids, project_settled
-from runtime.services.settlement_sql import settle_in_sql
 from runtime.services.workspace import Closing, close_instances, per_row
 from runtime.services.workspace_locks import lock_workspace_of_operation, lock_workspaces_of_operations
 from runtime.transitions import (
@@ -134,8 +134,7 @@ def settle_locked(
     receipt: tuple[ToolCall, LifecycleEvent] | None = None,
 ) -> list[SettleOutcome]:
     """Decide and write the settlement of operations read by ``lock_operations``, whose
-    workspaces this transaction holds: one statement per table for all of them, or on PostgreSQL
-    one call of ``runtime_settle_batch`` (``runtime.sql.settle``) for all of them.
+    workspaces this transaction holds: one statement per table for all of them, on either engine.
 
     Order (R-4.2.4): the results and outbox entries first, then the instances close, their
     sub-sessions end and each workspace's previous foreground app (Interact) returns — all in the
@@ -153,14 +152,11 @@ def settle_locked(
     if receipt is not None and settling:
         [_] = settling
         told = {"source_tool_call_id": receipt[1].source_tool_call_id, **receipt[1].data}
-    if settling and settles_in_sql():
-        settle_in_sql(settling, trigger=trigger, now=now, next_foreground=next_foreground, receipt=receipt, told=told)
-    else:
-        _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
-        if receipt is not None and told is not None:
-            receipt[0].save(force_insert=True)
-        elif receipt is not None:
-            write_receipt(receipt)
+    _write_settlements(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
+    if receipt is not None and told is not None:
+        receipt[0].save(force_insert=True)
+    elif receipt is not None:
+        write_receipt(receipt)
     flag_invalid_results([operation for _, operation, _ in settling], now=now)
     return outcomes
 
@@ -217,7 +213,7 @@ def _settle_in_rounds(
     return outcomes
 
 
-def _settle_in_python(
+def _write_settlements(
     settling: list[tuple[Workspace, Operation, Settle]],
     *,
     trigger: Trigger,
@@ -225,8 +221,10 @@ def _settle_in_python(
     next_foreground: AppInstance | None,
     told: dict[str, Any] | None = None,
 ) -> None:
-    """The settlement's writes through the ORM, one statement per table (SQLite; the specification
-    ``runtime_settle_batch`` mirrors)."""
+    """The settlement's writes, one statement per table in a fixed order, the same statements on
+    both engines (decision 0056): the compare-and-set, the start calls' results, the outbox rows,
+    the instances closed with their calls cancelled and sub-sessions ended, what comes to the
+    front, then the audit rows (written with the decision's other events at its end)."""
     if not settling:
         return
     by_id = {operation.pk: (operation, verdict) for _, operation, verdict in settling}
