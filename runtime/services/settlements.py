@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import F
 
 from runtime.clock import isoformat
 from runtime.events import decision, record_event, write_event
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall, ToolCallStatus, Workspace
-from runtime.services.operation_rows import lock_operations
+from runtime.services.operation_rows import lock_operations_by_id
 from runtime.services.operation_views import checked_result, event_ids, project_settled
 from runtime.services.workspace import Closing, close_instances, per_row
 from runtime.services.workspace_locks import lock_workspace_of_operation, lock_workspaces_of_operations
@@ -81,7 +81,7 @@ def settle_operation(*, operation_id: uuid.UUID | str, trigger: Trigger, now: da
     workspace = lock_workspace_of_operation(operation_id, now=now)
     if workspace is None:
         raise Operation.DoesNotExist(f"no operation {operation_id}")
-    [operation] = lock_operations(Q(pk=operation_id))
+    [operation] = lock_operations_by_id([operation_id])
     [outcome] = settle_locked([(workspace, operation)], trigger=trigger, now=now)
     return outcome
 
@@ -99,7 +99,7 @@ def settle_due_batch(*, operation_ids: list[uuid.UUID], now: datetime) -> list[S
     workspaces = lock_workspaces_of_operations(operation_ids, now=now)
     if not workspaces:
         return []
-    operations = lock_operations(Q(pk__in=operation_ids, conversation_id__in=list(workspaces)))
+    operations = lock_operations_by_id(operation_ids, conversations=list(workspaces))
     return settle_locked(
         [(workspaces[operation.conversation_id], operation) for operation in operations],
         trigger=Trigger.DEADLINE,
@@ -120,7 +120,7 @@ def settle_for_lifecycle(
     For the lifecycle services, which already hold the workspace lock; no Agent tool call is
     faked: the start's result is the only result.
     """
-    [operation] = lock_operations(Q(pk=operation.pk))
+    [operation] = lock_operations_by_id([operation.pk])
     [outcome] = settle_locked([(workspace, operation)], trigger=trigger, now=now, next_foreground=next_foreground)
     return outcome.decision
 
@@ -208,7 +208,7 @@ def _settle_in_rounds(
         round_.append((workspace, operation))
     outcomes = settle_locked(rounds[0], trigger=trigger, now=now)
     for later in rounds[1:]:
-        fresh = {operation.pk: operation for operation in lock_operations(Q(pk__in=[o.pk for _, o in later]))}
+        fresh = {operation.pk: operation for operation in lock_operations_by_id([o.pk for _, o in later])}
         outcomes += settle_locked([(w, fresh[o.pk]) for w, o in later if o.pk in fresh], trigger=trigger, now=now)
     return outcomes
 
