@@ -29,7 +29,8 @@ from runtime.events import decision, record_event, write_event
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall, ToolCallStatus, Workspace
 from runtime.services.operation_rows import lock_operations_by_id
 from runtime.services.operation_views import checked_result, event_ids, project_settled
-from runtime.services.workspace import Closing, close_instances, per_row
+from runtime.services.row_writes import EachRow, update_rows
+from runtime.services.workspace import Closing, close_instances
 from runtime.services.workspace_locks import lock_workspace_of_operation, lock_workspaces_of_operations
 from runtime.transitions import (
     RUNNING_STATES,
@@ -235,8 +236,8 @@ def _write_settlements(
         operation.interruption_reason, operation.settled_at = verdict.interruption_reason, now
         # Checked before anything about the result is written: a bad one becomes the error result.
         results[operation.tool_call_id] = checked_result(operation, now=now)
-    ToolCall.objects.filter(pk__in=list(results)).update(
-        status=ToolCallStatus.SUCCEEDED, result=per_row(ToolCall, "result", results), finished_at=now
+    update_rows(
+        ToolCall, list(results), {"status": ToolCallStatus.SUCCEEDED, "result": EachRow(results), "finished_at": now}
     )
     entries = _write_outbox(by_id, results, now=now)
     for entry, (operation, _) in zip(entries, by_id.values(), strict=True):
@@ -263,13 +264,17 @@ def _write_settlements(
 
 def _compare_and_set(by_id: dict[uuid.UUID, tuple[Operation, Settle]], *, now: datetime) -> None:
     """The operations' terminal state, in one statement, only where they still run."""
-    won = Operation.objects.filter(pk__in=list(by_id), state__in=RUNNING_STATES).update(
-        state=per_row(Operation, "state", {pk: v.state for pk, (_, v) in by_id.items()}),
-        ended_at=per_row(Operation, "ended_at", {pk: v.ended_at for pk, (_, v) in by_id.items()}),
-        interruption_reason=per_row(
-            Operation, "interruption_reason", {pk: v.interruption_reason for pk, (_, v) in by_id.items()}
-        ),
-        settled_at=now,
+    won = update_rows(
+        Operation,
+        list(by_id),
+        {
+            "state": EachRow({pk: v.state for pk, (_, v) in by_id.items()}),
+            "ended_at": EachRow({pk: v.ended_at for pk, (_, v) in by_id.items()}),
+            "interruption_reason": EachRow({pk: v.interruption_reason for pk, (_, v) in by_id.items()}),
+            "settled_at": now,
+        },
+        where=f'"state" IN ({", ".join(["%s"] * len(RUNNING_STATES))})',
+        where_params=list(RUNNING_STATES),
     )
     if won != len(by_id):  # unreachable under the locks; the compare-and-set keeps it true anyway
         raise RuntimeError(f"compare-and-set settled {won} of {len(by_id)} locked running operations")
