@@ -85,3 +85,23 @@ def update_rows(
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, *id_params, *where_params])
         return cursor.rowcount
+
+
+def insert_rows(objs: Sequence[Model]) -> None:
+    """``INSERT INTO <table> (<every column>) VALUES (…), …`` for model instances of one model, as
+    ``bulk_create`` writes them (each field's ``pre_save`` first), without compiling a query.
+
+    For models whose primary key is set in Python (a uuid default): nothing is read back."""
+    if not objs:
+        return
+    meta = objs[0]._meta
+    fields = [f for f in meta.concrete_fields if not getattr(f, "db_returning", False)]
+    quote = connection.ops.quote_name
+    row = f"({', '.join(['%s'] * len(fields))})"
+    params: list[Any] = []
+    for obj in objs:
+        params += [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+        obj._state.adding, obj._state.db = False, connection.alias
+    columns = ", ".join(quote(f.column) for f in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}", params)

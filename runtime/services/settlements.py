@@ -29,7 +29,7 @@ from runtime.events import decision, record_event, write_event
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall, ToolCallStatus, Workspace
 from runtime.services.operation_rows import lock_operations_by_id
 from runtime.services.operation_views import checked_result, event_ids, project_settled
-from runtime.services.row_writes import EachRow, update_rows
+from runtime.services.row_writes import EachRow, insert_rows, update_rows
 from runtime.services.workspace import Closing, close_instances
 from runtime.services.workspace_locks import lock_workspace_of_operation, lock_workspaces_of_operations
 from runtime.transitions import (
@@ -61,7 +61,7 @@ def flag_invalid_results(operations: list[Operation], *, now: datetime) -> None:
 
 def write_receipt(receipt: tuple[ToolCall, LifecycleEvent]) -> None:
     call, event = receipt
-    call.save(force_insert=True)
+    insert_rows([call])
     write_event(event)
 
 
@@ -155,7 +155,7 @@ def settle_locked(
         told = {"source_tool_call_id": receipt[1].source_tool_call_id, **receipt[1].data}
     _write_settlements(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
     if receipt is not None and told is not None:
-        receipt[0].save(force_insert=True)
+        insert_rows([receipt[0]])
     elif receipt is not None:
         write_receipt(receipt)
     flag_invalid_results([operation for _, operation, _ in settling], now=now)
@@ -284,28 +284,28 @@ def _write_outbox(
     by_id: dict[uuid.UUID, tuple[Operation, Settle]], results: dict[uuid.UUID, Any], *, now: datetime
 ) -> list[OutboxEntry]:
     """One outbox entry per settled operation: its result, for the start call's caller."""
-    return OutboxEntry.objects.bulk_create(
-        [
-            OutboxEntry(
-                conversation_id=operation.conversation_id,
-                operation=operation,
-                tool_call_id=operation.tool_call_id,
-                # The result is the start call's caller's, whatever settled it (deadline, lifecycle, interrupt).
-                agent_id=operation.tool_call.agent_id,
-                channel=operation.tool_call.channel,
-                next_attempt_at=now,
-                payload={
-                    "source_tool_call_id": operation.source_tool_call_id,
-                    # The start call's tool: a result is labelled with the call it answers.
-                    "tool": operation.tool_call.tool,
-                    "conversation_id": str(operation.conversation_id),
-                    "result": results[operation.tool_call_id],
-                },
-                created_at=now,
-            )
-            for operation, _ in by_id.values()
-        ]
-    )
+    entries = [
+        OutboxEntry(
+            conversation_id=operation.conversation_id,
+            operation=operation,
+            tool_call_id=operation.tool_call_id,
+            # The result is the start call's caller's, whatever settled it (deadline, lifecycle, interrupt).
+            agent_id=operation.tool_call.agent_id,
+            channel=operation.tool_call.channel,
+            next_attempt_at=now,
+            payload={
+                "source_tool_call_id": operation.source_tool_call_id,
+                # The start call's tool: a result is labelled with the call it answers.
+                "tool": operation.tool_call.tool,
+                "conversation_id": str(operation.conversation_id),
+                "result": results[operation.tool_call_id],
+            },
+            created_at=now,
+        )
+        for operation, _ in by_id.values()
+    ]
+    insert_rows(entries)
+    return entries
 
 
 def _record_settled(
