@@ -113,3 +113,20 @@ def cache_related(instance: Model, field_name: str, related: Model) -> None:
 def related_is_cached(instance: Model, field_name: str) -> bool:
     """Whether ``instance.<field_name>`` is loaded already (reading it costs no query)."""
     return instance._meta.get_field(field_name).is_cached(instance)
+
+
+@contextlib.contextmanager
+def pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
+    """psycopg 3's pipeline mode on PostgreSQL while the block runs (a no-op on other engines):
+    statements are sent without waiting for each answer, and the answers are read when a result
+    is fetched or the block ends, so a decision's writes cost one round trip, not one each.
+
+    ``connection.connection`` is the driver's connection Django holds (documented for psycopg, not
+    for Django's wrapper). An error the server reports at the block's end is raised there, through
+    ``wrap_database_errors`` as Django raises it from a statement (``IntegrityError``, …)."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield

@@ -48,12 +48,16 @@ def update_rows(
     where: str = "",
     where_params: Sequence[Any] = (),
     key: str = "",
-) -> int:
+    returning: Sequence[str] = (),
+) -> int | Returned:
     """``UPDATE <table> SET … WHERE id IN ids [AND where]``; the rows it changed.
 
     ``values``: field name → one value for every row, or a ``EachRow`` (primary key → value), which
     becomes one value when all agree. ``where``: more conditions, in SQL over the table's columns.
-    ``key``: the field ``ids`` name, when it is not the primary key (no ``EachRow`` then)."""
+    ``key``: the field ``ids`` name, when it is not the primary key (no ``EachRow`` then).
+    ``returning``: fields the changed rows return (``UPDATE … RETURNING``, both engines): then a
+    ``Returned`` is answered, read when its rows are asked for (in a pipeline, only then is the
+    answer waited for), instead of the count."""
     if not ids:
         return 0
     meta = model._meta
@@ -82,9 +86,42 @@ def update_rows(
     sql = f"UPDATE {quote(meta.db_table)} SET {', '.join(sets)} WHERE {condition}"
     if where:
         sql += f" AND {where}"
+    if returning:
+        fields = [meta.get_field(name) for name in returning]
+        sql += f" RETURNING {', '.join(quote(f.column) for f in fields)}"
+        cursor = connection.cursor()
+        cursor.execute(sql, [*params, *id_params, *where_params])
+        return Returned(model, fields, cursor)
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, *id_params, *where_params])
         return cursor.rowcount
+
+
+class Returned:
+    """The rows an ``UPDATE … RETURNING`` changed, as tuples of Python values (converted as the
+    ORM converts them: SQLite's text uuids and datetimes, JSON), read once when first asked for."""
+
+    def __init__(self, model: type[Model], fields: list[Field], cursor: Any) -> None:
+        self.model, self.fields, self.cursor = model, fields, cursor
+        self._rows: list[tuple[Any, ...]] | None = None
+
+    def rows(self) -> list[tuple[Any, ...]]:
+        if self._rows is None:
+            try:
+                raw = self.cursor.fetchall()
+            finally:
+                self.cursor.close()
+            self._rows = [
+                tuple(_converted(self.model, f, v) for f, v in zip(self.fields, row, strict=True)) for row in raw
+            ]
+        return self._rows
+
+
+def _converted(model: type[Model], field: Field, value: Any) -> Any:
+    expression = field.get_col(model._meta.db_table)
+    for convert in connection.ops.get_db_converters(expression) + field.get_db_converters(connection):
+        value = convert(value, expression, connection)
+    return value
 
 
 def insert_rows(objs: Sequence[Model]) -> None:
@@ -101,7 +138,6 @@ def insert_rows(objs: Sequence[Model]) -> None:
     params: list[Any] = []
     for obj in objs:
         params += [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-        obj._state.adding, obj._state.db = False, connection.alias
     columns = ", ".join(quote(f.column) for f in fields)
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}", params)

@@ -22,14 +22,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.db.models import F
 
 from runtime.clock import isoformat
 from runtime.events import decision, record_event, write_event
+from runtime.internals.django_db import pipeline
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall, ToolCallStatus, Workspace
 from runtime.services.operation_rows import lock_operations_by_id
 from runtime.services.operation_views import checked_result, event_ids, project_settled
-from runtime.services.row_writes import EachRow, insert_rows, update_rows
+from runtime.services.row_writes import EachRow, Returned, insert_rows, update_rows
 from runtime.services.workspace import Closing, close_instances
 from runtime.services.workspace_locks import lock_workspace_of_operation, lock_workspaces_of_operations
 from runtime.transitions import (
@@ -229,7 +231,24 @@ def _write_settlements(
     if not settling:
         return
     by_id = {operation.pk: (operation, verdict) for _, operation, verdict in settling}
-    _compare_and_set(by_id, now=now)
+    with pipeline(connection):  # PostgreSQL: the writes go in one round trip or two, not one each
+        won = _compare_and_set(by_id, now=now)
+        entries = _write_results(settling, by_id, now=now, next_foreground=next_foreground, facts=(facts := {}))
+        if len(won.rows()) != len(by_id):  # unreachable under the locks; the compare-and-set keeps it true anyway
+            raise RuntimeError(f"compare-and-set settled {len(won.rows())} of {len(by_id)} locked running operations")
+    _record_settled(entries, by_id, trigger=trigger, now=now, facts=facts, told=told)
+
+
+def _write_results(
+    settling: list[tuple[Workspace, Operation, Settle]],
+    by_id: dict[uuid.UUID, tuple[Operation, Settle]],
+    *,
+    now: datetime,
+    next_foreground: AppInstance | None,
+    facts: dict[uuid.UUID, dict[str, Any]],
+) -> list[OutboxEntry]:
+    """After the compare-and-set: the start calls' results, the outbox rows, then the instances
+    close (their calls cancelled, their sub-sessions ended) and what comes to the front."""
     results = {}
     for operation, verdict in by_id.values():
         operation.state, operation.ended_at = verdict.state, verdict.ended_at
@@ -243,7 +262,6 @@ def _write_settlements(
     for entry, (operation, _) in zip(entries, by_id.values(), strict=True):
         project_settled(operation, entry.id, results[operation.tool_call_id])
 
-    facts: dict[uuid.UUID, dict[str, Any]] = {}
     close_instances(
         [
             Closing(
@@ -259,12 +277,13 @@ def _write_settlements(
         now=now,
         facts=facts,
     )
-    _record_settled(entries, by_id, trigger=trigger, now=now, facts=facts, told=told)
+    return entries
 
 
-def _compare_and_set(by_id: dict[uuid.UUID, tuple[Operation, Settle]], *, now: datetime) -> None:
-    """The operations' terminal state, in one statement, only where they still run."""
-    won = update_rows(
+def _compare_and_set(by_id: dict[uuid.UUID, tuple[Operation, Settle]], *, now: datetime) -> Returned:
+    """The operations' terminal state, in one statement, only where they still run; the rows it
+    changed (read at the end of the writes: every one of them must have)."""
+    returned = update_rows(
         Operation,
         list(by_id),
         {
@@ -275,9 +294,10 @@ def _compare_and_set(by_id: dict[uuid.UUID, tuple[Operation, Settle]], *, now: d
         },
         where=f'"state" IN ({", ".join(["%s"] * len(RUNNING_STATES))})',
         where_params=list(RUNNING_STATES),
+        returning=["id"],
     )
-    if won != len(by_id):  # unreachable under the locks; the compare-and-set keeps it true anyway
-        raise RuntimeError(f"compare-and-set settled {won} of {len(by_id)} locked running operations")
+    assert isinstance(returned, Returned)
+    return returned
 
 
 def _write_outbox(

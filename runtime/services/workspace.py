@@ -26,7 +26,7 @@ from runtime.models import (
     Workspace,
 )
 from runtime.projections import project_on_commit
-from runtime.services.row_writes import EachRow, update_rows
+from runtime.services.row_writes import EachRow, Returned, update_rows
 from runtime.transitions import LifecycleState, can_transition
 
 
@@ -398,7 +398,8 @@ class PerRow(Expression):
 def _cancel_pending_calls(
     instance_ids: list[uuid.UUID], *, now: datetime, facts: dict[uuid.UUID, dict[str, Any]] | None
 ) -> None:
-    # Never an operation's start call (final already when its instance closes; kept so anyway).
+    """Their non-final ordinary calls become ``cancelled(app_closed)``, never an operation's start
+    call: one ``UPDATE … RETURNING`` (both engines) says which."""
     cancelled = update_rows(
         ToolCall,
         instance_ids,
@@ -413,24 +414,20 @@ def _cancel_pending_calls(
         f' AND NOT EXISTS (SELECT 1 FROM "{Operation._meta.db_table}" o'
         f' WHERE o."tool_call_id" = "{ToolCall._meta.db_table}"."id")',
         where_params=list(NON_FINAL_TOOL_CALL_STATUSES),
+        returning=["source_tool_call_id", "instance", "conversation", "tool"],
     )
-    if not cancelled:  # the usual case: one statement
-        return
-    for call in ToolCall.objects.filter(
-        instance_id__in=instance_ids, status=ToolCallStatus.CANCELLED, cancel_reason="app_closed", finished_at=now
-    ).order_by("source_tool_call_id"):
+    assert isinstance(cancelled, Returned)
+    for source_tool_call_id, instance_id, conversation_id, tool in sorted(cancelled.rows()):
         if facts is not None:
-            facts[call.instance_id]["cancelled"].append(
-                {"source_tool_call_id": call.source_tool_call_id, "tool": call.tool}
-            )
+            facts[instance_id]["cancelled"].append({"source_tool_call_id": source_tool_call_id, "tool": tool})
             continue
         record_event(
             "tool.cancelled",
             at=now,
-            conversation_id=call.conversation_id,
-            instance_id=call.instance_id,
-            source_tool_call_id=call.source_tool_call_id,
-            tool=call.tool,
+            conversation_id=conversation_id,
+            instance_id=instance_id,
+            source_tool_call_id=source_tool_call_id,
+            tool=tool,
             reason="app_closed",
         )
 
