@@ -74,9 +74,9 @@ def update_rows(
                 value = distinct[0]
             else:
                 cases = []
-                for key, row_value in value.items():
+                for row_pk, row_value in value.items():
                     cases.append(f"WHEN %s THEN {_Dialect.typed(field)}")
-                    params += [pk.get_db_prep_value(key, connection), field.get_db_prep_save(row_value, connection)]
+                    params += [pk.get_db_prep_value(row_pk, connection), field.get_db_prep_save(row_value, connection)]
                 sets.append(f"{column} = CASE {quote(pk.column)} {' '.join(cases)} END")
                 continue
         sets.append(f"{column} = {_Dialect.typed(field)}")
