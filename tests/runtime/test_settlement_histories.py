@@ -46,7 +46,7 @@ from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.interrupts import interrupt_for_operator
 from runtime.services.lifecycle import close_instance, close_workspace, open_app, return_to_interact, switch_app
 from runtime.services.recovery import SWEEP_BATCH, recover_runtime, settle_due
-from runtime.services.settlements import settle_operation
+from runtime.services.settlements import settle_due_batch, settle_operation
 from runtime.tool_router import Caller
 from runtime.transitions import Trigger
 from tests.support.factories import T0, AgentDriver
@@ -290,3 +290,18 @@ def test_no_settlement_calls_a_plpgsql_function(history: list[tuple]) -> None:
     called = [q["sql"] for q in queries.captured_queries if re.search(r"runtime_settle_\w*\(", q["sql"])]
     assert called == []
     assert any("UPDATE" in q["sql"] and "runtime_operation" in q["sql"] for q in queries.captured_queries)
+
+
+@pytest.mark.spec("R-3.2", "R-4.2.4")
+@pytest.mark.django_db
+def test_two_due_operations_with_different_results_settle_in_one_batch() -> None:
+    """The batch itself, not the sweep's one-by-one retry after a failed batch: every per-row
+    value differs (the start calls, their results, the instances closed)."""
+    history = History(label=uuid.uuid4().hex[:6], sweep_batch=SWEEP_BATCH)
+    for step in [("start", 0, 60), ("start", 1, 90), ("advance", 91_000)]:
+        history.step(step)
+    ids = list(Operation.objects.filter(conversation_id__in=history.ids).values_list("pk", flat=True))
+    outcomes = settle_due_batch(operation_ids=ids, now=history.now)
+    assert sorted(str(o.operation_id) for o in outcomes if o.settled) == sorted(str(i) for i in ids)
+    results = ToolCall.objects.filter(operation__in=ids).values_list("result", flat=True)
+    assert len({json.dumps(r, sort_keys=True) for r in results}) == 2
