@@ -117,14 +117,16 @@ def related_is_cached(instance: Model, field_name: str) -> bool:
 
 @contextlib.contextmanager
 def pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
-    """psycopg 3's pipeline mode on ``connection`` while the block runs (PostgreSQL only): each
-    ``execute`` is queued, not waited for; a ``fetch…`` sends what is queued and waits for its own
-    result, so statements executed together and then read cost one round trip (decision 0055).
+    """psycopg 3's pipeline mode on PostgreSQL while the block runs (a no-op on other engines):
+    statements are sent without waiting for each answer, and the answers are read when a result
+    is fetched or the block ends, so a decision's writes cost one round trip, not one each.
 
-    ``connection.connection`` is the wrapper's psycopg connection (set by ``connect``); Django has
-    no pipeline of its own. Its cursors (and so its execute wrappers) work unchanged inside. An
-    error the server reports at the block's end (a statement whose result was not read) leaves as
-    Django's exception, as it would from ``execute`` (``wrap_database_errors``)."""
+    ``connection.connection`` is the driver's connection Django holds (documented for psycopg, not
+    for Django's wrapper). An error the server reports at the block's end is raised there, through
+    ``wrap_database_errors`` as Django raises it from a statement (``IntegrityError``, …)."""
+    if connection.vendor != "postgresql":
+        yield
+        return
     connection.ensure_connection()
     with connection.wrap_database_errors, connection.connection.pipeline():
         yield

@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q, Subquery
 
 from runtime.clock import isoformat
 from runtime.errors import Rejection, RejectionCode
@@ -19,12 +18,12 @@ from runtime.events import decision, event_row, record_event
 from runtime.manifests import get_manifest
 from runtime.miniapps import registered
 from runtime.models import Operation, ToolCall, ToolCallStatus
-from runtime.services.operation_rows import lock_operations, lock_running_for_interrupt, settles_in_sql
+from runtime.services.operation_rows import lock_operations_by_id, lock_running_of_app
 from runtime.services.operation_views import OperationView, check_receipt, event_ids
 from runtime.services.settlements import SettleOutcome, settle_locked, write_receipt
 from runtime.services.workspace_locks import lock_workspace, lock_workspace_of_operation
 from runtime.tool_calls import Receipt, replay
-from runtime.transitions import RUNNING_STATES, OperationState, Settle, Trigger, decide_settlement, is_running
+from runtime.transitions import OperationState, Settle, Trigger, decide_settlement, is_running
 
 
 # Long for its contract (a 13-line docstring, 8 arguments); the body, ~50 lines, is one stop read in order.
@@ -57,13 +56,7 @@ def interrupt_operation(
     retry = ToolCall.objects.filter(conversation_id=conversation_id, source_tool_call_id=source_tool_call_id)
     # The running operations (whatever the clocks say: an earlier one started in the same
     # millisecond, or on a clock that stepped back, must not shadow it), locked, with the retry check.
-    if settles_in_sql():
-        running = lock_running_for_interrupt(workspace.conversation_id, app_id, source_tool_call_id)
-    else:
-        running = lock_operations(
-            Q(conversation_id=conversation_id, app_id=app_id, state__in=RUNNING_STATES),
-            retry_call_id=Subquery(retry.values("id")[:1]),
-        )
+    running = lock_running_of_app(workspace.conversation_id, app_id, source_tool_call_id)
     retry_call_id = running[0].retry_call_id if running else retry.values_list("id", flat=True).first()
     if retry_call_id is not None:
         outcome = replay(ToolCall.objects.get(pk=retry_call_id), caller=caller, tool=tool, arguments=arguments)
@@ -192,7 +185,7 @@ def interrupt_for_operator(
     workspace = lock_workspace_of_operation(operation_id, now=now)
     if workspace is None:
         raise Operation.DoesNotExist(f"no operation {operation_id}")
-    [operation] = lock_operations(Q(pk=operation_id))
+    [operation] = lock_operations_by_id([operation_id])
     [outcome] = settle_locked([(workspace, operation)], trigger=Trigger.OPERATOR, now=now)
     record_event(
         "operator.interrupt",
@@ -219,7 +212,7 @@ def cancel_operation(*, operation_id: uuid.UUID | str, caller: str, now: datetim
     workspace = lock_workspace_of_operation(operation_id, now=now)
     if workspace is None:
         raise Operation.DoesNotExist(f"no operation {operation_id}")
-    [operation] = lock_operations(Q(pk=operation_id))
+    [operation] = lock_operations_by_id([operation_id])
     if operation.tool_call.caller != caller:
         raise Operation.DoesNotExist(f"no operation {operation_id} of {caller}")
     [outcome] = settle_locked([(workspace, operation)], trigger=Trigger.AGENT_INTERRUPT, now=now)

@@ -1,113 +1,176 @@
-"""The rows a settlement locks, read in the statement that locks them, and which write path it takes.
+"""The rows a settlement locks, read in the statement that locks them: one constant statement on
+either engine (decision 0056).
 
 ``lock_operations`` reads each operation with what its settlement needs (its instance, its start
-call, the conversation's previous valid foreground app); an interrupt on the SQL path locks with
-one constant hand-written statement instead (``lock_running_for_interrupt``), whose rows become
-model instances as a query would have built them (``runtime.internals.django_db``).
-``settles_in_sql`` says whether the settlement writes through ``runtime_settle_batch``
-(PostgreSQL, ``runtime.services.settlement_sql``) or through the ORM (``runtime.services.settlements``).
+call, the conversation's previous valid foreground app) and locks it. The statement is written once
+per shape from the models' columns (no ORM compilation per decision: building the equivalent
+queryset cost ~1.5 ms of Python a settlement, most of an interrupt's); its rows become model
+instances as a query would have built them (``runtime.internals.django_db``). What differs between
+the engines is only in ``_Dialect``: the row lock (``FOR UPDATE OF``; SQLite's IMMEDIATE
+transaction already holds the database) and how a list of ids is passed (``= ANY(%s)``, one
+parameter and one prepared statement for any length, or ``IN (%s, …)``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import functools
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Field, Q, Subquery
+from django.db.models import Field, Q
 
 from runtime.internals.django_db import cache_related, model_from_row
-from runtime.models import Operation, ToolCall
-from runtime.services.workspace import previous_valid_instance_of
-from runtime.transitions import RUNNING_STATES
+from runtime.models import AppInstance, Operation, ToolCall
+from runtime.transitions import RUNNING_STATES, LifecycleState
 
 
-def lock_operations(which: Q, **also: Subquery) -> list[Operation]:
-    """Lock the operations ``which`` selects, reading in the same statement their instance, their
-    start call (whose caller owns the result) and their conversation's previous valid foreground app."""
-    if settles_in_sql():  # runtime_settle_batch reads the instance and the previous foreground app itself
-        locking = Operation.objects.select_for_update(of=("self",)).select_related("tool_call").filter(which)
-        return list(locking.annotate(**also).order_by("conversation_id"))
-    return list(
-        Operation.objects.select_for_update(of=("self",))
-        .select_related("instance", "tool_call")
-        .filter(which)
-        .annotate(**previous_valid_instance_of("instance_id"), **also)
-        .order_by("conversation_id")
-    )
+class _Dialect:
+    """The little that PostgreSQL and SQLite say differently, for this module's statements."""
+
+    @staticmethod
+    def postgres() -> bool:
+        return connection.vendor == "postgresql"
+
+    @classmethod
+    def lock(cls) -> str:
+        return " FOR UPDATE OF o" if cls.postgres() else ""
+
+    @classmethod
+    def in_ids(cls, column: str, ids: Sequence[Any]) -> tuple[str, list[Any]]:
+        field = Operation._meta.pk
+        values = [field.get_db_prep_value(_uuid(value), connection) for value in ids]
+        if cls.postgres():
+            return f"{column} = ANY(%s)", [values]
+        return f"{column} IN ({', '.join(['%s'] * len(values)) or 'NULL'})", values
+
+    @staticmethod
+    def value(field: Field, value: Any) -> Any:
+        return field.get_db_prep_value(value, connection)
+
+
+def _uuid(value: Any) -> uuid.UUID:
+    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
 
 
 @functools.cache
-def _interrupt_lock_statement() -> tuple[str, list[Field], list[Field]]:
-    """The statement ``lock_running_for_interrupt`` runs, and the fields its columns fill."""
-    op, call = Operation._meta, ToolCall._meta
-    op_fields, call_fields = list(op.concrete_fields), list(call.concrete_fields)
-    o, t = op.db_table, call.db_table
+def _select() -> tuple[str, list[Field], list[Field], list[Field]]:
+    """The columns every lock reads: the operation's, its start call's, its instance's and the
+    conversation's previous valid instance (the open one focused last, other than its own)."""
+    op, call, inst = Operation._meta, ToolCall._meta, AppInstance._meta
+    op_fields, call_fields, inst_fields = (
+        list(op.concrete_fields),
+        list(call.concrete_fields),
+        list(inst.concrete_fields),
+    )
 
-    def column(name: str, meta: Any = op) -> str:
-        return f'"{meta.get_field(name).column}"'
+    def previous(column: str) -> str:
+        return (
+            f'(SELECT p."{column}" FROM "{inst.db_table}" p WHERE p."conversation_id" = o."conversation_id"'
+            f""" AND p."lifecycle_state" <> '{LifecycleState.CLOSED}' AND p."id" <> o."instance_id\""""
+            ' ORDER BY p."focus_seq" DESC LIMIT 1)'
+        )
 
     sql = (
         "SELECT "
         + ", ".join(f'o."{f.column}"' for f in op_fields)
-        + f', (SELECT r."id" FROM "{t}" r WHERE r.{column("conversation", call)} = %s'
-        f" AND r.{column('source_tool_call_id', call)} = %s ORDER BY r.{column('created_at', call)} LIMIT 1), "
+        + ", "
         + ", ".join(f't."{f.column}"' for f in call_fields)
-        + f' FROM "{o}" o JOIN "{t}" t ON t."id" = o.{column("tool_call")}'
-        f" WHERE o.{column('conversation')} = %s AND o.{column('app_id')} = %s"
-        f" AND o.{column('state')} IN ({', '.join(['%s'] * len(RUNNING_STATES))})"
-        " FOR UPDATE OF o"
+        + ", "
+        + ", ".join(f'i."{f.column}"' for f in inst_fields)
+        + ", "
+        + ", ".join(previous(c) for c in ("id", "app_id", "lifecycle_state"))
+        + f'\n FROM "{op.db_table}" o JOIN "{call.db_table}" t ON t."id" = o."tool_call_id"'
+        f' JOIN "{inst.db_table}" i ON i."id" = o."instance_id"'
     )
-    return sql, op_fields, call_fields
+    return sql, op_fields, call_fields, inst_fields
 
 
-def _from_row(model: type[Any], fields: list[Field], values: tuple[Any, ...]) -> Any:
-    """A model instance from one row's columns, converted as the ORM converts them (JSON text)."""
+def _converted(model: type[Any], fields: list[Field], values: Sequence[Any]) -> Any:
+    """A model instance from one row's columns, converted as the ORM converts them (the backend's
+    converters, e.g. SQLite's text uuids and datetimes, then the field's, e.g. JSON text)."""
     converted = []
     for f, value in zip(fields, values, strict=True):
-        for convert in f.get_db_converters(connection):
-            value = convert(value, f, connection)
+        expression = f.get_col(model._meta.db_table)
+        for convert in connection.ops.get_db_converters(expression) + f.get_db_converters(connection):
+            value = convert(value, expression, connection)
         converted.append(value)
     return model_from_row(model, connection, [f.attname for f in fields], converted)
 
 
-def lock_running_for_interrupt(conversation_id: uuid.UUID, app_id: str, source_tool_call_id: str) -> list[Operation]:
-    """``lock_operations`` for an interrupt on the SQL settlement path: the app's running
-    operations in the conversation, locked, with their start call and ``retry_call_id`` (the
-    interrupt's own call id, if it was already answered) — the same rows and the same lock, one
-    constant statement instead of the ORM building it per frame (~1 ms of Python, 27h's profile)."""
-    sql, op_fields, call_fields = _interrupt_lock_statement()
+def _lock(where: str, params: list[Any], *, also: Iterable[str] = ()) -> list[Operation]:
+    """Run the lock with ``where`` (and extra selected columns ``also``, named ``extra_<n>``)."""
+    select, op_fields, call_fields, inst_fields = _select()
+    extra = list(also)
+    sql = select.replace("\n FROM ", "".join(f", {e}" for e in extra) + "\n FROM ", 1)
+    sql += f' WHERE {where} ORDER BY o."conversation_id"{_Dialect.lock()}'
     with connection.cursor() as cursor:
-        cursor.execute(sql, [conversation_id, source_tool_call_id, conversation_id, app_id, *RUNNING_STATES])
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
-    n = len(op_fields)
+    a, b, c = len(op_fields), len(op_fields) + len(call_fields), len(op_fields) + len(call_fields) + len(inst_fields)
+    pk = AppInstance._meta.pk
     locked = []
     for row in rows:
-        operation = _from_row(Operation, op_fields, row[:n])
-        operation.retry_call_id = row[n]
-        call = _from_row(ToolCall, call_fields, row[n + 1 :])
-        cache_related(operation, "tool_call", call)  # as select_related("tool_call") leaves them
+        operation = _converted(Operation, op_fields, row[:a])
+        cache_related(operation, "tool_call", _converted(ToolCall, call_fields, row[a:b]))
+        cache_related(operation, "instance", _converted(AppInstance, inst_fields, row[b:c]))
+        previous_id, operation.previous_app_id, operation.previous_lifecycle_state = row[c : c + 3]
+        operation.previous_id = None
+        if previous_id is not None:
+            expression = pk.get_col(AppInstance._meta.db_table)
+            for convert in connection.ops.get_db_converters(expression):
+                previous_id = convert(previous_id, expression, connection)
+            operation.previous_id = previous_id
+        for n, value in enumerate(row[c + 3 :]):
+            setattr(operation, f"extra_{n}", value)
         locked.append(operation)
     return locked
 
 
-_SQL_SETTLEMENT = contextvars.ContextVar("sql_settlement", default=True)
+def lock_operations_by_id(ids: Sequence[Any], *, conversations: Sequence[Any] | None = None) -> list[Operation]:
+    """Lock the operations ``ids`` (of ``conversations`` only, when given) with what their
+    settlement reads, ordered by conversation."""
+    where, params = _Dialect.in_ids('o."id"', ids)
+    if conversations is not None:
+        also_where, also_params = _Dialect.in_ids('o."conversation_id"', conversations)
+        where, params = f"{where} AND {also_where}", params + also_params
+    return _lock(where, params)
 
 
-def settles_in_sql() -> bool:
-    """Whether settlements here go through ``runtime_settle_batch`` (PostgreSQL, unless turned off)."""
-    return connection.vendor == "postgresql" and _SQL_SETTLEMENT.get()
+def lock_running_of_app(conversation_id: Any, app_id: str, source_tool_call_id: str) -> list[Operation]:
+    """Lock the app's running operations in the conversation (an interrupt binds one of them), each
+    with ``retry_call_id``: the id of a call ``source_tool_call_id`` of the conversation, if one
+    was answered already (the interrupt's retry)."""
+    conversation = _Dialect.value(Operation._meta.get_field("conversation"), _uuid(conversation_id))
+    running = ", ".join(["%s"] * len(RUNNING_STATES))
+    retry = (
+        f'(SELECT r."id" FROM "{ToolCall._meta.db_table}" r WHERE r."conversation_id" = %s'
+        ' AND r."source_tool_call_id" = %s ORDER BY r."created_at" LIMIT 1)'
+    )
+    locked = _lock(
+        f'o."conversation_id" = %s AND o."app_id" = %s AND o."state" IN ({running})',
+        [conversation, source_tool_call_id, conversation, app_id, *RUNNING_STATES],
+        also=[retry],
+    )
+    pk = ToolCall._meta.pk
+    for operation in locked:
+        retry_id = operation.extra_0
+        if retry_id is not None:
+            expression = pk.get_col(ToolCall._meta.db_table)
+            for convert in connection.ops.get_db_converters(expression):
+                retry_id = convert(retry_id, expression, connection)
+        operation.retry_call_id = retry_id
+    return locked
 
 
-@contextlib.contextmanager
-def python_settlement() -> Iterator[None]:
-    """Settle through the Python path even on PostgreSQL (the property test compares the two)."""
-    token = _SQL_SETTLEMENT.set(False)
-    try:
-        yield
-    finally:
-        _SQL_SETTLEMENT.reset(token)
+def lock_operations(which: Q) -> list[Operation]:
+    """``lock_operations_by_id`` for the operations ``which`` selects (a start's switch names them
+    by id, ``Q(pk__in=…)``); any other filter has its ids read first."""
+    if not which.negated and len(which.children) == 1 and isinstance(which.children[0], tuple):
+        name, value = which.children[0]
+        if name in ("pk", "id"):
+            return lock_operations_by_id([value])
+        if name in ("pk__in", "id__in"):
+            return lock_operations_by_id(list(value))
+    return lock_operations_by_id(list(Operation.objects.filter(which).values_list("pk", flat=True)))

@@ -1,14 +1,13 @@
 """The names other code imported from ``runtime.services.operations`` before it was split (issue 39).
 
 The deadline operation lives in rooms that say what they hold: ``operation_views`` (the contract
-``runtime.api`` re-exports, and result shaping), ``starts``, ``settlements`` (with its PostgreSQL
-writes in ``settlement_sql`` and its locking reads in ``operation_rows``) and ``interrupts``.
+``runtime.api`` re-exports, and result shaping), ``starts``, ``settlements`` (with its locking reads in
+``operation_rows``) and ``interrupts``.
 Import from those; this module only keeps code written against the old one working (a switch
 is patched where it lives, not here).
 """
 
 from runtime.services.interrupts import cancel_operation, interrupt_for_operator, interrupt_operation
-from runtime.services.operation_rows import python_settlement, settles_in_sql
 from runtime.services.operation_views import (
     OperationView,
     busy_rejection,
@@ -35,11 +34,9 @@ __all__ = [
     "operation_projection",
     "operation_result",
     "policy_of",
-    "python_settlement",
     "settle_due_batch",
     "settle_for_lifecycle",
     "settle_operation",
-    "settles_in_sql",
     "standard_result",
     "start_operation",
     "wire_state",

@@ -9,9 +9,10 @@ Settlements are applied by ``settle_locked`` one statement per table, whether th
 interrupt, an eta task, a lifecycle event) or a batch of due deadlines (the sweep, recovery): one
 code path, so a batch settles each operation exactly as it would settle alone. Each reads what it
 needs in the statement that locks the operation (``runtime.services.operation_rows``), so a
-decision costs about ten statements whatever the conversation's history. On PostgreSQL those writes
-are one call of ``runtime_settle_batch`` instead (``runtime.services.settlement_sql``, decision
-0030): Python still decides and shapes each result, and a settlement is three statements.
+decision costs about ten statements whatever the conversation's history. Those statements are the
+same on SQLite and PostgreSQL (decision 0056): there is no second implementation of a
+settlement's writes (the PL/pgSQL ``runtime_settle_batch`` / ``runtime_settle_single`` of
+decision 0030 are kept only for the previous release, and dropped in the next one).
 """
 
 from __future__ import annotations
@@ -21,15 +22,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, Q
+from django.db import connection
+from django.db.models import F
 
 from runtime.clock import isoformat
 from runtime.events import decision, record_event, write_event
+from runtime.internals.django_db import pipeline
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall, ToolCallStatus, Workspace
-from runtime.services.operation_rows import lock_operations, settles_in_sql
+from runtime.services.operation_rows import lock_operations_by_id
 from runtime.services.operation_views import checked_result, event_ids, project_settled
-from runtime.services.settlement_sql import settle_in_sql
-from runtime.services.workspace import Closing, close_instances, per_row
+from runtime.services.row_writes import EachRow, Returned, insert_rows, update_rows
+from runtime.services.workspace import Closing, close_instances
 from runtime.services.workspace_locks import lock_workspace_of_operation, lock_workspaces_of_operations
 from runtime.transitions import (
     RUNNING_STATES,
@@ -60,7 +63,7 @@ def flag_invalid_results(operations: list[Operation], *, now: datetime) -> None:
 
 def write_receipt(receipt: tuple[ToolCall, LifecycleEvent]) -> None:
     call, event = receipt
-    call.save(force_insert=True)
+    insert_rows([call])
     write_event(event)
 
 
@@ -81,7 +84,7 @@ def settle_operation(*, operation_id: uuid.UUID | str, trigger: Trigger, now: da
     workspace = lock_workspace_of_operation(operation_id, now=now)
     if workspace is None:
         raise Operation.DoesNotExist(f"no operation {operation_id}")
-    [operation] = lock_operations(Q(pk=operation_id))
+    [operation] = lock_operations_by_id([operation_id])
     [outcome] = settle_locked([(workspace, operation)], trigger=trigger, now=now)
     return outcome
 
@@ -99,7 +102,7 @@ def settle_due_batch(*, operation_ids: list[uuid.UUID], now: datetime) -> list[S
     workspaces = lock_workspaces_of_operations(operation_ids, now=now)
     if not workspaces:
         return []
-    operations = lock_operations(Q(pk__in=operation_ids, conversation_id__in=list(workspaces)))
+    operations = lock_operations_by_id(operation_ids, conversations=list(workspaces))
     return settle_locked(
         [(workspaces[operation.conversation_id], operation) for operation in operations],
         trigger=Trigger.DEADLINE,
@@ -120,7 +123,7 @@ def settle_for_lifecycle(
     For the lifecycle services, which already hold the workspace lock; no Agent tool call is
     faked: the start's result is the only result.
     """
-    [operation] = lock_operations(Q(pk=operation.pk))
+    [operation] = lock_operations_by_id([operation.pk])
     [outcome] = settle_locked([(workspace, operation)], trigger=trigger, now=now, next_foreground=next_foreground)
     return outcome.decision
 
@@ -134,8 +137,7 @@ def settle_locked(
     receipt: tuple[ToolCall, LifecycleEvent] | None = None,
 ) -> list[SettleOutcome]:
     """Decide and write the settlement of operations read by ``lock_operations``, whose
-    workspaces this transaction holds: one statement per table for all of them, or on PostgreSQL
-    one call of ``runtime_settle_batch`` (``runtime.sql.settle``) for all of them.
+    workspaces this transaction holds: one statement per table for all of them, on either engine.
 
     Order (R-4.2.4): the results and outbox entries first, then the instances close, their
     sub-sessions end and each workspace's previous foreground app (Interact) returns — all in the
@@ -153,14 +155,11 @@ def settle_locked(
     if receipt is not None and settling:
         [_] = settling
         told = {"source_tool_call_id": receipt[1].source_tool_call_id, **receipt[1].data}
-    if settling and settles_in_sql():
-        settle_in_sql(settling, trigger=trigger, now=now, next_foreground=next_foreground, receipt=receipt, told=told)
-    else:
-        _settle_in_python(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
-        if receipt is not None and told is not None:
-            receipt[0].save(force_insert=True)
-        elif receipt is not None:
-            write_receipt(receipt)
+    _write_settlements(settling, trigger=trigger, now=now, next_foreground=next_foreground, told=told)
+    if receipt is not None and told is not None:
+        insert_rows([receipt[0]])
+    elif receipt is not None:
+        write_receipt(receipt)
     flag_invalid_results([operation for _, operation, _ in settling], now=now)
     return outcomes
 
@@ -212,12 +211,12 @@ def _settle_in_rounds(
         round_.append((workspace, operation))
     outcomes = settle_locked(rounds[0], trigger=trigger, now=now)
     for later in rounds[1:]:
-        fresh = {operation.pk: operation for operation in lock_operations(Q(pk__in=[o.pk for _, o in later]))}
+        fresh = {operation.pk: operation for operation in lock_operations_by_id([o.pk for _, o in later])}
         outcomes += settle_locked([(w, fresh[o.pk]) for w, o in later if o.pk in fresh], trigger=trigger, now=now)
     return outcomes
 
 
-def _settle_in_python(
+def _write_settlements(
     settling: list[tuple[Workspace, Operation, Settle]],
     *,
     trigger: Trigger,
@@ -225,26 +224,44 @@ def _settle_in_python(
     next_foreground: AppInstance | None,
     told: dict[str, Any] | None = None,
 ) -> None:
-    """The settlement's writes through the ORM, one statement per table (SQLite; the specification
-    ``runtime_settle_batch`` mirrors)."""
+    """The settlement's writes, one statement per table in a fixed order, the same statements on
+    both engines (decision 0056): the compare-and-set, the start calls' results, the outbox rows,
+    the instances closed with their calls cancelled and sub-sessions ended, what comes to the
+    front, then the audit rows (written with the decision's other events at its end)."""
     if not settling:
         return
     by_id = {operation.pk: (operation, verdict) for _, operation, verdict in settling}
-    _compare_and_set(by_id, now=now)
+    with pipeline(connection):  # PostgreSQL: the writes go in one round trip or two, not one each
+        won = _compare_and_set(by_id, now=now)
+        entries = _write_results(settling, by_id, now=now, next_foreground=next_foreground, facts=(facts := {}))
+        if len(won.rows()) != len(by_id):  # unreachable under the locks; the compare-and-set keeps it true anyway
+            raise RuntimeError(f"compare-and-set settled {len(won.rows())} of {len(by_id)} locked running operations")
+    _record_settled(entries, by_id, trigger=trigger, now=now, facts=facts, told=told)
+
+
+def _write_results(
+    settling: list[tuple[Workspace, Operation, Settle]],
+    by_id: dict[uuid.UUID, tuple[Operation, Settle]],
+    *,
+    now: datetime,
+    next_foreground: AppInstance | None,
+    facts: dict[uuid.UUID, dict[str, Any]],
+) -> list[OutboxEntry]:
+    """After the compare-and-set: the start calls' results, the outbox rows, then the instances
+    close (their calls cancelled, their sub-sessions ended) and what comes to the front."""
     results = {}
     for operation, verdict in by_id.values():
         operation.state, operation.ended_at = verdict.state, verdict.ended_at
         operation.interruption_reason, operation.settled_at = verdict.interruption_reason, now
         # Checked before anything about the result is written: a bad one becomes the error result.
         results[operation.tool_call_id] = checked_result(operation, now=now)
-    ToolCall.objects.filter(pk__in=list(results)).update(
-        status=ToolCallStatus.SUCCEEDED, result=per_row(ToolCall, "result", results), finished_at=now
+    update_rows(
+        ToolCall, list(results), {"status": ToolCallStatus.SUCCEEDED, "result": EachRow(results), "finished_at": now}
     )
     entries = _write_outbox(by_id, results, now=now)
     for entry, (operation, _) in zip(entries, by_id.values(), strict=True):
         project_settled(operation, entry.id, results[operation.tool_call_id])
 
-    facts: dict[uuid.UUID, dict[str, Any]] = {}
     close_instances(
         [
             Closing(
@@ -260,49 +277,55 @@ def _settle_in_python(
         now=now,
         facts=facts,
     )
-    _record_settled(entries, by_id, trigger=trigger, now=now, facts=facts, told=told)
+    return entries
 
 
-def _compare_and_set(by_id: dict[uuid.UUID, tuple[Operation, Settle]], *, now: datetime) -> None:
-    """The operations' terminal state, in one statement, only where they still run."""
-    won = Operation.objects.filter(pk__in=list(by_id), state__in=RUNNING_STATES).update(
-        state=per_row(Operation, "state", {pk: v.state for pk, (_, v) in by_id.items()}),
-        ended_at=per_row(Operation, "ended_at", {pk: v.ended_at for pk, (_, v) in by_id.items()}),
-        interruption_reason=per_row(
-            Operation, "interruption_reason", {pk: v.interruption_reason for pk, (_, v) in by_id.items()}
-        ),
-        settled_at=now,
+def _compare_and_set(by_id: dict[uuid.UUID, tuple[Operation, Settle]], *, now: datetime) -> Returned:
+    """The operations' terminal state, in one statement, only where they still run; the rows it
+    changed (read at the end of the writes: every one of them must have)."""
+    returned = update_rows(
+        Operation,
+        list(by_id),
+        {
+            "state": EachRow({pk: v.state for pk, (_, v) in by_id.items()}),
+            "ended_at": EachRow({pk: v.ended_at for pk, (_, v) in by_id.items()}),
+            "interruption_reason": EachRow({pk: v.interruption_reason for pk, (_, v) in by_id.items()}),
+            "settled_at": now,
+        },
+        where=f'"state" IN ({", ".join(["%s"] * len(RUNNING_STATES))})',
+        where_params=list(RUNNING_STATES),
+        returning=["id"],
     )
-    if won != len(by_id):  # unreachable under the locks; the compare-and-set keeps it true anyway
-        raise RuntimeError(f"compare-and-set settled {won} of {len(by_id)} locked running operations")
+    assert isinstance(returned, Returned)
+    return returned
 
 
 def _write_outbox(
     by_id: dict[uuid.UUID, tuple[Operation, Settle]], results: dict[uuid.UUID, Any], *, now: datetime
 ) -> list[OutboxEntry]:
     """One outbox entry per settled operation: its result, for the start call's caller."""
-    return OutboxEntry.objects.bulk_create(
-        [
-            OutboxEntry(
-                conversation_id=operation.conversation_id,
-                operation=operation,
-                tool_call_id=operation.tool_call_id,
-                # The result is the start call's caller's, whatever settled it (deadline, lifecycle, interrupt).
-                agent_id=operation.tool_call.agent_id,
-                channel=operation.tool_call.channel,
-                next_attempt_at=now,
-                payload={
-                    "source_tool_call_id": operation.source_tool_call_id,
-                    # The start call's tool: a result is labelled with the call it answers.
-                    "tool": operation.tool_call.tool,
-                    "conversation_id": str(operation.conversation_id),
-                    "result": results[operation.tool_call_id],
-                },
-                created_at=now,
-            )
-            for operation, _ in by_id.values()
-        ]
-    )
+    entries = [
+        OutboxEntry(
+            conversation_id=operation.conversation_id,
+            operation=operation,
+            tool_call_id=operation.tool_call_id,
+            # The result is the start call's caller's, whatever settled it (deadline, lifecycle, interrupt).
+            agent_id=operation.tool_call.agent_id,
+            channel=operation.tool_call.channel,
+            next_attempt_at=now,
+            payload={
+                "source_tool_call_id": operation.source_tool_call_id,
+                # The start call's tool: a result is labelled with the call it answers.
+                "tool": operation.tool_call.tool,
+                "conversation_id": str(operation.conversation_id),
+                "result": results[operation.tool_call_id],
+            },
+            created_at=now,
+        )
+        for operation, _ in by_id.values()
+    ]
+    insert_rows(entries)
+    return entries
 
 
 def _record_settled(

@@ -20,11 +20,13 @@ from runtime.models import (
     AppInstance,
     AppSession,
     AppSessionState,
+    Operation,
     ToolCall,
     ToolCallStatus,
     Workspace,
 )
 from runtime.projections import project_on_commit
+from runtime.services.row_writes import EachRow, Returned, update_rows
 from runtime.transitions import LifecycleState, can_transition
 
 
@@ -34,7 +36,7 @@ def take_focus_seq(workspace: Workspace) -> int:
         workspace.focus_seq_reserved = False
         return workspace.focus_seq
     workspace.focus_seq += 1
-    Workspace.objects.filter(pk=workspace.pk).update(focus_seq=workspace.focus_seq)
+    update_rows(Workspace, [workspace.pk], {"focus_seq": workspace.focus_seq})
     return workspace.focus_seq
 
 
@@ -303,10 +305,14 @@ def _mark_closed(
     """The instances closed, in one UPDATE, and in memory; whether each was in front."""
     for closing in closings:
         _check_transition(closing.instance, closing.instance.lifecycle_state, LifecycleState.CLOSED)
-    AppInstance.objects.filter(pk__in=[c.instance.pk for c in closings]).update(
-        lifecycle_state=LifecycleState.CLOSED,
-        closed_at=now,
-        close_reason=per_row(AppInstance, "close_reason", {c.instance.pk: c.reason for c in closings}),
+    update_rows(
+        AppInstance,
+        [c.instance.pk for c in closings],
+        {
+            "lifecycle_state": LifecycleState.CLOSED,
+            "closed_at": now,
+            "close_reason": EachRow({c.instance.pk: c.reason for c in closings}),
+        },
     )
     was_in_front = {}
     for closing in closings:
@@ -335,9 +341,13 @@ def _restore_front(
         _check_transition(target, target.lifecycle_state, LifecycleState.FOREGROUND)
     for workspace, target, _ in restores:
         target.focus_seq = take_focus_seq(workspace)
-    AppInstance.objects.filter(pk__in=[target.pk for _, target, _ in restores]).update(
-        lifecycle_state=LifecycleState.FOREGROUND,
-        focus_seq=per_row(AppInstance, "focus_seq", {target.pk: target.focus_seq for _, target, _ in restores}),
+    update_rows(
+        AppInstance,
+        [target.pk for _, target, _ in restores],
+        {
+            "lifecycle_state": LifecycleState.FOREGROUND,
+            "focus_seq": EachRow({target.pk: target.focus_seq for _, target, _ in restores}),
+        },
     )
     for _, target, closed in restores:
         previous, target.lifecycle_state = target.lifecycle_state, LifecycleState.FOREGROUND
@@ -388,32 +398,36 @@ class PerRow(Expression):
 def _cancel_pending_calls(
     instance_ids: list[uuid.UUID], *, now: datetime, facts: dict[uuid.UUID, dict[str, Any]] | None
 ) -> None:
-    pending = ToolCall.objects.filter(
-        instance_id__in=instance_ids, status__in=NON_FINAL_TOOL_CALL_STATUSES, operation__isnull=True
+    """Their non-final ordinary calls become ``cancelled(app_closed)``, never an operation's start
+    call: one ``UPDATE … RETURNING`` (both engines) says which."""
+    cancelled = update_rows(
+        ToolCall,
+        instance_ids,
+        {
+            "status": ToolCallStatus.CANCELLED,
+            "cancel_reason": "app_closed",
+            "result": {"status": "cancelled", "reason": "app_closed"},
+            "finished_at": now,
+        },
+        key="instance",
+        where=f'"status" IN ({", ".join(["%s"] * len(NON_FINAL_TOOL_CALL_STATUSES))})'
+        f' AND NOT EXISTS (SELECT 1 FROM "{Operation._meta.db_table}" o'
+        f' WHERE o."tool_call_id" = "{ToolCall._meta.db_table}"."id")',
+        where_params=list(NON_FINAL_TOOL_CALL_STATUSES),
+        returning=["source_tool_call_id", "instance", "conversation", "tool"],
     )
-    cancelled = pending.update(
-        status=ToolCallStatus.CANCELLED,
-        cancel_reason="app_closed",
-        result={"status": "cancelled", "reason": "app_closed"},
-        finished_at=now,
-    )
-    if not cancelled:  # the usual case: one statement
-        return
-    for call in ToolCall.objects.filter(
-        instance_id__in=instance_ids, status=ToolCallStatus.CANCELLED, cancel_reason="app_closed", finished_at=now
-    ).order_by("source_tool_call_id"):
+    assert isinstance(cancelled, Returned)
+    for source_tool_call_id, instance_id, conversation_id, tool in sorted(cancelled.rows()):
         if facts is not None:
-            facts[call.instance_id]["cancelled"].append(
-                {"source_tool_call_id": call.source_tool_call_id, "tool": call.tool}
-            )
+            facts[instance_id]["cancelled"].append({"source_tool_call_id": source_tool_call_id, "tool": tool})
             continue
         record_event(
             "tool.cancelled",
             at=now,
-            conversation_id=call.conversation_id,
-            instance_id=call.instance_id,
-            source_tool_call_id=call.source_tool_call_id,
-            tool=call.tool,
+            conversation_id=conversation_id,
+            instance_id=instance_id,
+            source_tool_call_id=source_tool_call_id,
+            tool=tool,
             reason="app_closed",
         )
 
@@ -429,8 +443,12 @@ def _end_sessions(closings: list[Closing], *, now: datetime, facts: dict[uuid.UU
     if not known:
         return
     # An operation's sub-session is open while it is not final: it ends only when its instance closes.
-    AppSession.objects.filter(pk__in=list(known), state=AppSessionState.OPEN).update(
-        state=AppSessionState.ENDED, ended_at=now
+    update_rows(
+        AppSession,
+        list(known),
+        {"state": AppSessionState.ENDED, "ended_at": now},
+        where='"state" = %s',
+        where_params=[AppSessionState.OPEN],
     )
     for session_id, instance in known.items():
         if facts is not None:

@@ -1,5 +1,12 @@
 """``runtime_settle_batch``: the writes of a settlement as one PostgreSQL function call (decisions 0030, 0035, 0040).
 
+**Called by nothing in this release** (decision 0056): a settlement writes through one path on both
+engines (``runtime.services.settlements``). The two functions stay in the database, and their text
+here, only because release v2026.12.3 calls them while this release's migrations apply and until
+its processes are restarted (a rolling upgrade). The next release drops both in one migration (a
+rolling contraction, docs/releases.md) and deletes this module; until then
+tests/runtime/test_sql_migrations.py checks that the database holds exactly this text.
+
 It mirrors ``settle_locked``'s Python path (``runtime.services.settlements``) and
 ``close_instances`` (``runtime.services.workspace``) row for row: Python still decides each
 operation with ``runtime.transitions.decide_settlement`` and shapes and checks its result; this
@@ -438,7 +445,3 @@ CREATE_ONE = CREATE_ONE.replace("__RUNNING__", _RUNNING)
 DROP_ONE = """
 DROP FUNCTION IF EXISTS runtime_settle_single(timestamptz, text, uuid, jsonb, uuid, jsonb, jsonb, jsonb);
 """
-
-# The calls ``settlement_sql.settle_in_sql`` makes: a batch, or exactly one operation.
-CALL = "SELECT * FROM runtime_settle_batch(%s, %s, %s::uuid[], %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"
-CALL_ONE = "SELECT * FROM runtime_settle_single(%s, %s, %s::uuid, %s::jsonb, %s::uuid, %s::jsonb, %s::jsonb, %s::jsonb)"

@@ -13,7 +13,6 @@ conversation's history.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -30,7 +29,6 @@ from runtime.models import (
     ToolCallStatus,
 )
 from runtime.selectors import due_outbox_page
-from runtime.services.operation_rows import python_settlement
 from runtime.services.outbox import ack_outbox_entry, mark_sent
 from runtime.services.settlements import settle_operation
 from runtime.tool_calls import Accepted, Receipt
@@ -43,8 +41,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spec("R-3.12"
 HISTORY = 1_000
 # Through the ORM (SQLite, the embedded default; and PostgreSQL with the SQL paths turned off).
 MAX_STATEMENTS = {"start": 11, "interrupt": 12, "settlement": 10, "delivery_and_ack": 3}
-# On PostgreSQL a settlement's writes are one runtime_settle_batch call (decision 0030).
-MAX_SETTLEMENT_STATEMENTS_ON_POSTGRESQL = {"interrupt": 4, "settlement": 3}
 
 
 def closed_history(conversation, count: int) -> None:
@@ -137,26 +133,10 @@ def history(request, agent, conversation) -> int:
     return request.param
 
 
-@pytest.fixture(params=["postgresql", "python"])
-def settlement_path(request) -> Iterator[str]:
-    """Both settlement paths: one ``runtime_settle_batch`` call (PostgreSQL only) and the ORM's statements."""
-    if request.param == "postgresql":
-        if connection.vendor != "postgresql":
-            pytest.skip("the SQL settlement path is PostgreSQL's")
-        yield request.param
-        return
-    with python_settlement():
-        yield request.param
-
-
 def assert_at_most(kind: str, sql: list[str], *, ceiling: int | None = None) -> None:
     listing = "\n".join(f"{n + 1:>2}. {q[:160]}" for n, q in enumerate(sql))
     limit = MAX_STATEMENTS[kind] if ceiling is None else ceiling
     assert len(sql) <= limit, f"{kind}: {len(sql)} statements\n{listing}"
-
-
-def settlement_ceiling(kind: str, path: str) -> int:
-    return MAX_SETTLEMENT_STATEMENTS_ON_POSTGRESQL[kind] if path == "postgresql" else MAX_STATEMENTS[kind]
 
 
 def test_a_start_takes_at_most_11_statements_on_either_engine(agent, history):
@@ -167,21 +147,21 @@ def test_a_start_takes_at_most_11_statements_on_either_engine(agent, history):
     assert sql[1].startswith('SELECT focus_seq FROM "runtime_workspace"'), sql[:2]
 
 
-def test_an_interrupt_takes_at_most_4_statements_on_postgresql_and_12_through_the_orm(agent, history, settlement_path):
+def test_an_interrupt_takes_at_most_12_statements_on_either_engine(agent, history):
     agent.start(60, now=T0)
     outcome, sql = statements(lambda: agent.interrupt(now=at(10)))
     assert isinstance(outcome, Receipt) and outcome.receipt["status"] == "interrupted", outcome
-    assert_at_most("interrupt", sql, ceiling=settlement_ceiling("interrupt", settlement_path))
+    assert_at_most("interrupt", sql)
 
 
-def test_a_settlement_takes_at_most_3_statements_on_postgresql_and_10_through_the_orm(agent, history, settlement_path):
+def test_a_settlement_takes_at_most_10_statements_on_either_engine(agent, history):
     started = agent.start(60, now=T0)
     outcome, sql = statements(
         lambda: settle_operation(operation_id=started.operation_id, trigger=Trigger.DEADLINE, now=at(61))
     )
     assert outcome.settled
     assert Operation.objects.get(pk=started.operation_id).state == OperationState.COMPLETED
-    assert_at_most("settlement", sql, ceiling=settlement_ceiling("settlement", settlement_path))
+    assert_at_most("settlement", sql)
 
 
 def test_a_delivery_round_and_its_ack_take_at_most_3_statements(agent, history):

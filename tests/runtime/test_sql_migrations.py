@@ -88,3 +88,18 @@ def test_the_indexes_of_releases_before_0024_are_gone() -> None:
     with connection.cursor() as cursor:
         indexes = connection.introspection.get_constraints(cursor, "runtime_operation")
     assert {"focusing_by_ends_at", "focusing_settle_retries"} & set(indexes) == set()
+
+
+def test_no_code_calls_the_settlement_functions_the_previous_release_keeps() -> None:
+    """``runtime_settle_batch`` and ``runtime_settle_single`` stay for v2026.12.3 only (decision 0056):
+    no module outside their text (runtime/sql/settle.py) and the migrations calls them."""
+    root = MIGRATIONS.parents[1]
+    callers = [
+        str(path.relative_to(root))
+        for folder in ("runtime", "interact", "lineup", "miniapps", "agents")
+        for path in sorted((root / folder).rglob("*.py"))
+        if "migrations" not in path.parts
+        and path != root / "runtime" / "sql" / "settle.py"
+        and re.search(r"runtime_settle_(batch|single)\s*\(", path.read_text(encoding="utf-8"))
+    ]
+    assert callers == []

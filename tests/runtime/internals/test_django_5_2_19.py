@@ -150,3 +150,21 @@ def test_a_pipeline_sends_the_statements_before_awaiting_a_result_and_a_begin_it
         for n, cursor in enumerate(cursors):
             cursor.execute("SELECT %s", [n])
         assert [cursor.fetchall() for cursor in cursors] == [[(0,)], [(1,)], [(2,)]]
+
+
+@pytest.mark.django_db
+def test_a_pipeline_sends_statements_unanswered_and_raises_the_servers_error_as_django_does(conversation) -> None:
+    """On PostgreSQL the block runs in psycopg's pipeline mode (a statement's answer is not waited
+    for: its rowcount is unknown until the block ends); a constraint the server reports at the
+    block's end is Django's ``IntegrityError``. Elsewhere the block runs as it would without it."""
+    from django.db import IntegrityError
+
+    table = Conversation._meta.db_table
+    with django_db.pipeline(connection), connection.cursor() as cursor:
+        cursor.execute(f'UPDATE "{table}" SET "title" = %s WHERE "id" = %s', ["piped", conversation.pk.hex])
+        if connection.vendor == "postgresql":
+            assert cursor.rowcount == -1  # sent, not answered yet
+    assert Conversation.objects.get(pk=conversation.pk).title == "piped"
+    with pytest.raises(IntegrityError), transaction.atomic():
+        with django_db.pipeline(connection), connection.cursor() as cursor:
+            cursor.execute(f'UPDATE "{table}" SET "owner_id" = NULL WHERE "id" = %s', [conversation.pk.hex])

@@ -1,19 +1,16 @@
 """One rule across apps (issue 35, decision 0041): a start beside an operation that runs alone, a
 stop that names its operation or is refused as ambiguous, and one result for every operation even
 when its app shapes a bad one. Driven by the probe MiniApp (tests/support/miniapps/probe) beside the
-bundled Pomodoro and quiz, through the real Tool Router, on both settlement engines.
+bundled Pomodoro and quiz, through the real Tool Router (on either database engine: one settlement path, decision 0056).
 """
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 
 import pytest
-from django.db import connection
 
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall
-from runtime.services.operation_rows import python_settlement
 from runtime.services.operation_views import operation_projection
 from runtime.services.recovery import recover_runtime
 from runtime.services.settlements import settle_due_batch, settle_operation
@@ -31,15 +28,6 @@ def driver(probe, caller, conversation) -> AgentDriver:
     return AgentDriver(caller=caller, conversation=conversation)
 
 
-@pytest.fixture(params=["sql", "python"])
-def engine(request):
-    """Each settlement engine in turn: ``runtime_settle`` (PostgreSQL) and the ORM path."""
-    if request.param == "sql" and connection.vendor != "postgresql":
-        pytest.skip("runtime_settle is PostgreSQL's")
-    with python_settlement() if request.param == "python" else contextlib.nullcontext():
-        yield request.param
-
-
 def _front(conversation) -> str:
     return AppInstance.objects.get(conversation=conversation, lifecycle_state=LifecycleState.FOREGROUND).app_id
 
@@ -48,7 +36,7 @@ def _front(conversation) -> str:
 
 
 @pytest.mark.spec("R-3.8", "R-3.10")
-def test_a_quiz_started_during_a_focus_switches_and_ends_the_focus_switched_app(agent, conversation, engine):
+def test_a_quiz_started_during_a_focus_switches_and_ends_the_focus_switched_app(agent, conversation):
     focus = agent.start(600, now=at(0))
     quiz = agent.call("quiz.start", QUIZ, now=at(5))
     assert isinstance(quiz, Accepted)
@@ -166,7 +154,7 @@ def test_a_stop_can_not_name_another_apps_operation(driver, agent):
 
 @pytest.mark.spec("R-3.9", "R-3.10", "R-4.2.4")
 @pytest.mark.parametrize("outcome", ["invalid", "raise"])
-def test_a_bad_result_reaches_the_agent_as_one_error_result_and_is_flagged(driver, conversation, engine, outcome):
+def test_a_bad_result_reaches_the_agent_as_one_error_result_and_is_flagged(driver, conversation, outcome):
     started = driver.call("probe.start", {"minutes": 60, "outcome": outcome}, now=at(0))
     settled = settle_operation(operation_id=started.operation_id, trigger=Trigger.DEADLINE, now=at(61))
     assert settled.settled
@@ -200,7 +188,7 @@ def test_a_bad_result_reaches_the_agent_as_one_error_result_and_is_flagged(drive
 
 
 @pytest.mark.spec("R-3.9")
-def test_an_interrupt_of_an_operation_with_a_bad_result_is_answered_and_the_result_is_the_error(driver, engine):
+def test_an_interrupt_of_an_operation_with_a_bad_result_is_answered_and_the_result_is_the_error(driver):
     started = driver.call("probe.start", {"minutes": 60, "outcome": "raise"}, now=at(0))
     stopped = driver.call("probe.stop", {}, now=at(5))
     assert stopped.receipt == {"status": "interrupted", "operation_id": str(started.operation_id)}
@@ -210,7 +198,7 @@ def test_an_interrupt_of_an_operation_with_a_bad_result_is_answered_and_the_resu
 
 
 @pytest.mark.spec("R-3.11")
-def test_a_good_result_has_no_problem(driver, engine):
+def test_a_good_result_has_no_problem(driver):
     started = driver.call("probe.start", {"minutes": 60}, now=at(0))
     settle_operation(operation_id=started.operation_id, trigger=Trigger.DEADLINE, now=at(61))
     operation = Operation.objects.select_related("tool_call").get(pk=started.operation_id)
@@ -247,7 +235,7 @@ def test_a_runtime_stop_with_a_receipt_its_schema_refuses_writes_nothing(driver,
 
 
 @pytest.mark.spec("R-4.4.1", "R-3.10")
-def test_one_batch_settles_several_due_operations_of_one_conversation(driver, conversation, engine):
+def test_one_batch_settles_several_due_operations_of_one_conversation(driver, conversation):
     # Two probes of one conversation (one in front, one behind it) and a quiz behind both, all due:
     # what start-up recovery meets after a restart. One batch settles them all, without an error.
     quiz = driver.call("quiz.start", QUIZ, now=at(0))

@@ -1,16 +1,17 @@
-"""The settlement in SQL (``runtime_settle_batch``, decision 0030) against its specification, the Python path.
+"""Random histories through the one settlement path (decision 0056), on whichever engine runs the suite.
 
 Hypothesis draws random histories — Agent starts and interrupts, clock steps (also to exactly
 ``ends_at``), eta deliveries, operator interrupts, lifecycle moves (back to Interact, open Notes
 and switch back, close an app, close the window), beat sweeps and restarts — and each history is
-run twice on PostgreSQL from the same start: once with the settlement's writes in Python
-(``python_settlement``: the ORM path SQLite uses, which decides with
-``runtime.transitions.decide_settlement``) and once through ``runtime_settle_batch`` (a batch) and
-``runtime_settle_single`` (exactly one operation: interrupts, eta deliveries, operator interrupts,
-lifecycle closes, a sweep of one). Every outcome must be the same: each answer, and every row either run wrote — operations (state, ended_at,
+run twice from the same start: once with each sweep settling its due operations as one batch
+(``settle_due_batch``, one statement per table for all of them) and once with the sweep settling
+them one batch of one at a time. A batch must settle each operation exactly as it would settle
+alone: each answer, and every row either run wrote — operations (state, ended_at,
 interruption_reason), start calls and their results, receipts, outbox rows, instances and
 sub-sessions, the workspace's focus numbers and the audit log, ids compared by order of first
-appearance.
+appearance. CI runs this module on PostgreSQL and on SQLite (the same statements on both: there
+is no second implementation to compare against any more; the PL/pgSQL twins of decision 0030 are
+called by nothing here, which ``test_no_settlement_calls_a_plpgsql_function`` keeps true).
 
 Budget: the repository's Hypothesis profiles (tests/conftest.py).
 """
@@ -44,9 +45,8 @@ from runtime.models import (
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.services.interrupts import interrupt_for_operator
 from runtime.services.lifecycle import close_instance, close_workspace, open_app, return_to_interact, switch_app
-from runtime.services.operation_rows import python_settlement, settles_in_sql
-from runtime.services.recovery import recover_runtime, settle_due
-from runtime.services.settlements import settle_operation
+from runtime.services.recovery import SWEEP_BATCH, recover_runtime, settle_due
+from runtime.services.settlements import settle_due_batch, settle_operation
 from runtime.tool_router import Caller
 from runtime.transitions import Trigger
 from tests.support.factories import T0, AgentDriver
@@ -84,8 +84,9 @@ class _TestClockEncoder(DjangoJSONEncoder):
 class History:
     """One run of a history in fresh conversations; ``world()`` is everything it left."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, *, sweep_batch: int) -> None:
         self.now = T0
+        self.sweep_batch = sweep_batch
         self.calls = 0
         self.transcript: list[Any] = []
         self.agents: list[AgentDriver] = []
@@ -122,7 +123,7 @@ class History:
             return None
         if kind in ("sweep", "recover"):
             if kind == "sweep":
-                summary = settle_due(now=self.now)
+                summary = settle_due(now=self.now, batch=self.sweep_batch)
                 return sorted(
                     self.ids.index(o.conversation_id) for o in Operation.objects.filter(pk__in=summary.settled)
                 )
@@ -229,12 +230,13 @@ def _call_number(call_id: str) -> int:
     return int(call_id.removeprefix("call-"))
 
 
-def run(history: list[tuple]) -> str:
-    """Run ``history`` in fresh conversations and return its world; everything it wrote is rolled back."""
+def run(history: list[tuple], *, sweep_batch: int = SWEEP_BATCH) -> str:
+    """Run ``history`` in fresh conversations and return its world; everything it wrote is rolled back.
+    ``sweep_batch``: how many due operations a sweep settles in one batch."""
     savepoint = transaction.savepoint()
     hooks = len(connection.run_on_commit)
     try:
-        run_ = History(label=uuid.uuid4().hex[:6])
+        run_ = History(label=uuid.uuid4().hex[:6], sweep_batch=sweep_batch)
         for step in history:
             run_.step(step)
         return run_.world()
@@ -244,19 +246,13 @@ def run(history: list[tuple]) -> str:
 
 
 @pytest.mark.spec("R-3.2", "R-3.6", "R-3.7", "R-3.8", "R-3.9", "R-4.2.4", "R-4.2.6", "R-4.2.8", "R-4.4.1")
-@pytest.mark.postgres
 @pytest.mark.django_db
 @given(history=st.lists(STEP, min_size=1, max_size=25))
-def test_the_sql_settlement_leaves_what_the_python_path_leaves(history: list[tuple]) -> None:
-    assert settles_in_sql()
-    with python_settlement():
-        assert not settles_in_sql()
-        specified = run(history)
-    assert run(history) == specified
+def test_a_batch_settles_each_operation_as_it_would_settle_alone(history: list[tuple]) -> None:
+    assert run(history) == run(history, sweep_batch=1)
 
 
 @pytest.mark.spec("R-3.2", "R-3.9")
-@pytest.mark.postgres
 @pytest.mark.django_db
 def test_the_comparison_can_fail() -> None:
     """The worlds differ when the outcomes do: a history that ends in an interrupt against one that
@@ -266,9 +262,9 @@ def test_the_comparison_can_fail() -> None:
 
 
 START = [("start", 0, 60), ("advance", 10_000)]
-# Each settles exactly one operation, so the SQL run goes through ``runtime_settle_single``; the
-# sweep of two conversations' due operations settles a batch through ``runtime_settle_batch``.
-ONE_OPERATION = {
+# Every kind of settlement: one operation (interrupt, eta, operator, lifecycle closes, a sweep of
+# one) and a batch (a sweep of two conversations' due operations).
+SETTLEMENTS = {
     "interrupt": [*START, ("interrupt", 0)],
     "eta": [*START, ("to_deadline", 0, 0), ("eta", 0)],
     "operator": [*START, ("operator", 0)],
@@ -277,32 +273,35 @@ ONE_OPERATION = {
     "return_then_close": [*START, ("return", 0), ("close", 0)],
     "notes_then_interrupt": [*START, ("open_notes", 0), ("interrupt", 0)],
     "sweep_one": [*START, ("to_deadline", 0, 1), ("sweep",)],
+    "sweep_two": [("start", 0, 60), ("start", 1, 60), ("advance", 61_000), ("sweep",)],
 }
 
 
-def _calls(queries: CaptureQueriesContext, function: str) -> int:
-    return sum(f"{function}(" in query["sql"] for query in queries.captured_queries)
-
-
 @pytest.mark.spec("R-3.2", "R-3.7", "R-3.8", "R-4.2.4", "R-4.2.8")
-@pytest.mark.postgres
 @pytest.mark.django_db
-@pytest.mark.parametrize("history", list(ONE_OPERATION.values()), ids=list(ONE_OPERATION))
-def test_one_operation_settles_through_runtime_settle_single_as_the_python_path_does(history: list[tuple]) -> None:
-    with python_settlement():
-        specified = run(history)
+@pytest.mark.parametrize("history", list(SETTLEMENTS.values()), ids=list(SETTLEMENTS))
+def test_no_settlement_calls_a_plpgsql_function(history: list[tuple]) -> None:
+    """Each kind of settlement writes through the statements of ``settlements._write_settlements``
+    on either engine; the functions the previous release still calls (``runtime_settle_batch``,
+    ``runtime_settle_single``, ``runtime.sql.settle``) are called by none of them."""
     with CaptureQueriesContext(connection) as queries:
-        assert run(history) == specified
-    assert (_calls(queries, "runtime_settle_single"), _calls(queries, "runtime_settle_batch")) == (1, 0)
+        world = run(history)
+    assert re.search(r'"operation\.(completed|interrupted)"', world)  # something settled
+    called = [q["sql"] for q in queries.captured_queries if re.search(r"runtime_settle_\w*\(", q["sql"])]
+    assert called == []
+    assert any("UPDATE" in q["sql"] and "runtime_operation" in q["sql"] for q in queries.captured_queries)
 
 
 @pytest.mark.spec("R-3.2", "R-4.2.4")
-@pytest.mark.postgres
 @pytest.mark.django_db
-def test_a_batch_settles_through_runtime_settle_batch() -> None:
-    history = [("start", 0, 60), ("start", 1, 60), ("advance", 61_000), ("sweep",)]
-    with python_settlement():
-        specified = run(history)
-    with CaptureQueriesContext(connection) as queries:
-        assert run(history) == specified
-    assert (_calls(queries, "runtime_settle_single"), _calls(queries, "runtime_settle_batch")) == (0, 1)
+def test_two_due_operations_with_different_results_settle_in_one_batch() -> None:
+    """The batch itself, not the sweep's one-by-one retry after a failed batch: every per-row
+    value differs (the start calls, their results, the instances closed)."""
+    history = History(label=uuid.uuid4().hex[:6], sweep_batch=SWEEP_BATCH)
+    for step in [("start", 0, 60), ("start", 1, 90), ("advance", 91_000)]:
+        history.step(step)
+    ids = list(Operation.objects.filter(conversation_id__in=history.ids).values_list("pk", flat=True))
+    outcomes = settle_due_batch(operation_ids=ids, now=history.now)
+    assert sorted(str(o.operation_id) for o in outcomes if o.settled) == sorted(str(i) for i in ids)
+    results = ToolCall.objects.filter(operation__in=ids).values_list("result", flat=True)
+    assert len({json.dumps(r, sort_keys=True) for r in results}) == 2
