@@ -77,15 +77,20 @@ def test_the_database_refuses_the_old_running_word(agent) -> None:
 
 
 def test_running_rows_of_several_conversations_settle_in_one_sweep(agent, django_user_model) -> None:
-    """Due operations of three conversations settle in one sweep (on PostgreSQL, one batch through
-    ``runtime_settle_batch``, whose running set is ``running`` alone since 0027), each completed once."""
+    """Due operations of three conversations settle in one sweep: one batch, whose compare-and-set is
+    one ``UPDATE … RETURNING`` over the three (its running set is ``running`` alone since 0027), on
+    either engine (decision 0056), each completed once."""
     other, third = _other_agent(django_user_model, "other"), _other_agent(django_user_model, "third")
     started = [driver.start(5, now=at(0)) for driver in (agent, other, third)]
 
     with CaptureQueriesContext(connection) as queries:
         summary = settle_due(now=at(6))
-    if connection.vendor == "postgresql":
-        assert sum("runtime_settle_batch(" in q["sql"] for q in queries.captured_queries) == 1
+    compare_and_set = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].startswith('UPDATE "runtime_operation"') and "RETURNING" in q["sql"]
+    ]
+    assert len(compare_and_set) == 1, compare_and_set
     ids = {s.operation_id for s in started}
     assert set(summary.settled) == ids
     rows = Operation.objects.filter(pk__in=ids)
