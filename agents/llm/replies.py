@@ -111,14 +111,14 @@ def too_many_steps(steps: int, language: Language) -> str:
 def nothing_done(language: Language, *, installed: str = "") -> str:
     """Instead of a reply that claims what no tool answer confirms, or is in the other language, when nothing was done.
 
-    ``installed``: the installed apps named (``apps.names_line``), in place of the Agent's own examples.
+    ``installed``: the installed apps named (``apps.names_line``); else a pointer to "help" (no app's words).
     """
     if installed:
         return _pick(language, "Nothing was started or stopped.", "没有开始或停止任何内容。") + installed
     return _pick(
         language,
-        "Nothing was started or stopped. You can say, for example, “focus 25 minutes” or “stop”.",
-        "没有开始或停止任何内容。你可以说，比如“专注25分钟”或“停止”。",
+        "Nothing was started or stopped. Say “help” to see what I can do.",
+        "没有开始或停止任何内容。说“帮助”看看我能做什么。",
     )
 
 

@@ -114,7 +114,7 @@ def test_the_command_selects_the_llm_agent_which_starts_a_focus_and_reports_its_
         "pomodoro__interrupt",
         "quiz__start",
         "quiz__stop",
-        "lineup_focus_status",
+        "lineup_status",
     }
     start_descriptor = inventory_for_scope("personal").get("pomodoro.start")
     assert offered["pomodoro__start"]["type"] == "function"
