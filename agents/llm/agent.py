@@ -18,13 +18,19 @@ so the history stays in order) that
    hands over through a future); a rejection for ``invalid_arguments`` — the Tool Router is the one
    place arguments are validated — is also told plainly in the IM;
 3. feeds the answers back as ``tool`` messages and asks again, at most ``max_steps`` times, until
-   the model answers with text, which is posted with ``message.send`` (into the focus's sub-session
-   block when the turn started one).
+   the model answers with text, which is posted with ``message.send`` (into the sub-session block
+   of the operation the turn started, if it did).
 
 A model server that fails (after the SDK's bounded retries) ends the turn with a message saying
 so; the next person's message is a new try. The long operation's final ``tool.result`` is reported
 by the composed reference Agent — as it words it, the same every time — and joins the
-history as a note so the model knows how the focus ended.
+history as a note so the model knows how the operation ended.
+
+Nothing here is written for one app (issue 36): what the apps are and what they can do comes from
+the Inventory (their tools, and their declarations in ``apps``); which tool starts or stops an
+operation, and its duration argument, from the declaration (``phrasings.json``'s ``tools`` /
+``arguments``); what runs from ``conversation.state``; and what a receipt says from the Runtime's own
+receipt words (docs/decisions/0058).
 
 The model only ever sees ``tool`` messages built from the frames the Runtime sent; call ids are
 ``llm.<lang>.<hex>``. It also reports and acks the results of ``ref.`` calls, the built-in
@@ -58,7 +64,7 @@ from agents.llm.tools import (
     parse_arguments,
     tool_set,
 )
-from agents.reference import replies
+from agents.reference import declared, replies
 from agents.reference.agent import (
     CALL_PREFIX,
     Bounded,
@@ -67,21 +73,20 @@ from agents.reference.agent import (
     Send,
     call_id,
 )
-from agents.reference.intents import MAX_ACTIVITY_LENGTH, Language, detect_language
-
-# The focus this Agent's prompt is about (the bundled Pomodoro's frozen wire): its start tool and bound.
-START_TOOL = "pomodoro.start"
-MAX_FOCUS_SECONDS = 24 * 60 * 60
+from agents.reference.declared import DeclaredApp, apps_from_inventory
+from agents.reference.intents import Language, detect_language
 
 LLM_CALL_PREFIX = "llm"
 MAX_STEPS = 4  # model requests per turn: a start, a stop-then-start and the summary fit easily
 ANSWER_TIMEOUT_SECONDS = 30.0  # for a tool call's answer or an Inventory, across a reconnect
 MAX_TEXT = 4000  # message.send's limit
+# The Agent's own instructions name no app: the installed apps follow them (agents.llm.apps), each in
+# its own declared words, and the tools say what each call takes.
 SYSTEM_PROMPT = (
-    "You are the assistant in LineUp, a workspace where the person talks to you in a chat. You can start"
-    " and stop a fixed-length focus timer (Pomodoro) with the tools you are given; durations are in seconds"
-    " (25 minutes = 1500). Only one focus runs at a time in a conversation. When the person asks for a"
-    " focus, start it; when they ask to stop, stop it. LineUp tells the person itself when a focus ends."
+    "You are the assistant in LineUp, a workspace where the person talks to you in a chat. You drive the"
+    " MiniApps installed here, listed below, only with the tools you are given; durations are in seconds"
+    " (25 minutes = 1500). When the person asks for something an app does, call its tool; when they ask"
+    " to stop, call the stop tool of what runs. LineUp tells the person itself when something ends."
     " When they ask how long is left or what is running, call the status function if you have it."
     " Never say you started, stopped or finished anything unless a tool result above says so."
     " Answer briefly, in plain text, in the language the person writes in."
@@ -96,18 +101,21 @@ LANGUAGE_LINE = {
 ASK_PREFIX = "llmask"
 ASK_TIMEOUT_SECONDS = 5 * 60
 CANCEL_OPTION = "cancel"
-# Receipt statuses that say nothing happened (the Router's answers to a stop with nothing to stop).
-NOTHING_STATUSES = ("no_active_focusing_operation", "no_active_quiz", "operation_already_final")
+# A receipt's words for "it stopped" (the Runtime's ``interrupt_operation`` says ``interrupted``), and
+# the Runtime's own word for "it had already ended". Any other answer to a stop tool (an app's own
+# "there was none" code, whatever it is called; such a receipt names no operation) says nothing stopped.
+STOPPED_STATUSES = ("interrupted", "stopped")
+ALREADY_FINAL = "operation_already_final"
 SEND_ERRORS = (ConnectionError, ConnectionClosed)  # no connection right now: resent after a welcome
-# "How long is left?": the reference Agent's status intent, as a function the model may call. It is
-# the Agent's own (answered from the running focus it reads, never sent to LineUp as a tool call);
-# its name has no "__", so it can not be mistaken for an Inventory tool (pomodoro__start).
-STATUS_FUNCTION = "lineup_focus_status"
+# "What is running, how long is left?": the reference Agent's status intent, as a function the model
+# may call. It is the Agent's own (answered from what runs, read with conversation.state.get, never
+# sent to LineUp as a tool call); its name has no "__", so it can not be mistaken for an Inventory tool.
+STATUS_FUNCTION = "lineup_status"
 STATUS_TOOL = {
     "type": "function",
     "function": {
         "name": STATUS_FUNCTION,
-        "description": "What focus is running in this conversation and how many seconds are left. Takes nothing.",
+        "description": "What is running in this conversation and how many seconds are left. Takes nothing.",
         "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
     },
 }
@@ -121,8 +129,8 @@ class TurnState:
     message_id: str
     language: Language
     text: str = ""  # the person's words: the numbers of a call must be among them
-    app_session_id: str | None = None  # the focus it started, still open: where its reply goes
-    started: Round | None = None
+    app_session_id: str | None = None  # the operation it started, still open: where its reply goes
+    started: str | None = None  # that start, as the Agent words it
     acted: bool = False  # some tool call reached LineUp
     asked: bool = False  # a call was turned into a question to the person: the turn ends there
     read_status: bool = False
@@ -182,6 +190,7 @@ class LLMAgent:
         self._histories: dict[str, History] = {}
         self._tool_sets: dict[str, ToolSet] = {}
         self._apps: dict[str, tuple[InstalledApp, ...]] = {}  # conversation -> its Inventory's apps
+        self._declared: dict[str, list[DeclaredApp]] = {}  # conversation -> the apps' declarations
         self._waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}  # source_tool_call_id -> its answer
         self._locks: dict[str, asyncio.Lock] = {}
         self._turns: set[asyncio.Task[None]] = set()
@@ -223,6 +232,7 @@ class LLMAgent:
         if kind == "inventory":
             self._tool_sets[frame["conversation_id"]] = tool_set(frame["tools"])
             self._apps[frame["conversation_id"]] = installed_apps(frame)
+            self._declared[frame["conversation_id"]] = apps_from_inventory(frame)
         if kind == "interaction.resolved":
             ask = self._asks.pop(frame["interaction_id"])
             if ask is not None:
@@ -392,6 +402,11 @@ class LLMAgent:
     def _installed(self, turn: TurnState) -> tuple[InstalledApp, ...]:
         return self._apps.get(turn.conversation_id, ())
 
+    def _app_of(self, conversation_id: str, tool: str) -> DeclaredApp | None:
+        """The declaration of ``tool``'s app in this conversation's Inventory (None: it declares none)."""
+        app_id = tool.split(".", 1)[0]
+        return next((app for app in self._declared.get(conversation_id, []) if app.app_id == app_id), None)
+
     def _nothing_done(self, turn: TurnState) -> str:
         """ "Nothing was done", and what is installed here (the Agent's own examples when nothing is known)."""
         installed = names_line(self._installed(turn), turn.language)
@@ -403,9 +418,8 @@ class LLMAgent:
             text += names_line(self._installed(turn), turn.language)
         await self._say_soon(turn.conversation_id, text)
         if turn.started is not None and turn.app_session_id is not None:
-            # The focus runs although the model could not announce it: say it as the reference Agent would.
-            started = llm_replies.focus_started(turn.started.duration_seconds, turn.started.activity, turn.language)
-            await self._say_soon(turn.conversation_id, started, app_session_id=turn.app_session_id)
+            # It runs although the model could not announce it: say it in the app's words.
+            await self._say_soon(turn.conversation_id, turn.started, app_session_id=turn.app_session_id)
 
     async def _run_tool_call(
         self, turn: TurnState, tools: ToolSet, request: ToolCallRequest, *, cause: str
@@ -415,7 +429,7 @@ class LLMAgent:
             status = await self._status_for_model(turn.conversation_id)
             turn.read_status = True
             if status.get("running"):
-                turn.confirmed.update(("start", "result"))  # "your focus is running, 12 minutes left" is true
+                turn.confirmed.update(("start", "result"))  # "it is running, 12 minutes left" is true
             return status
         if not FUNCTION_NAME.match(request.name):
             self.protocol.log("malformed_call", level="warning", function=request.name[:80])
@@ -460,7 +474,7 @@ class LLMAgent:
     ) -> dict[str, Any] | None:
         # Derived from the person's message: the same step of the same message is the same call.
         source_id = call_id(turn.language, f"llm:{turn.message_id}:{cause}", prefix=LLM_CALL_PREFIX)
-        round_ = _round_of(tool, arguments, turn.language)  # names the activity in the result report
+        round_ = _round_of(self._app_of(turn.conversation_id, tool), tool, arguments, turn.language)
         waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiters[source_id] = waiter
         try:
@@ -489,18 +503,16 @@ class LLMAgent:
         self, turn: TurnState, tool: str, arguments: dict[str, Any], frame: dict[str, Any]
     ) -> dict[str, Any]:
         kind = frame["type"]
+        app = self._app_of(turn.conversation_id, tool)
         if kind == "tool.accepted":
             if frame.get("result") is None:
                 turn.app_session_id = frame["app_session_id"]
-                turn.started = _round_of(tool, arguments, turn.language)
                 turn.confirmed.add("start")
-                if turn.started is not None:
-                    turn.started_seconds.add(turn.started.duration_seconds)
-                    turn.events.append(
-                        llm_replies.focus_started(turn.started.duration_seconds, turn.started.activity, turn.language)
-                    )
-                else:
-                    turn.events.append(llm_replies.started(tool, turn.language))
+                round_ = _round_of(app, tool, arguments, turn.language)
+                if round_ is not None:
+                    turn.started_seconds.add(round_.duration_seconds)
+                turn.started = _started_words(app, tool, round_, turn.language)
+                turn.events.append(turn.started)
                 return {
                     "status": "started",
                     "operation_id": frame["operation_id"],
@@ -512,11 +524,12 @@ class LLMAgent:
             status = frame["receipt"].get("status")
             if status == "interrupted":
                 turn.app_session_id = None  # that block is read-only now; reply in the main IM
-            if status in NOTHING_STATUSES:
-                turn.events.append(llm_replies.nothing_was_running(turn.language))
-            elif status in ("interrupted", "stopped") or tool.endswith((".interrupt", ".stop")):
+            if status in STOPPED_STATUSES:
                 turn.confirmed.update(("stop", "result"))
                 turn.events.append(llm_replies.stopped(turn.language))
+            elif status == ALREADY_FINAL or _is_stop_tool(app, tool):
+                # Nothing stopped: it had ended, or the app says (in its own code) none ran here.
+                turn.events.append(llm_replies.nothing_was_running(turn.language))
             else:
                 turn.confirmed.add("result")
                 turn.events.append(llm_replies.done(tool, turn.language))
@@ -600,19 +613,20 @@ class LLMAgent:
         with contextlib.suppress(*SEND_ERRORS):
             await self.protocol.withdraw_question(ask.conversation_id)
         with contextlib.suppress(*SEND_ERRORS):  # kept as a pending call: resent after the next welcome
-            # Answered by the protocol itself: "Focus started" in the block, the result report later.
+            # Answered by the protocol itself: the start said in the block, the result report later.
             await self.protocol.call(
                 ask.conversation_id,
                 ask.tool,
                 arguments,
                 language=ask.language,
                 source_tool_call_id=source_id,
-                round_=_round_of(ask.tool, arguments, ask.language),
+                round_=_round_of(self._app_of(ask.conversation_id, ask.tool), ask.tool, arguments, ask.language),
             )
 
     async def _status_for_model(self, conversation_id: str) -> dict[str, Any]:
-        """The status intent's answer, for the model: the running focus and its seconds left, or none
-        (read with ``conversation.state.get``)."""
+        """The status intent's answer, for the model: every running operation, whatever its app — the
+        app, its state, its seconds left and its own fields (an activity, a topic) — or none (read with
+        ``conversation.state.get``)."""
         answered: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
 
         async def then(state: dict[str, Any]) -> None:
@@ -625,17 +639,12 @@ class LLMAgent:
             state = await asyncio.wait_for(answered, timeout=self.answer_timeout)
         except TimeoutError:
             self.protocol.log("state_unanswered", conversation_id=conversation_id, level="warning")
-            return {"error": "unavailable", "detail": "the focus status could not be read right now"}
-        focus = next((op for op in state.get("operations", []) if op.get("tool") == START_TOOL), None)
-        if focus is None or not focus.get("ends_at"):
+            return {"error": "unavailable", "detail": "what runs could not be read right now"}
+        names = {app.app_id: app.names.get("en") or app.app_id for app in self._apps.get(conversation_id, ())}
+        running = [_operation_for_model(op, names) for op in state.get("operations", []) if isinstance(op, dict)]
+        if not running:
             return {"running": False}
-        remaining = max(0, round((datetime.fromisoformat(focus["ends_at"]) - datetime.now(UTC)).total_seconds()))
-        return {
-            "running": True,
-            "activity": focus.get("activity"),
-            "ends_at": focus["ends_at"],
-            "seconds_left": remaining,
-        }
+        return {"running": True, "operations": running}
 
     async def _tools(self, conversation_id: str) -> ToolSet | None:
         """The conversation's Inventory as tools, fetched (and waited for) when not known yet."""
@@ -674,13 +683,51 @@ class LLMAgent:
         self.protocol.log("message_dropped", level="warning", conversation_id=conversation_id)
 
 
-def _round_of(tool: str, arguments: dict[str, Any], language: Language) -> Round | None:
-    """The round a well-formed ``pomodoro.start`` asks for (None otherwise: the Router will say why)."""
-    if tool != START_TOOL:
+def _round_of(app: DeclaredApp | None, tool: str, arguments: dict[str, Any], language: Language) -> Round | None:
+    """The round a start call asks for, by its app's declaration: the tool it declares ``start``, with
+    a whole number of seconds in the argument it declares ``duration`` (and the ``activity`` one, if
+    any, to name the result report). None otherwise: the Router says what is wrong with a call."""
+    if app is None or tool != app.tools.get("start"):
         return None
-    seconds, activity = arguments.get("duration_seconds"), arguments.get("activity")
-    if type(seconds) is not int or not 1 <= seconds <= MAX_FOCUS_SECONDS:
+    seconds = arguments.get(app.arguments.get("duration", ""))
+    activity = arguments.get(app.arguments.get("activity", ""))
+    if type(seconds) is not int or seconds < 1:
         return None
-    if activity is not None and (not isinstance(activity, str) or len(activity) > MAX_ACTIVITY_LENGTH):
-        return None
-    return Round(seconds, activity or None, language)
+    return Round(seconds, activity if isinstance(activity, str) and activity else None, language)
+
+
+def _started_words(app: DeclaredApp | None, tool: str, round_: Round | None, language: Language) -> str:
+    """A confirmed start as the person reads it: the app's declared ``started`` words (the Agent's
+    generic ones when it declares none), the tool's name for an app with no declaration."""
+    if app is None:
+        return llm_replies.started(tool, language)
+    duration = replies.duration_text(round_.duration_seconds, language) if round_ is not None else ""
+    activity = round_.activity if round_ is not None else None
+    return declared.reply(app, "started", language, duration=duration, activity=activity)
+
+
+def _is_stop_tool(app: DeclaredApp | None, tool: str) -> bool:
+    """The tool stops an operation: its app declares it ``stop``; for an app with no declaration, the
+    Runtime's naming of a stop (``<app>.interrupt`` / ``<app>.stop``)."""
+    if app is not None and app.tools:
+        return tool == app.tools.get("stop")
+    return tool.endswith((".interrupt", ".stop"))
+
+
+# What every operation carries (ids, times, policy): left out of the status, or said otherwise.
+_RUNTIME_FIELDS = frozenset(
+    {"operation_id", "instance_id", "app_session_id", "app_id", "started_at", "ends_at", "ended_at", "ends_when_left"}
+)
+
+
+def _operation_for_model(operation: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """One running operation as the model is told of it: its app, tool, state, seconds left (none
+    without a deadline) and the app's own projected fields (an activity, a topic)."""
+    app_id = str(operation.get("app_id") or str(operation.get("tool", "")).split(".", 1)[0])
+    told: dict[str, Any] = {"app": names.get(app_id, app_id)}
+    told.update({k: v for k, v in operation.items() if k not in _RUNTIME_FIELDS and v is not None})
+    ends_at = operation.get("ends_at")
+    if isinstance(ends_at, str) and ends_at:
+        told["ends_at"] = ends_at
+        told["seconds_left"] = max(0, round((datetime.fromisoformat(ends_at) - datetime.now(UTC)).total_seconds()))
+    return told

@@ -9,7 +9,6 @@ whether anything was started. Result reports reuse ``agents.reference.replies``.
 from __future__ import annotations
 
 from agents.reference.intents import Language
-from agents.reference.replies import duration_text
 
 # The server's own words (often English, e.g. "Requested 2200 tokens … Please reduce the length of the
 # messages") go to the logs only: the person reads why in their language, never the raw error.
@@ -112,14 +111,14 @@ def too_many_steps(steps: int, language: Language) -> str:
 def nothing_done(language: Language, *, installed: str = "") -> str:
     """Instead of a reply that claims what no tool answer confirms, or is in the other language, when nothing was done.
 
-    ``installed``: the installed apps named (``apps.names_line``), in place of the Agent's own examples.
+    ``installed``: the installed apps named (``apps.names_line``); else a pointer to "help" (no app's words).
     """
     if installed:
         return _pick(language, "Nothing was started or stopped.", "没有开始或停止任何内容。") + installed
     return _pick(
         language,
-        "Nothing was started or stopped. You can say, for example, “focus 25 minutes” or “stop”.",
-        "没有开始或停止任何内容。你可以说，比如“专注25分钟”或“停止”。",
+        "Nothing was started or stopped. Say “help” to see what I can do.",
+        "没有开始或停止任何内容。说“帮助”看看我能做什么。",
     )
 
 
@@ -180,13 +179,3 @@ def empty_reply(language: Language) -> str:
 
 def internal_error(language: Language) -> str:
     return _pick(language, "Something went wrong on my side; please try again.", "我这边出了问题，请再试一次。")
-
-
-def focus_started(seconds: int, activity: str | None, language: Language) -> str:
-    """A focus this Agent started, as the reference Agent words Pomodoro's "started"."""
-    duration = duration_text(seconds, language)
-    if language == "zh":
-        what = f"{activity}，{duration}" if activity else duration
-        return f"专注开始：{what}。结束时我会告诉你。"
-    what = f"{duration} of {activity}" if activity else duration
-    return f"Focus started: {what}. I'll let you know when it's done."

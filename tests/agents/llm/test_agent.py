@@ -144,7 +144,7 @@ def test_the_model_can_ask_how_long_is_left(fake_openai):
     to LineUp) from what runs (conversation.state.get): the focus and its seconds left."""
     from datetime import UTC, datetime, timedelta
 
-    fake_openai.script(tool_calls(call("lineup_focus_status", "{}", "s1")), text("About 10 minutes left."))
+    fake_openai.script(tool_calls(call("lineup_status", "{}", "s1")), text("About 10 minutes left."))
     ends = (datetime.now(UTC) + timedelta(minutes=10)).isoformat()
     focus = {
         "operation_id": "op-1",
@@ -182,10 +182,12 @@ def test_the_model_can_ask_how_long_is_left(fake_openai):
             assert reply["text"] == "About 10 minutes left."
             assert "tool.call" not in [f["type"] for f in wire.sent]
             offered = [t["function"]["name"] for t in fake_openai.requests[0].body["tools"]]
-            assert "lineup_focus_status" in offered
+            assert "lineup_status" in offered
             told = json.loads(fake_openai.requests[1].messages[-1]["content"])
-            assert told["running"] is True and told["activity"] == "reading"
-            assert 595 <= told["seconds_left"] <= 600
+            assert told["running"] is True
+            [running] = told["operations"]
+            assert (running["app"], running["tool"], running["activity"]) == ("Pomodoro", "pomodoro.start", "reading")
+            assert 595 <= running["seconds_left"] <= 600
         finally:
             await agent.close()
 

@@ -114,7 +114,7 @@ def test_the_command_selects_the_llm_agent_which_starts_a_focus_and_reports_its_
         "pomodoro__interrupt",
         "quiz__start",
         "quiz__stop",
-        "lineup_focus_status",
+        "lineup_status",
     }
     start_descriptor = inventory_for_scope("personal").get("pomodoro.start")
     assert offered["pomodoro__start"]["type"] == "function"
@@ -225,9 +225,9 @@ def test_model_server_errors_and_timeouts_are_reported_with_bounded_retries(
     say(conversation, user, "focus 10 minutes")
     live.wait(
         lambda: agent_message(
-            conversation, "Focus started: 10 minutes. I'll let you know when it's done.", in_block=True
+            conversation, "Pomodoro started: 10 minutes. I'll tell you when it's done.", in_block=True
         ),
-        "the running focus announced although the model failed",
+        "the running focus announced (in the app's declared words) although the model failed",
     )
     assert agent_message(
         conversation,
