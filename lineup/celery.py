@@ -36,8 +36,8 @@ def _keep_database_connection(**_: object) -> None:
     # Django's own per-request rule (LINEUP_DB_CONN_MAX_AGE, a connection left broken by an error,
     # the health check at the next query), instead of Celery's Django fixup closing the connection
     # around every task (it does unless CELERY_DB_REUSE_MAX is set, see lineup/settings.py): a new
-    # connection per eta task cost a PostgreSQL backend start, SET TIME ZONE and runtime_settle_single's
-    # PL/pgSQL compile and plans every time, ~40 ms of a settlement's lag (decision 0039).
+    # connection per eta task cost a PostgreSQL backend start, SET TIME ZONE and the settlement's statement
+    # plans every time (measured with the PL/pgSQL settlement then: ~40 ms of a settlement's lag, decision 0039).
     from django.db import close_old_connections
 
     close_old_connections()

@@ -4,9 +4,9 @@ Each decision still locks the workspace row first, compares-and-sets and writes 
 row in the same transaction (the race, crash and property tests prove that); these pin how many
 statements it takes: a start at most 11 on either engine (the Router's read, the workspace lock, one
 read under it and its writes — the same statements on both, decision 0055; on PostgreSQL they go in
-two round trips), an interrupt 4 (the caller's read of its conversation,
-the workspace lock, the operation lock, one ``runtime_settle_batch`` call that writes everything on
-PostgreSQL — decision 0030), a settlement 3, and a delivery round with its ack 3 — the same with
+two round trips), an interrupt and a settlement the counts in ``MAX_STATEMENTS`` (the same
+statements on both engines, pipelined on PostgreSQL — decision 0056), and a delivery round with its
+ack 3 — the same with
 1 000 closed instances (and their ended operations) behind it as with none, so nothing scans a
 conversation's history.
 """
