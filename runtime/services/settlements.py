@@ -271,6 +271,7 @@ def _write_results(
                 next_foreground=next_foreground,
                 session_id=operation.app_session_id,
                 previous=_previous_valid(operation),
+                pending_calls=getattr(operation, "pending_calls", True),
             )
             for workspace, operation, verdict in settling
         ],
