@@ -40,7 +40,16 @@ class _Dialect:
 
     @classmethod
     def typed(cls, field: Field) -> str:
-        return f"CAST(%s AS {field.db_type(connection)})" if cls.postgres() else "%s"
+        """Cached per field and engine: ``db_type`` formats the type's text anew each call (~14
+        placeholders a settlement)."""
+        key = (connection.vendor, field)
+        text = _TYPED.get(key)
+        if text is None:
+            text = _TYPED[key] = f"CAST(%s AS {field.db_type(connection)})" if cls.postgres() else "%s"
+        return text
+
+
+_TYPED: dict[tuple[str, Field], str] = {}
 
 
 @contextlib.contextmanager
