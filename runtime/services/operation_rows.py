@@ -22,7 +22,7 @@ from django.db import connection
 from django.db.models import Field, Q
 
 from runtime.internals.django_db import cache_related, model_from_row
-from runtime.models import AppInstance, Operation, ToolCall
+from runtime.models import NON_FINAL_TOOL_CALL_STATUSES, AppInstance, Operation, ToolCall
 from runtime.transitions import RUNNING_STATES, LifecycleState
 
 
@@ -72,6 +72,14 @@ def _select() -> tuple[str, list[Field], list[Field], list[Field]]:
             ' ORDER BY p."focus_seq" DESC LIMIT 1)'
         )
 
+    # Whether its instance has calls a close would cancel (non-final, not an operation's start):
+    # almost never, so the close skips that UPDATE when the lock read none (the workspace lock,
+    # held before this read, keeps any from being added meanwhile).
+    pending = (
+        f'(SELECT 1 FROM "{call.db_table}" c WHERE c."instance_id" = o."instance_id"'
+        f""" AND c."status" IN ({", ".join(f"'{s}'" for s in NON_FINAL_TOOL_CALL_STATUSES)})"""
+        f' AND NOT EXISTS (SELECT 1 FROM "{op.db_table}" x WHERE x."tool_call_id" = c."id") LIMIT 1)'
+    )
     sql = (
         "SELECT "
         + ", ".join(f'o."{f.column}"' for f in op_fields)
@@ -81,6 +89,7 @@ def _select() -> tuple[str, list[Field], list[Field], list[Field]]:
         + ", ".join(f'i."{f.column}"' for f in inst_fields)
         + ", "
         + ", ".join(previous(c) for c in ("id", "app_id", "lifecycle_state"))
+        + f", {pending}"
         + f'\n FROM "{op.db_table}" o JOIN "{call.db_table}" t ON t."id" = o."tool_call_id"'
         f' JOIN "{inst.db_table}" i ON i."id" = o."instance_id"'
     )
@@ -115,14 +124,15 @@ def _lock(where: str, params: list[Any], *, also: Iterable[str] = ()) -> list[Op
         operation = _converted(Operation, op_fields, row[:a])
         cache_related(operation, "tool_call", _converted(ToolCall, call_fields, row[a:b]))
         cache_related(operation, "instance", _converted(AppInstance, inst_fields, row[b:c]))
-        previous_id, operation.previous_app_id, operation.previous_lifecycle_state = row[c : c + 3]
+        previous_id, operation.previous_app_id, operation.previous_lifecycle_state, pending = row[c : c + 4]
+        operation.pending_calls = pending is not None
         operation.previous_id = None
         if previous_id is not None:
             expression = pk.get_col(AppInstance._meta.db_table)
             for convert in connection.ops.get_db_converters(expression):
                 previous_id = convert(previous_id, expression, connection)
             operation.previous_id = previous_id
-        for n, value in enumerate(row[c + 3 :]):
+        for n, value in enumerate(row[c + 4 :]):
             setattr(operation, f"extra_{n}", value)
         locked.append(operation)
     return locked

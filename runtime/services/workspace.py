@@ -230,6 +230,8 @@ class Closing:
 
     ``session_id`` is its open sub-session when the caller knows it (an operation's); ``previous``
     its previous valid instance when the caller read it already (``previous_valid_instance_of``).
+    ``pending_calls`` False when the caller read that it has no call to cancel (the close then
+    skips that statement).
     """
 
     workspace: Workspace
@@ -238,6 +240,7 @@ class Closing:
     next_foreground: AppInstance | None = None
     session_id: uuid.UUID | None = None
     previous: AppInstance | None = None
+    pending_calls: bool = True  # False: the caller read, under the workspace lock, that it has none to cancel
 
 
 def close_instance_locked(
@@ -278,7 +281,7 @@ def close_instances(
     if facts is not None:
         for pk in by_id:
             facts[pk] = {"closed": None, "app_session_ended": None, "cancelled": [], "foreground": None}
-    _cancel_pending_calls(list(by_id), now=now, facts=facts)
+    _cancel_pending_calls([c.instance.pk for c in closings if c.pending_calls], now=now, facts=facts)
 
     was_in_front = _mark_closed(closings, now=now, facts=facts)
 
@@ -400,6 +403,8 @@ def _cancel_pending_calls(
 ) -> None:
     """Their non-final ordinary calls become ``cancelled(app_closed)``, never an operation's start
     call: one ``UPDATE … RETURNING`` (both engines) says which."""
+    if not instance_ids:
+        return
     cancelled = update_rows(
         ToolCall,
         instance_ids,

@@ -297,6 +297,39 @@ def test_close_cancels_other_pending_tool_calls_but_keeps_the_final_start(agent,
     assert OutboxEntry.objects.filter(conversation=conversation).count() == 1
 
 
+@pytest.mark.spec("R-4.2.6")
+def test_a_deadline_settlement_cancels_the_pending_calls_its_lock_read_and_skips_the_update_without(
+    agent, conversation
+):
+    """The settlement's lock reads whether the instance has calls to cancel (decision 0056): with
+    one, the deadline's close cancels it and the audit row names it; without, nothing is cancelled."""
+    started = start(agent, now=at(1))
+    pending = ToolCall.objects.create(
+        conversation=conversation,
+        source_tool_call_id=new_call_id("surface"),
+        tool="pomodoro.show_hint",
+        arguments={},
+        caller="agent:test",
+        status=ToolCallStatus.PENDING,
+        instance_id=started.instance_id,
+        created_at=at(2),
+    )
+
+    settle_due(now=at(62))
+
+    pending.refresh_from_db()
+    assert (pending.status, pending.cancel_reason) == (ToolCallStatus.CANCELLED, "app_closed")
+    event = LifecycleEvent.objects.get(kind="operation.completed", operation_id=started.operation_id)
+    assert event.data["cancelled"] == [
+        {"source_tool_call_id": pending.source_tool_call_id, "tool": "pomodoro.show_hint"}
+    ]
+
+    later = start(agent, now=at(100))
+    settle_due(now=at(161))
+    event = LifecycleEvent.objects.get(kind="operation.completed", operation_id=later.operation_id)
+    assert event.data["cancelled"] == []
+
+
 # --- not exits ------------------------------------------------------------------------------
 
 
