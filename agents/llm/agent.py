@@ -383,7 +383,7 @@ class LLMAgent:
         reason = None
         if grounding.written_tool_call(text):
             reason = "written_tool_call"
-        elif unconfirmed := grounding.claims(text) - turn.confirmed:
+        elif unconfirmed := grounding.claims(text, apps=self._grounding_apps(turn)) - turn.confirmed:
             reason = "unconfirmed_" + "_".join(sorted(unconfirmed))
         elif turn.started_seconds and not turn.read_status and (said := grounding.durations_said(text)):
             if not said & turn.started_seconds:
@@ -401,6 +401,10 @@ class LLMAgent:
 
     def _installed(self, turn: TurnState) -> tuple[InstalledApp, ...]:
         return self._apps.get(turn.conversation_id, ())
+
+    def _grounding_apps(self, turn: TurnState) -> tuple[InstalledApp | DeclaredApp, ...]:
+        """The installed apps (their names) and their declarations (their nouns) a reply may claim to have run."""
+        return (*self._installed(turn), *self._declared.get(turn.conversation_id, []))
 
     def _app_of(self, conversation_id: str, tool: str) -> DeclaredApp | None:
         """The declaration of ``tool``'s app in this conversation's Inventory (None: it declares none)."""

@@ -8,7 +8,9 @@ call as text. The Agent does not trust any of that (decision 0051):
   "focus is running", "已开始"), ``stop`` ("I stopped…", "已停止") or ``result`` ("completed", "you
   scored", "已记下"). A claim that no tool answer of the turn confirms is not posted. The patterns
   are deliberately wide (a truthful reply they catch is replaced by a templated one that is also
-  true); negations ("I haven't started", "还没开始") are not claims.
+  true); negations ("I haven't started", "还没开始") are not claims. What runs is named by generic
+  words ("timer", "session", "专注") or by an installed app's name or declared nouns (the Inventory's
+  ``apps``, decision 0057): no app's words are written here (issue 36).
 - ``durations_said(text)``: the durations a text names, in seconds: a reply naming a length none of
   the started ones has is not posted either.
 - ``wrong_script(text, language)``: a reply in the other script than the person's language (or, to a
@@ -25,54 +27,105 @@ call as text. The Agent does not trust any of that (decision 0051):
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
 import unicodedata
-from typing import Any, Literal
+from collections.abc import Iterable
+from typing import Any, Literal, Protocol
 
 from agents.reference.durations import chinese_durations, chinese_number, english_durations
 from agents.reference.intents import Language
 
 Claim = Literal["start", "stop", "result"]
 
-_EN_CLAIMS: dict[Claim, re.Pattern[str]] = {
-    "start": re.compile(
-        r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:just\s+|now\s+)?(?:started|set(?:\s+up)?|begun|kicked\s+off|launched"
-        r"|scheduled|starting|running)\b"
-        r"|\bI\s+have\s+(?:a|an|your)\s+(?:\w+[\s-]){0,3}(?:minutes?|min|seconds?|hours?|focus|timer|quiz)\b"
-        r"|\b(?:focus|timer|session|pomodoro|quiz|round)\s+(?:is\s+|has\s+)?(?:now\s+)?(?:on|running|started"
-        r"|underway|set|begun|in\s+progress)\b"
-        r"|\b(?:started|starting|here'?s|enjoy)\s+(?:a|an|your|the)\s+(?:\w+[\s-]){0,3}(?:focus|timer|session|quiz"
-        r"|pomodoro|round)\b",
-        re.IGNORECASE,
-    ),
-    "stop": re.compile(
-        r"\bI(?:'ve|\s+have)?\s+(?:just\s+|now\s+)?(?:stopped|ended|cancell?ed|interrupted|paused|halted)\b"
-        r"|\b(?:focus|timer|session|pomodoro|quiz|round)\s+(?:is\s+|has\s+been\s+|was\s+)?(?:now\s+)?(?:stopped"
-        r"|ended|cancell?ed|interrupted|over|paused)\b",
-        re.IGNORECASE,
-    ),
-    "result": re.compile(
-        r"\b(?:you\s+(?:scored|got\s+\d+)|your\s+score|(?:is|was|are)\s+(?:now\s+)?(?:done|complete|completed"
-        r"|finished)|I(?:'ve|\s+have)?\s+(?:added|saved|noted|written|wrote|recorded|completed|finished)"
-        r"|(?:added|saved|noted)\s+(?:it|that|this)\s+(?:to|in))\b",
-        re.IGNORECASE,
-    ),
+# Words for what runs that name no app: the installed apps' own names and nouns (their declarations in
+# the Inventory's ``apps``, decision 0057) are added to these per turn (``claims(..., apps=...)``).
+GENERIC_NOUNS: dict[Language, tuple[str, ...]] = {
+    "en": ("focus", "timer", "session", "round", "countdown"),
+    "zh": ("专注", "计时"),
 }
+
+
+def _alternatives(nouns: Iterable[str], *, english: bool) -> str:
+    """The nouns as one regex alternation, longest first; a space in a name stands for any spacing."""
+    words = {" ".join(n.split()) for n in nouns if n and n.strip()}
+    if not english:
+        # One Chinese character is too short a noun to claim with: "考" would find "参考中".
+        words = {w for w in words if len(w) > 1 or not _CJK.match(w)}
+    parts = sorted(words, key=lambda w: (-len(w), w))
+    return "|".join(r"\s+".join(re.escape(t) for t in w.split()) for w in parts)
+
+
+@functools.lru_cache(maxsize=64)
+def _en_claims(nouns: tuple[str, ...]) -> dict[Claim, re.Pattern[str]]:
+    what = _alternatives(nouns, english=True)
+    return {
+        "start": re.compile(
+            r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:just\s+|now\s+)?(?:started|set(?:\s+up)?|begun|kicked\s+off"
+            r"|launched|scheduled|starting|running)\b"
+            rf"|\bI\s+have\s+(?:a|an|your)\s+(?:\w+[\s-]){{0,3}}(?:minutes?|min|seconds?|hours?|{what})\b"
+            rf"|\b(?:{what})\s+(?:is\s+|has\s+)?(?:now\s+)?(?:on|running|started|underway|set|begun|in\s+progress)\b"
+            rf"|\b(?:started|starting|here'?s|enjoy)\s+(?:a|an|your|the)\s+(?:\w+[\s-]){{0,3}}(?:{what})\b",
+            re.IGNORECASE,
+        ),
+        "stop": re.compile(
+            r"\bI(?:'ve|\s+have)?\s+(?:just\s+|now\s+)?(?:stopped|ended|cancell?ed|interrupted|paused|halted)\b"
+            rf"|\b(?:{what})\s+(?:is\s+|has\s+been\s+|was\s+)?(?:now\s+)?(?:stopped|ended|cancell?ed|interrupted"
+            r"|over|paused)\b",
+            re.IGNORECASE,
+        ),
+        "result": _EN_RESULT,
+    }
+
+
+_EN_RESULT = re.compile(
+    r"\b(?:you\s+(?:scored|got\s+\d+)|your\s+score|(?:is|was|are)\s+(?:now\s+)?(?:done|complete|completed"
+    r"|finished)|I(?:'ve|\s+have)?\s+(?:added|saved|noted|written|wrote|recorded|completed|finished)"
+    r"|(?:added|saved|noted)\s+(?:it|that|this)\s+(?:to|in))\b",
+    re.IGNORECASE,
+)
 _ZH_NOT = r"(?<![没不未别])"
-_ZH_CLAIMS: dict[Claim, re.Pattern[str]] = {
-    "start": re.compile(
-        rf"{_ZH_NOT}(?:开始|启动|开启)(?:了|啦)|已(?:经)?(?:为你|帮你|给你)?(?:开始|启动|设置|设定|设好|定好|开启|安排)"
-        rf"|{_ZH_NOT}(?:设|定|开)好了|正在(?:专注|计时|进行)|计时(?:开始|中)|专注(?:开始|中)|测验开始"
-    ),
-    "stop": re.compile(
-        rf"已(?:经)?(?:为你|帮你|给你)?(?:停止|停下|结束|取消|中断|暂停)|{_ZH_NOT}(?:停止|停下|结束|取消|中断|暂停)(?:了|啦)"
-    ),
-    "result": re.compile(
-        rf"已(?:经)?(?:完成|记下|添加|保存|记录)|{_ZH_NOT}(?:完成|记下|添加|保存|记录)(?:了|啦)|得分|分数(?:是|为)|答对了?\s*\d"
-    ),
-}
+
+
+@functools.lru_cache(maxsize=64)
+def _zh_claims(nouns: tuple[str, ...]) -> dict[Claim, re.Pattern[str]]:
+    what = _alternatives(nouns, english=False)
+    return {
+        "start": re.compile(
+            rf"{_ZH_NOT}(?:开始|启动|开启)(?:了|啦)|已(?:经)?(?:为你|帮你|给你)?(?:开始|启动|设置|设定|设好|定好|开启|安排)"
+            rf"|{_ZH_NOT}(?:设|定|开)好了|正在(?:进行|{what})|(?:{what})(?:开始|中)",
+            re.IGNORECASE,
+        ),
+        "stop": _ZH_STOP,
+        "result": _ZH_RESULT,
+    }
+
+
+_ZH_STOP = re.compile(
+    rf"已(?:经)?(?:为你|帮你|给你)?(?:停止|停下|结束|取消|中断|暂停)|{_ZH_NOT}(?:停止|停下|结束|取消|中断|暂停)(?:了|啦)"
+)
+_ZH_RESULT = re.compile(
+    rf"已(?:经)?(?:完成|记下|添加|保存|记录)|{_ZH_NOT}(?:完成|记下|添加|保存|记录)(?:了|啦)|得分|分数(?:是|为)|答对了?\s*\d"
+)
+
+
+class _App(Protocol):
+    """An installed app as grounding needs it: its names (and, declared in version 2, its nouns) per language."""
+
+    names: dict[Language, str]
+
+
+def app_nouns(apps: Iterable[_App], language: Language) -> tuple[str, ...]:
+    """The words that name what runs, in ``language``: the generic ones, and each app's name and declared nouns."""
+    nouns = list(GENERIC_NOUNS[language])
+    for app in apps:
+        nouns.extend(n for n in [app.names.get(language, "")] if n)
+        nouns.extend(getattr(app, "nouns", {}).get(language, ()))
+    return tuple(dict.fromkeys(n for n in nouns if isinstance(n, str) and n.strip()))
+
+
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 # Markup of the common chat formats; "functions.pomodoro__start:" is llama-cpp-python's chatml-function-calling.
@@ -105,11 +158,20 @@ def _affirmed(pattern: re.Pattern[str], text: str, *, english: bool) -> bool:
     )
 
 
-def claims(text: str, language: Language | None = None) -> set[Claim]:
-    """The kinds of action ``text`` says happened (both languages' patterns unless ``language`` is given)."""
+def claims(text: str, language: Language | None = None, *, apps: Iterable[_App] = ()) -> set[Claim]:
+    """The kinds of action ``text`` says happened (both languages' patterns unless ``language`` is given).
+
+    What runs is named by the generic nouns or by one of ``apps`` (the installed apps: their names and
+    declared nouns), so a claim about an app the Agent's code never heard of is caught as well.
+    """
+    apps = tuple(apps)
     found: set[Claim] = set()
-    for patterns in (_EN_CLAIMS, _ZH_CLAIMS) if language is None else (_ZH_CLAIMS if language == "zh" else _EN_CLAIMS,):
-        english = patterns is _EN_CLAIMS
+    for lang in ("en", "zh") if language is None else (language,):
+        english = lang == "en"
+        nouns = app_nouns(apps, lang)
+        if language is None:  # a reply may name the apps in the other language's words too
+            nouns = tuple(dict.fromkeys((*nouns, *app_nouns(apps, "zh" if english else "en"))))
+        patterns = (_en_claims if english else _zh_claims)(nouns)
         found.update(kind for kind, pattern in patterns.items() if _affirmed(pattern, text, english=english))
     return found
 

@@ -225,7 +225,7 @@ def test_model_server_errors_and_timeouts_are_reported_with_bounded_retries(
     say(conversation, user, "focus 10 minutes")
     live.wait(
         lambda: agent_message(
-            conversation, "Pomodoro started: 10 minutes. I'll tell you when it's done.", in_block=True
+            conversation, "Focus started: 10 minutes. I'll let you know when it's done.", in_block=True
         ),
         "the running focus announced (in the app's declared words) although the model failed",
     )

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from agents.llm import grounding
+from agents.llm.apps import installed_apps
 from agents.llm.context import ContextWindow, Overflow, estimate_text, overflow_of
 from agents.llm.history import History
+from agents.reference.declared import apps_from_inventory
 
 
 @pytest.mark.parametrize(
@@ -173,3 +175,66 @@ def test_history_gives_way_oldest_turn_first_and_says_when_the_current_turn_alon
     assert [m["content"][:9] for m in two if m["role"] == "user"] == ["message 1", "message 2"]
     assert history.fitted("system", measure, budget=20) is None
     assert [m["content"][:9] for m in history.newest("system") if m["role"] == "user"] == ["message 2"]
+
+
+def _stretch_apps():
+    """Stretch, an app the Agent's code never heard of (as ``startminiapp`` makes one), from its declaration only."""
+    frame = {
+        "tools": [{"name": "stretch.start", "app_id": "stretch"}, {"name": "stretch.stop", "app_id": "stretch"}],
+        "apps": [
+            {
+                "app_id": "stretch",
+                "name": "Stretch",
+                "phrasings": {
+                    "version": 2,
+                    "tools": {"start": "stretch.start", "stop": "stretch.stop"},
+                    "languages": {
+                        "en": {"name": "Stretch", "nouns": ["stretch break", "limber"]},
+                        "zh-hans": {"name": "拉伸", "nouns": ["拉伸", "伸展操", "考"]},
+                    },
+                },
+            }
+        ],
+    }
+    return (*installed_apps(frame), *apps_from_inventory(frame))
+
+
+@pytest.mark.spec("R-2.2.3", "R-3.11")
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("Your Stretch is running now.", {"start"}),
+        ("Enjoy your stretch break!", {"start"}),
+        ("Your limber is underway.", {"start"}),
+        ("Here's your 5 minute stretch break.", {"start"}),
+        ("The Stretch has been cancelled.", {"stop"}),
+        ("正在拉伸，放松一下。", {"start"}),
+        ("伸展操开始！", {"start"}),
+        ("拉伸中，请保持姿势。", {"start"}),
+        ("No stretch break is running.", set()),
+    ],
+)
+def test_a_false_claim_naming_an_app_known_only_from_its_declaration_is_caught(text, kinds):
+    apps = _stretch_apps()
+    assert grounding.claims(text, apps=apps) == kinds
+    assert not grounding.claims(text)  # the code alone does not know Stretch
+    assert grounding.claims(text, "zh" if grounding._CJK.search(text) else "en", apps=apps) == kinds
+
+
+@pytest.mark.spec("R-2.2.3")
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("Your 25 minute focus is running now.", {"start"}),
+        ("The timer has been cancelled.", {"stop"}),
+        ("Great job, you scored 8 out of 10!", {"result"}),
+        ("专注已经停止了。", {"stop"}),
+        ("正在计时。", {"start"}),
+        ("You're welcome! I'll be here when you need me.", set()),
+        ("Your yoga is running.", set()),  # names no installed app and no generic noun
+        ("我在参考中文资料。", set()),  # a one-character noun (Stretch's "考") is not claimed with
+    ],
+)
+def test_a_claim_naming_no_installed_app_is_judged_as_before(text, kinds):
+    assert grounding.claims(text, apps=_stretch_apps()) == kinds
+    assert grounding.claims(text) == kinds
