@@ -18,6 +18,14 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 
 CHECKED_AGAINST = {"channels": "4.3.2"}
+RECEIVE_RETRY_PAUSES = (0.1, 0.2, 0.4, 0.8, 1.6)  # seconds between a channel receive's attempts
+
+try:  # channels_redis' connection errors (the in-memory layer, without Redis, raises none)
+    from redis.exceptions import ConnectionError as _RedisConnectionError
+
+    LAYER_CONNECTION_ERRORS: tuple[type[BaseException], ...] = (_RedisConnectionError,)
+except ImportError:  # pragma: no cover - redis is in requirements.txt
+    LAYER_CONNECTION_ERRORS = ()
 
 
 class NoConnectionHopPerMessage:
@@ -70,7 +78,17 @@ class ChannelOnDemand:
 
     async def _receive_when_listening(self) -> Any:
         await self._listening().wait()
-        return await self.__dict__["_layer_receive"]()
+        receive = self.__dict__["_layer_receive"]
+        # After a Redis restart the first receive may meet a pooled connection the server closed
+        # (redis-py raises "Connection closed by server" once its own retries met Redis still
+        # starting). One Redis blip must not end every Agent connection: retry a few times over
+        # ~3 s, then fail as before.
+        for pause in RECEIVE_RETRY_PAUSES:
+            try:
+                return await receive()
+            except LAYER_CONNECTION_ERRORS:
+                await asyncio.sleep(pause)
+        return await receive()
 
 
 class NoConnectionHopAtDisconnect:

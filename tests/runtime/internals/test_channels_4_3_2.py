@@ -163,3 +163,36 @@ def test_the_agent_socket_stops_without_a_hop_at_disconnect(monkeypatch) -> None
     assert disconnected == [4401] and hops == []
     assert AgentConsumer.websocket_disconnect is NoConnectionHopAtDisconnect.websocket_disconnect
     assert issubclass(AgentConsumer, ChannelOnDemand)
+
+
+def test_a_listening_consumer_outlives_a_redis_blip_in_its_channel_receive(monkeypatch) -> None:
+    """After a Redis restart the first receive may meet a connection the server closed: the receive
+    is tried again (a few times over ~3 s) instead of ending the consumer; a layer that stays down
+    still ends it with the layer's error."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from runtime.internals.channels import ChannelOnDemand
+
+    monkeypatch.setattr(channels_internals, "RECEIVE_RETRY_PAUSES", (0, 0, 0))
+    failures = {"left": 2}
+
+    async def flaky_receive() -> dict:
+        if failures["left"]:
+            failures["left"] -= 1
+            raise RedisConnectionError("Connection closed by server.")
+        return {"type": "hint"}
+
+    async def down() -> dict:
+        raise RedisConnectionError("Connection closed by server.")
+
+    async def scenario() -> None:
+        consumer = ChannelOnDemand()
+        consumer.channel_receive = flaky_receive
+        consumer.listen()
+        assert await consumer.channel_receive() == {"type": "hint"}
+        assert failures["left"] == 0
+        consumer.channel_receive = down
+        with pytest.raises(RedisConnectionError):
+            await consumer.channel_receive()
+
+    asyncio.run(scenario())
