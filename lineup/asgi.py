@@ -23,6 +23,7 @@ from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from interact.consumers import WorkspaceConsumer  # noqa: E402
+from lineup import heap  # noqa: E402
 from lineup.doors import limits  # noqa: E402
 from lineup.doors.http import bounded_body  # noqa: E402
 from lineup.doors.static import StaticFiles  # noqa: E402
@@ -95,3 +96,7 @@ if settings.LINEUP_REFERENCE_AGENT_URL:
     # An ordinary client of /ws/agent/ (it retries until this server listens), serving every
     # user's conversations, including users created later.
     start_reference_agent_in_thread(settings.LINEUP_REFERENCE_AGENT_URL)
+
+# Last: everything this process imported and built at start-up leaves the collector's full passes
+# (lineup/heap.py, decision 0059).
+heap.freeze_startup()

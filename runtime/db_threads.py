@@ -47,7 +47,10 @@ _slots: dict[tuple[asyncio.AbstractEventLoop, int], asyncio.Semaphore] = {}
 
 def pool_size() -> int:
     """Threads of the pool; 0 when calls go to Channels' single database thread instead."""
-    if connection.vendor == "sqlite":
+    # The engine from the settings, not ``connection.vendor``: on the event loop Django's connections
+    # are per task (asgiref's Local), so reading it built a throw-away DatabaseWrapper, with helpers
+    # in reference cycles for the collector, per /mcp/ request and per token look-up.
+    if "sqlite" in settings.DATABASES["default"]["ENGINE"]:
         return 0
     return max(0, int(getattr(settings, "LINEUP_DB_THREADS", 4)))
 

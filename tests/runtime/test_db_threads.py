@@ -10,9 +10,9 @@ import threading
 import time
 
 import pytest
-from django.db import OperationalError, connection, transaction
+from django.db import OperationalError, connection, connections, transaction
 
-from runtime.db_threads import run_db
+from runtime.db_threads import pool_size, run_db
 from runtime.internals.django_db import add_execute_wrapper, execute_wrappers
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.spec("R-2.2.3", "R-2.2.8")]
@@ -160,3 +160,25 @@ def test_a_wrapper_added_during_a_call_stays_and_the_call_leaves_none(settings):
     assert len(asyncio.run(call(wrappers))) == 2  # this call's watch and the one added
     assert asyncio.run(call(wrappers))[1:] == [added]
     asyncio.run(call(lambda: connection.execute_wrappers.remove(added)))
+
+
+def test_the_pool_size_is_read_without_building_a_connection(settings):
+    """``pool_size`` runs on the event loop for every call; Django's connections there are per task,
+    so reading ``connection.vendor`` built a DatabaseWrapper (and its helpers, in reference cycles)
+    per /mcp/ request and per token look-up, garbage for the collector's full passes (decision 0059).
+    In a fresh thread's tasks, as on Daphne's loop: no connection is initialised by asking."""
+    settings.LINEUP_DB_THREADS = 3
+    seen: list[tuple[int, list[str]]] = []
+
+    async def one() -> tuple[int, list[str]]:
+        size = pool_size()
+        return size, [c.alias for c in connections.all(initialized_only=True)]
+
+    async def many() -> list[tuple[int, list[str]]]:
+        return await asyncio.gather(*(one() for _ in range(5)))
+
+    thread = threading.Thread(target=lambda: seen.extend(asyncio.run(many())))
+    thread.start()
+    thread.join(WAIT)
+    expected = 0 if connection.vendor == "sqlite" else 3
+    assert seen == [(expected, [])] * 5

@@ -1,7 +1,8 @@
 """Mounting the MCP endpoint in front of Django's HTTP app (lineup/asgi.py).
 
 The endpoint (lineup.gateways.mcp.endpoint) imports the MCP SDK, which costs about half a second; it is
-imported by the first ``/mcp/`` request, so processes that never serve one do not pay for it.
+imported by the first ``/mcp/`` request, so processes that never serve one do not pay for it; what that
+import built is then frozen like the rest of start-up (lineup/heap.py).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
+
+from lineup import heap
 
 PATH_PREFIX = "/mcp"
 
@@ -30,6 +33,7 @@ def mount_mcp(http_app: Any) -> Any:
             from lineup.gateways.mcp.endpoint import McpEndpoint
 
             endpoint = McpEndpoint()
+            heap.freeze_again(after="mcp import")
         await endpoint(scope, receive, send)
 
     return app
