@@ -14,15 +14,17 @@ lineup.asgi:application``, the test servers):
   byte (and a new connection must start one as soon), or the connection is dropped: half-sent
   requests can no longer hold connections for Twisted's one-minute idle timeout each;
 * an idle connection is closed after ``LINEUP_HTTP_IDLE_TIMEOUT_SECONDS``;
-* a WebSocket close carries the reason the application gave (Daphne 4.2 sends the code alone).
+* a WebSocket close carries the code and reason the application gave (Daphne 4.2 sends the code
+  alone, and Autobahn's ``sendClose`` refuses 1001, 1008 and 1011).
 
 The ASGI-level check (``lineup.doors.http``) stays in front of the application for any other server.
 
-Checked against Daphne 4.2.3 and Twisted 26.10.0 (``CHECKED_AGAINST``;
-tests/lineup/internals/test_daphne_4_2_3_twisted_26_10_0.py fails on any other version and
-exercises each hook). What is private here: Daphne's ``WebRequest``, ``HTTPFactory`` and
-``WebSocketProtocol`` methods replaced at install, and Twisted's ``_GenericHTTPChannelProtocol``
-whose ``_channel`` is the HTTP/1.1 channel that parses a request.
+Checked against Daphne 4.2.3, Twisted 26.10.0 and Autobahn 26.11.1 (``CHECKED_AGAINST``;
+tests/lineup/internals/test_daphne_4_2_3_twisted_26_10_0_autobahn_26_11_1.py fails on any other
+version and exercises each hook). What is private here: Daphne's ``WebRequest``, ``HTTPFactory`` and
+``WebSocketProtocol`` methods replaced at install, Twisted's ``_GenericHTTPChannelProtocol`` whose
+``_channel`` is the HTTP/1.1 channel that parses a request, and Autobahn's ``sendCloseFrame`` (the
+method under its ``sendClose`` that sends any code).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from django.conf import settings
 
 logger = structlog.get_logger("lineup.doors")
 
-CHECKED_AGAINST = {"daphne": "4.2.3", "Twisted": "26.10.0"}
+CHECKED_AGAINST = {"daphne": "4.2.3", "Twisted": "26.10.0", "autobahn": "26.11.1"}
 
 _installed = False
 
@@ -47,6 +49,22 @@ def refusal_413(limit: int) -> bytes:
         b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n"
     )
     return head + body
+
+
+# Close codes an application may send (RFC 6455 7.4): normal, going away, policy violation, server
+# error, and the registered and private ranges. 1002/1003/1007/1009/1010 are the protocol's own.
+APPLICATION_CLOSE_CODES = frozenset({1000, 1001, 1008, 1011})
+MAX_CLOSE_REASON_BYTES = 123  # a control frame's payload is at most 125 bytes, two of them the code
+
+
+def close_code_sendable(code: int) -> bool:
+    return code in APPLICATION_CLOSE_CODES or 3000 <= code <= 4999
+
+
+def close_reason_bytes(reason: Any) -> bytes:
+    """The reason in UTF-8, cut to ``MAX_CLOSE_REASON_BYTES`` without splitting a character."""
+    encoded = str(reason).encode()[:MAX_CLOSE_REASON_BYTES]
+    return encoded.decode(errors="ignore").encode()
 
 
 def install() -> None:
@@ -110,10 +128,15 @@ def install() -> None:
     original_reply = socket_class.handle_reply
 
     def handle_reply(self: Any, message: dict[str, Any]) -> None:
-        # Daphne 4.2 drops the close reason the ASGI message carries: clients saw the code alone.
-        if message.get("type") == "websocket.close" and message.get("reason") and self.state == self.STATE_OPEN:
-            self.sendClose(code=message.get("code") or 1000, reason=str(message["reason"])[:120])
-            return
+        # Daphne 4.2 drops the close reason the ASGI message carries, and Autobahn's ``sendClose``
+        # refuses every code but 1000 and 3000-4999: the doors' 1011 reached clients with no reason
+        # and Daphne logged "invalid close code". So the close frame is sent here, code and reason.
+        if message.get("type") == "websocket.close" and self.state == self.STATE_OPEN:
+            code = message.get("code") or 1000
+            if close_code_sendable(code):
+                reason = message.get("reason")
+                self.sendCloseFrame(code=code, reasonUtf8=close_reason_bytes(reason) if reason else None, isReply=False)
+                return
         original_reply(self, message)
 
     socket_class.handle_reply = handle_reply
