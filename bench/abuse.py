@@ -17,6 +17,10 @@ runs each attack in turn, stopping each by itself after ``--seconds``:
 * ``huge_body``          ``POST``s declaring 300 MB;
 * ``slow_headers``       half-sent request headers.
 
+Daphne runs with ``-v 0``, as the shipped unit starts it (bench.common). ``--no-gc-freeze`` starts it
+with ``LINEUP_GC_FREEZE=0`` (its start-up heap left to the collector's full passes, decision 0059),
+to compare.
+
 ``--strangers`` runs the strangers' attacks instead (issue 38): ``--clients`` (50) anonymous clients,
 each sending a fresh random token per attempt, first at ``/mcp/`` then as ``/ws/agent/`` hellos
 (``--doors``), while ``--victims`` (4) other users' Agents call ``tools/list`` at ``/mcp/``, each
@@ -25,7 +29,10 @@ at its token's pace (their p50/p99 pooled, measured quiet first for as long as e
 rate), and its ``lineup_rate_limit_refusals_total`` from its ``/metrics``. With ``--nginx`` (when
 ``/usr/sbin/nginx`` exists) every client goes through an nginx built from
 docs/operations/nginx.conf's locations, on loopback, and Daphne trusts one proxy hop. Bounds (the
-issue's): victim p99 <= 3x quiet, Daphne <= 25 % of a core.
+issue's): victim p99 <= 3x quiet, Daphne <= 25 % of a core. Each door's figures also list its slices'
+p99s (``slices``): attack and the quiet one after it; with ``--watch-loop`` the Daphne serves
+bench.loop_watch and each slice also lists its event-loop callbacks over 100 ms and its collector
+passes (how many were full ones, how long they took, how many slow callbacks had one inside).
 
 For each: the server's RSS growth (VmRSS of the Daphne process, from just before to the highest
 seen during and right after), the victim's tool-call p99 during it, and what the doors answered.
@@ -60,6 +67,7 @@ STRANGERS_P99_BOUND = 3.0
 STRANGERS_CPU_BOUND = 0.25  # of one core
 P99_RATIO_BOUND = 5.0
 MCP_TASKS_VERSION = "2025-11-25"
+LOOP_WATCH_PATH = "/bench/loop-watch/"  # bench.loop_watch.PATH, not imported: that imports lineup.asgi
 
 
 def rss_mb(pid: int) -> float:
@@ -495,8 +503,22 @@ class McpVictim:
         return [seconds for t, seconds in self.samples if start <= t <= end]
 
 
+def loop_watch(port: int) -> dict[str, Any]:
+    """What the Daphne's event loop and collector did since the last call (``--watch-loop``: it
+    serves bench.loop_watch, whose ``/bench/loop-watch/`` answers it), read on its own port."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://{LOOPBACK}:{port}{LOOP_WATCH_PATH}", timeout=10) as response:
+        return json.loads(response.read())
+
+
 async def stranger_attacks(
-    server: common.Server, victim_agents: list[common.BenchAgent], size: dict[str, Any], front: int
+    server: common.Server,
+    victim_agents: list[common.BenchAgent],
+    size: dict[str, Any],
+    front: int,
+    *,
+    watch_loop: bool = False,
 ) -> dict:
     """Quiet, then each strangers' attack in turn, through ``front`` (nginx's port or Daphne's own).
 
@@ -553,14 +575,19 @@ async def stranger_attacks(
         inbox.put(attack)
         settling = [(end, end + settle) for _, end in attack]
         cpu: dict[str, float] = {"attack": 0.0, "settle": 0.0, "quiet": 0.0}
+        loop_seen: dict[str, list[dict[str, Any]]] = {"attack": [], "settle": [], "quiet": []}
         for name, start, end in sorted(
             [("attack", *w) for w in attack] + [("settle", *w) for w in settling] + [("quiet", *w) for w in quiet],
             key=lambda item: item[1],
         ):
             await asyncio.sleep(max(0.0, start - time.monotonic()))
             before = cpu_seconds(pid)
+            if watch_loop:
+                await asyncio.to_thread(loop_watch, server.port)  # starts the slice's count
             await asyncio.sleep(max(0.0, end - time.monotonic()))
             cpu[name] += cpu_seconds(pid) - before
+            if watch_loop:
+                loop_seen[name].append(await asyncio.to_thread(loop_watch, server.port))
         counts = await asyncio.to_thread(out.get, True, 60)
         await asyncio.to_thread(process.join, 10)
         quiet_windows += quiet
@@ -582,6 +609,19 @@ async def stranger_attacks(
         above_quiet = cpu["attack"] + cpu["settle"] - quiet_rate * (size["seconds"] + cycles * settle)
         figures["daphne_cpu_ms_per_attempt"] = round(above_quiet * 1000 / attempts, 2) if attempts else None
         figures["quiet"] = quiet_figures
+        # Slice by slice: a tail that is one slice's (a collector pass, another job of the machine)
+        # tells itself apart from one the attack keeps up.
+        figures["slices"] = [
+            {
+                "attack_p99_ms": window([attack_slice], None)["victim_p99_ms"],
+                "quiet_p99_ms": window([quiet_slice], None)["victim_p99_ms"],
+                "attack_calls": window([attack_slice], None)["victim_calls"],
+            }
+            for attack_slice, quiet_slice in zip(attack, quiet, strict=True)
+        ]
+        if watch_loop:  # the Daphne's event loop and collector, slice by slice (bench.loop_watch)
+            for n, one in enumerate(figures["slices"]):
+                one["attack_loop"], one["quiet_loop"] = loop_seen["attack"][n], loop_seen["quiet"][n]
         quiet_p99 = quiet_figures["victim_p99_ms"]
         figures["victim_p99_ratio"] = round(figures["victim_p99_ms"] / quiet_p99, 2) if quiet_p99 else None
         results[f"random_tokens_{kind}"] = figures
@@ -605,6 +645,12 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 15.0) 
     raise common.BenchError(f"nginx did not listen on {port} within {timeout} s")
 
 
+def gc_freeze_env(args: argparse.Namespace) -> dict[str, str]:
+    """The Daphne's environment for ``--no-gc-freeze``: its start-up heap left to the collector's
+    full passes (lineup/heap.py), to compare with the shipped default."""
+    return {"LINEUP_GC_FREEZE": "0"} if args.no_gc_freeze else {}
+
+
 def strangers_main(args: argparse.Namespace) -> Report:
     doors = [door for door in args.doors.split(",") if door]
     if not doors or set(doors) - {"mcp", "ws"}:
@@ -622,7 +668,8 @@ def strangers_main(args: argparse.Namespace) -> Report:
     via_nginx = args.nginx and os.path.exists(NGINX)
     with common.Rig("abuse-strangers") as rig:
         env = {"LINEUP_TRUSTED_PROXY_HOPS": "1"} if via_nginx else {}
-        server = rig.daphne(**env)
+        asgi = "bench.loop_watch:application" if args.watch_loop else "lineup.asgi:application"
+        server = rig.daphne(asgi=asgi, **env, **gc_freeze_env(args))
         front, nginx = server.port, None
         if via_nginx:
             directory = str(rig.log_dir / "nginx")
@@ -635,7 +682,9 @@ def strangers_main(args: argparse.Namespace) -> Report:
             _wait_for_port(front, nginx)
         try:
             results = asyncio.run(
-                asyncio.wait_for(stranger_attacks(server, agents, size, front), timeout=args.max_seconds)
+                asyncio.wait_for(
+                    stranger_attacks(server, agents, size, front, watch_loop=args.watch_loop), timeout=args.max_seconds
+                )
             )
         finally:
             if nginx is not None:
@@ -658,6 +707,8 @@ def strangers_main(args: argparse.Namespace) -> Report:
             **size,
             "doors": ",".join(doors),
             "through": "nginx (docs/operations/nginx.conf)" if via_nginx else "Daphne directly",
+            "gc_freeze": not args.no_gc_freeze,
+            "watch_loop": args.watch_loop,
         },
         measured=Figure("other users' /mcp/ tools/list p99 under random-token strangers", worst, "ms"),
         baseline=Figure("their p99 in the quiet slices between", quiet["victim_p99_ms"] or 0, "ms"),
@@ -750,7 +801,7 @@ def main(args: argparse.Namespace) -> Report:
     common.empty_tables()
     agents = create_agents(2, 2, prefix="abuse")
     with common.Rig("abuse") as rig:
-        server = rig.daphne(LINEUP_HTTP_HEADER_TIMEOUT_SECONDS=str(size["header_timeout"]))
+        server = rig.daphne(LINEUP_HTTP_HEADER_TIMEOUT_SECONDS=str(size["header_timeout"]), **gc_freeze_env(args))
         results = asyncio.run(asyncio.wait_for(attack_all(server, agents, size), timeout=args.max_seconds))
         log_dir = str(rig.log_dir)
     attacks = {name: results[name] for name in ATTACKS}
@@ -768,7 +819,7 @@ def main(args: argparse.Namespace) -> Report:
     quiet = results["quiet_p99_ms"]
     return Report(
         bench="abuse",
-        params={"size": "small" if args.small else "full", **size},
+        params={"size": "small" if args.small else "full", **size, "gc_freeze": not args.no_gc_freeze},
         measured=Figure("another user's tool-call p99 under the worst attack", worst, "ms"),
         baseline=Figure("its p99 when quiet", quiet, "ms"),
         ratio=worst / quiet if quiet else 0.0,
@@ -807,6 +858,16 @@ if __name__ == "__main__":
     )
     arguments.add_argument(
         "--cycles", type=int, default=3, help="--strangers: quiet and attack slices per door, interleaved (default 3)"
+    )
+    arguments.add_argument(
+        "--no-gc-freeze",
+        action="store_true",
+        help="Daphne with LINEUP_GC_FREEZE=0: its start-up heap not frozen (lineup/heap.py), for comparison",
+    )
+    arguments.add_argument(
+        "--watch-loop",
+        action="store_true",
+        help="--strangers: Daphne serves bench.loop_watch; each slice lists its slow loop callbacks and GC passes",
     )
     parsed = arguments.parse_known_args()[0]
     raise SystemExit(common.run(strangers_main if parsed.strangers else main, arguments))

@@ -198,6 +198,9 @@ class Server:
         return f"ws://{LOOPBACK}:{self.port}{path}"
 
 
+DAPHNE_OPTIONS = ("-v", "0")
+
+
 class Rig:
     """The processes of one bench run; all of them are stopped (and the queue purged) at exit."""
 
@@ -229,7 +232,9 @@ class Rig:
         )
 
     def daphne(self, name: str = "daphne", *, asgi: str = "lineup.asgi:application", **env: str) -> Server:
-        port, process = start_daphne(self.supervisor, name, env=self.env(**env), asgi=asgi)
+        # ``-v 0`` as the shipped unit runs it (docs/operations/systemd/lineup-daphne@.service):
+        # at Daphne's default verbosity it also writes an access line per request to its stdout.
+        port, process = start_daphne(self.supervisor, name, env=self.env(**env), asgi=asgi, options=DAPHNE_OPTIONS)
         return Server(name=name, port=port, process=process)
 
     def worker(self, *, include: Sequence[str] = (), concurrency: int = 2, **env: str) -> ManagedProcess:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +99,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if marker is not None:
             reason = marker.kwargs.get("reason")
             item.add_marker(pytest.mark.skip(reason=f"{POSTGRES_ONLY}: {reason}" if reason else POSTGRES_ONLY))
+
+
+@pytest.fixture(autouse=True)
+def fresh_stranger_memory() -> Iterator[None]:
+    """Every test starts and ends with this process's memory of strangers empty: the unknown token
+    digests (runtime.refused_tokens) and the unauthenticated budgets and trusted tokens
+    (lineup.doors.strangers). Otherwise one in-process test's 401s spend the next one's budget."""
+    from lineup.doors import strangers
+    from runtime import refused_tokens
+
+    strangers.reset()
+    refused_tokens.clear()
+    yield
+    strangers.reset()
+    refused_tokens.clear()
 
 
 @pytest.fixture

@@ -52,9 +52,22 @@ def test_strangers_with_random_tokens_are_refused_at_both_doors():
     three seconds on each door (three one-second slices, between quiet ones) while other users'
     Agents call ``tools/list``: both doors answer them (401 / ``unauthorized``, and 429 /
     ``rate_limited`` past the budgets) and the Agents are served throughout. Latency and CPU are
-    printed, not asserted (decision 0045 has the full-size figures)."""
+    printed, not asserted (decision 0045 has the full-size figures). With ``--watch-loop`` each
+    slice also says what the Daphne's event loop and collector did (bench.loop_watch, decision 0059)."""
     run = subprocess.run(
-        [PYTHON, "-m", "bench.abuse", "--strangers", "--small", "--clients", "10", "--seconds", "3", "--json"],
+        [
+            PYTHON,
+            "-m",
+            "bench.abuse",
+            "--strangers",
+            "--small",
+            "--clients",
+            "10",
+            "--seconds",
+            "3",
+            "--watch-loop",
+            "--json",
+        ],
         cwd=ROOT,
         env=_bench_env(),
         capture_output=True,
@@ -70,3 +83,9 @@ def test_strangers_with_random_tokens_are_refused_at_both_doors():
     assert mcp["answers"].get("401", 0) > 0 and ws["answers"].get("unauthorized", 0) > 0, context
     assert details["victim_failures"] == 0, context
     assert mcp["victim_calls"] > 0 and ws["victim_calls"] > 0, context
+    for door in (mcp, ws):
+        assert len(door["slices"]) == 3, context  # --cycles 3: one attack and one quiet slice each
+        for one in door["slices"]:
+            print(f"[strangers] slice {json.dumps(one)}")
+            assert one["attack_loop"]["callbacks"] > 0 and one["quiet_loop"]["callbacks"] > 0, context
+            assert set(one) >= {"attack_p99_ms", "quiet_p99_ms", "attack_loop", "quiet_loop"}, context

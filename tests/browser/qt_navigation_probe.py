@@ -1,9 +1,9 @@
 """Run from ``test_surface_navigation``: a Surface in the desktop host's page (Qt WebEngine) navigates its frame.
 
-``python -m tests.browser.qt_navigation_probe <server url> <port> [<port> ...]`` builds the desktop
+``python -m tests.browser.qt_navigation_probe <server url> <host> <port> [<port> ...]`` builds the desktop
 host's ``HostPage`` (its navigation policy: the server's origin only), frames the Notes Surface in it
 as the workspace does (``sandbox="allow-scripts"``), has the Surface navigate its own frame to each
-port on 127.0.0.1, one navigation per task, and prints ``{"framed": ..., "navigated": ...}`` as JSON
+port on ``host`` (a loopback address), one navigation per task, and prints ``{"framed": ..., "navigated": ...}`` as JSON
 once the navigations had time to connect. Offscreen, like ``qt_surface_probe``.
 """
 
@@ -14,9 +14,10 @@ import os
 import sys
 
 NAVIGATE = """(() => {{
+  const host = {host};
   const ports = {ports};
   let n = 0;
-  const next = () => {{ location.href = `http://127.0.0.1:${{ports[n]}}/leak-${{n}}`; n += 1; if (n < ports.length) setTimeout(next, 5); }};
+  const next = () => {{ location.href = `http://${{host}}:${{ports[n]}}/leak-${{n}}`; n += 1; if (n < ports.length) setTimeout(next, 5); }};
   setTimeout(next, 5);
   return ports.length;
 }})()"""
@@ -24,7 +25,7 @@ DEADLINE_MS = 30_000
 SETTLE_MS = 2_000
 
 
-def main(server: str, ports: list[int]) -> int:
+def main(server: str, host: str, ports: list[int]) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
     from PySide6.QtCore import QTimer, QUrl
@@ -61,7 +62,7 @@ def main(server: str, ports: list[int]) -> int:
         if not children:
             app.quit()
             return
-        children[0].runJavaScript(NAVIGATE.format(ports=json.dumps(ports)), 0, navigated)
+        children[0].runJavaScript(NAVIGATE.format(host=json.dumps(host), ports=json.dumps(ports)), 0, navigated)
 
     page.loadFinished.connect(lambda ok: QTimer.singleShot(1_000, lambda: loaded(ok)))
     html = f'<iframe sandbox="allow-scripts" src="{server}/surfaces/notes/"></iframe>'
@@ -73,4 +74,4 @@ def main(server: str, ports: list[int]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], [int(port) for port in sys.argv[2:]]))
+    sys.exit(main(sys.argv[1], sys.argv[2], [int(port) for port in sys.argv[3:]]))

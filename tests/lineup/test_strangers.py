@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Iterator
 
 import httpx2
 import pytest
@@ -28,15 +27,6 @@ INITIALIZE = {
     "method": "initialize",
     "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
 }
-
-
-@pytest.fixture(autouse=True)
-def fresh_memory() -> Iterator[None]:
-    strangers.reset()
-    refused_tokens.clear()
-    yield
-    strangers.reset()
-    refused_tokens.clear()
 
 
 @pytest.fixture

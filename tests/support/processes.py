@@ -25,7 +25,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -396,11 +396,13 @@ def start_daphne(
     timeout: float = 60,
     cwd: Path = ROOT,
     port: int | None = None,
+    options: Sequence[str] = (),
 ) -> tuple[int, ManagedProcess]:
     """Start Daphne serving ``asgi`` (from the code in ``cwd``) on ``port`` (a free loopback port when
-    not given: a restart keeps its scrape target's); return once it listens."""
+    not given: a restart keeps its scrape target's), with Daphne's ``options`` (e.g. ``-v 0``);
+    return once it listens."""
     port = port or free_port()
-    argv = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), asgi]
+    argv = [PYTHON, "-m", "daphne", *options, "-b", "127.0.0.1", "-p", str(port), asgi]
     process = processes.start(name, argv, env=env, cwd=cwd)
 
     def listening() -> bool:

@@ -12,26 +12,14 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator
 
 import pytest
 from channels.layers import InMemoryChannelLayer
 
-from lineup.doors import strangers
 from lineup.gateways.agent_socket.frames import PROTOCOL
-from runtime import refused_tokens
 from tests.support.hostile import Closed, InProcessSocket, in_process
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fresh_memory() -> Iterator[None]:
-    strangers.reset()
-    refused_tokens.clear()
-    yield
-    strangers.reset()
-    refused_tokens.clear()
 
 
 @pytest.fixture
