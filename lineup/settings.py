@@ -42,6 +42,8 @@ Variables:
     LINEUP_AGENT_HEARTBEAT_SECONDS  a live /ws/agent/ connection refreshes its row this often (default 15)
     LINEUP_DB_THREADS       database threads of an ASGI process's sockets, each with its own
                             connection (default 4; 0 = Channels' single thread; SQLite always 0)
+    LINEUP_GC_FREEZE        1/0: an ASGI process freezes its start-up heap out of the garbage
+                            collector's full passes (default 1; lineup/heap.py, decision 0059)
     LINEUP_AGENT_CREDENTIAL_SECONDS  a /ws/agent/ connection re-reads its token at most this long
                             after the last read (default 1; a revocation hint re-reads at once)
     LINEUP_WS_HELLO_TIMEOUT_SECONDS / LINEUP_WS_HELLO_MAX_BYTES  /ws/agent/'s first frame must be a
