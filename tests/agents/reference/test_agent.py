@@ -1074,7 +1074,7 @@ def choices(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("text", "tap", "prompt", "tool"),
     [
-        ("what is a pomodoro?", "start a 25 minute focus", "Did you mean one of these?", START_TOOL),
+        ("what is a pomodoro?", "Start a 25 minute focus", "Did you mean one of these?", START_TOOL),
         ("番茄钟是什么？", "口算练习 5 分钟", "你是想做下面哪一个？", "quiz.start"),
     ],
 )
