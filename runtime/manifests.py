@@ -269,13 +269,15 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
         newer = [key for key in ("grammar", "report", "offer_again") if key in raw] + [
             f"languages/{language}/{key}"
             for language, words in raw["languages"].items()
-            for key in ("words", "patterns", "activities", "nouns", "keywords", "typos", "choices")
+            for key in ("words", "patterns", "activities", "nouns", "keywords", "typos", "choices", "suggestions")
             if key in words
         ]
         if newer:
             raise ManifestError(f"{file}: {newer[0]}: needs phrasings_version 2")
     if (grammar or report or raw.get("offer_again")) and start is None:
         raise ManifestError(f"{file}: grammar: declared without a start tool")
+    if grammar.get("suggested_seconds") and "duration" not in raw.get("arguments", {}):
+        raise ManifestError(f"{file}: grammar/suggested_seconds: needs arguments/duration")
     if grammar.get("activity") and "activity" not in raw.get("arguments", {}):
         raise ManifestError(f"{file}: grammar/activity: needs arguments/activity")
     choice = grammar.get("choice")

@@ -63,6 +63,12 @@ CONFIRM_PREFIX = "again"
 # "Start it for 10 hours?": a request over an app's declared ``grammar.long_seconds`` is confirmed before
 # it starts (a typo such as "600 minutes" for "60 minutes" must not silently hold the person for hours).
 LONG_PREFIX = "long"
+# Not understood: a choice of what the installed apps declare as ``suggestions``; a tap is handled as if the
+# person had typed the option (its id is the request's text). "How long?": a choice of the app's
+# ``grammar.suggested_seconds``, the tap answers the question like a typed duration.
+CHOOSE_PREFIX = "choose"
+HOW_LONG_PREFIX = "howlong"
+MAX_SUGGESTIONS = 5  # a choice card a phone shows without scrolling, "what can you do?" included
 # uuid5 namespace for call ids derived from a message or an interaction (any fixed uuid works).
 _IDS = uuid.UUID("6f1c2b54-9d7e-4f0a-8c37-2f7f6b0c9e11")
 REMEMBER = 4096  # per kind; far more than one person's rounds between restarts
@@ -155,6 +161,16 @@ def long_confirm_id(language: Language, duration_seconds: int, message_id: str) 
     return f"{LONG_PREFIX}.{language}.{duration_seconds}.{uuid.uuid5(_IDS, f'long:{message_id}').hex}"
 
 
+def choose_id(message_id: str) -> str:
+    """``choose.<hex>``: "did you mean …?" after a message the Agent did not understand."""
+    return f"{CHOOSE_PREFIX}.{uuid.uuid5(_IDS, f'choose:{message_id}').hex}"
+
+
+def how_long_id(app_id: str, message_id: str) -> str:
+    """``howlong.<app>.<hex>``: durations offered for a start that said none; the app survives a restart."""
+    return f"{HOW_LONG_PREFIX}.{app_id}.{uuid.uuid5(_IDS, f'howlong:{message_id}').hex}"
+
+
 def round_from_confirm_id(interaction_id: str) -> Round | None:
     """The round a confirm id describes (without its activity, which only memory holds)."""
     parts = interaction_id.split(".", 3)
@@ -222,6 +238,8 @@ class ReferenceAgent:
         self._rounds: Bounded[str, Round] = Bounded()  # source_tool_call_id -> what was started
         self._announced: Bounded[str, bool] = Bounded()  # starts whose "started" was posted
         self._confirms: Bounded[str, Round] = Bounded()  # interaction_id -> the round it offers
+        # "how long?" choice id -> (activity, choice) of the start it completes (the app is in the id)
+        self._how_long_offers: Bounded[str, tuple[str | None, str | None]] = Bounded()
         self._results_done: Bounded[str, bool] = Bounded()  # outbox ids reported
         self._messages_seen: Bounded[str, bool] = Bounded()
         self._resolutions_seen: Bounded[str, bool] = Bounded()
@@ -451,6 +469,7 @@ class ReferenceAgent:
                 if app is not None:
                     text = declared.reply(app, "ask_duration", language, activity=intent.activity)
                     await self._say(conversation_id, text)
+                    await self._offer_durations(conversation_id, message_id, app, intent, language)
                     return
             default = _default_app(apps)
             await self._say(
@@ -463,6 +482,8 @@ class ReferenceAgent:
                     own=(lambda key: declared.reply(default, key, language)) if default is not None else None,
                 ),
             )
+            if intent.topic == "unknown" and not intent.missing_duration:
+                await self._offer_suggestions(conversation_id, message_id, apps, language)
 
     def _stop_tools(self, conversation_id: str, target: str | None) -> list[str]:
         """What a stop stops: the app it names; all that run ("stop everything"); else what this Agent
@@ -583,6 +604,77 @@ class ReferenceAgent:
                 "kind": "confirm",
                 "prompt": prompt,
                 "timeout_seconds": CONFIRM_TIMEOUT_SECONDS,
+            }
+        )
+
+    async def _offer_suggestions(
+        self, conversation_id: str, message_id: str, apps: list[DeclaredApp], language: Language
+    ) -> None:
+        """Not understood: what the installed apps can do, as requests to tap rather than to retype."""
+        default = _default_app(apps)
+        ordered = ([default] if default is not None else []) + [a for a in apps if a is not default]
+        offered = dict.fromkeys(text for app in ordered for text in app.suggestions.get(language, ()))
+        requests = [*list(offered)[: MAX_SUGGESTIONS - 1], replies.generic("what_can_you_do", language)]
+        if len(requests) >= 2:
+            await self._ask_choice(
+                conversation_id,
+                choose_id(message_id),
+                replies.generic("did_you_mean", language),
+                [{"id": text, "label": text} for text in requests],
+            )
+
+    async def _offer_durations(
+        self, conversation_id: str, message_id: str, app: DeclaredApp, intent: Help, language: Language
+    ) -> None:
+        """ "How long?": the app's suggested durations, one tap each (a typed answer does as well)."""
+        if len(app.suggested_seconds) < 2:
+            return
+        interaction_id = how_long_id(app.app_id, message_id)
+        self._how_long_offers.put(interaction_id, (intent.activity, intent.choice))
+        labels = [replies.duration_text(seconds, language) for seconds in app.suggested_seconds]
+        await self._ask_choice(
+            conversation_id,
+            interaction_id,
+            replies.generic("how_long", language),
+            [{"id": label, "label": label} for label in labels],
+        )
+
+    async def _ask_choice(
+        self, conversation_id: str, interaction_id: str, prompt: str, options: list[dict[str, str]]
+    ) -> None:
+        await self._withdraw_question(conversation_id)  # one question at a time: the newest is the one meant
+        self._open_questions.put(conversation_id, interaction_id)
+        await self._send(
+            {
+                "type": "interaction.request",
+                "conversation_id": conversation_id,
+                "interaction_id": interaction_id,
+                "kind": "choice",
+                "prompt": prompt,
+                "options": options,
+                "timeout_seconds": CONFIRM_TIMEOUT_SECONDS,
+            }
+        )
+
+    async def _on_choice_resolved(self, frame: dict[str, Any]) -> None:
+        """A tapped suggestion or duration is handled as the person's message of that text: the same
+        understanding, the same call ids after a restart (the message id derives from the interaction)."""
+        conversation_id, interaction_id = frame["conversation_id"], frame["interaction_id"]
+        if self._open_questions.get(conversation_id) == interaction_id:
+            self._open_questions.pop(conversation_id)
+        offer = self._how_long_offers.pop(interaction_id)
+        if frame["status"] != "answered" or not isinstance(frame.get("value"), str):
+            return  # dismissed, timed out, superseded: the person moved on
+        if interaction_id.startswith(f"{HOW_LONG_PREFIX}."):
+            activity, choice = offer or (None, None)
+            self._asked_how_long.put(conversation_id, activity)
+            self._asked_app.put(conversation_id, (interaction_id.split(".")[1], choice))
+        await self._on_user_message(
+            {
+                "type": "user.message",
+                "conversation_id": conversation_id,
+                "message_id": f"choice:{interaction_id}",
+                "text": frame["value"],
             }
         )
 
@@ -737,6 +829,9 @@ class ReferenceAgent:
         if interaction_id in self._resolutions_seen:
             return
         self._resolutions_seen.put(interaction_id, True)
+        if interaction_id.startswith((f"{CHOOSE_PREFIX}.", f"{HOW_LONG_PREFIX}.")):
+            await self._on_choice_resolved(frame)
+            return
         round_ = self._confirms.pop(interaction_id) or round_from_confirm_id(interaction_id)
         app = self._app_of_round(frame["conversation_id"], round_) if round_ is not None else None
         self._log("interaction_resolved", interaction_id=interaction_id, status=frame["status"])

@@ -68,6 +68,10 @@ class DeclaredApp:
     report: dict[str, str] = field(default_factory=dict, repr=False)
     offer_again: bool = False
     max_duration_seconds: int | None = None  # the start tool's bound, from the Inventory
+    # Offered as a choice when the Agent did not understand (requests its grammar reads as this app's) and
+    # when a start said no duration (seconds).
+    suggestions: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    suggested_seconds: tuple[int, ...] = ()
 
     def name(self, language: Language) -> str:
         return self.names.get(language) or self.app_id
@@ -119,6 +123,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
         languages = declared.get("languages") or {}
         names: dict[Language, str] = {}
         helps: dict[Language, str] = {}
+        suggestions: dict[Language, tuple[str, ...]] = {}
         phrasings: dict[Language, dict[Request, tuple[re.Pattern[str], ...]]] = {}
         replies: dict[Language, dict[str, str]] = {}
         words_of: dict[Language, tuple[str, ...]] = {}
@@ -134,6 +139,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
             words = languages.get(key) or {}
             names[language] = words.get("name") or entry.get("name") or entry["app_id"]
             helps[language] = words.get("help") or ""
+            suggestions[language] = _strings(words.get("suggestions"))
             phrasings[language] = {
                 request: tuple(_compile(p, language) for p in words.get(request, []) if isinstance(p, str))
                 for request in REQUESTS
@@ -183,6 +189,10 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 report=dict(declared.get("report") or {}),
                 offer_again=bool(declared.get("offer_again")),
                 max_duration_seconds=bound if isinstance(bound, int) else None,
+                suggestions=suggestions,
+                suggested_seconds=tuple(
+                    s for s in grammar.get("suggested_seconds") or [] if isinstance(s, int) and not isinstance(s, bool)
+                ),
             )
         )
     return apps

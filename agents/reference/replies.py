@@ -97,6 +97,9 @@ _GENERIC = {
         "unknown": 'Sorry, I didn\'t understand that. Say "help" to see what I can do.',
         "capabilities": "Here is what I can do: nothing is installed here yet.",
         "ask_duration": 'How long? For example "25 minutes".',
+        "did_you_mean": "Did you mean one of these?",
+        "how_long": "How long?",
+        "what_can_you_do": "What can you do?",
     },
     "zh": {
         "greeting": "你好！说“帮助”看看我能做什么。",
@@ -104,6 +107,9 @@ _GENERIC = {
         "unknown": "抱歉，我没听懂。说“帮助”看看我能做什么。",
         "capabilities": "我可以帮你：这里还没有安装应用。",
         "ask_duration": "要多久？比如“25分钟”。",
+        "did_you_mean": "你是想做下面哪一个？",
+        "how_long": "要多久？",
+        "what_can_you_do": "你能做什么？",
     },
 }
 
@@ -140,6 +146,11 @@ def help_text(
     if topic in ("greeting", "thanks"):
         return words(topic)
     return words("unknown")
+
+
+def generic(key: str, language: Language) -> str:
+    """One of the Agent's own words (no app's): the prompt of a choice, the "what can you do?" option."""
+    return _GENERIC[language][key]
 
 
 def result_failed(language: Language) -> str:

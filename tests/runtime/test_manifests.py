@@ -510,7 +510,7 @@ def test_phrasings_version_1_is_still_accepted(tmp_path):
     for key in ("grammar", "report", "offer_again"):
         phrasings.pop(key, None)
     for words in phrasings["languages"].values():
-        for key in ("words", "patterns", "nouns", "keywords", "typos", "choices"):
+        for key in ("words", "patterns", "nouns", "keywords", "typos", "choices", "suggestions"):
             words.pop(key, None)
     path = write_manifest(tmp_path / "pomodoro", bundled("pomodoro"))
     write_manifest(tmp_path / "pomodoro", phrasings, name="phrasings.json")

@@ -590,7 +590,9 @@ def test_what_it_can_not_do_is_explained_without_a_tool_call(text, expected):
 
     async def scenario():
         agent, wire = await connected_agent()
-        assert await told(agent, wire, text) == [{"type": "message.send", "conversation_id": CONV, "text": expected}]
+        frames = await told(agent, wire, text)
+        assert texts(frames) == [expected]
+        assert [f["type"] for f in frames if f["type"] != "message.send"] in ([], ["interaction.request"])
 
     run(scenario())
 
@@ -615,11 +617,10 @@ def test_help_greetings_and_garbage_get_different_answers_in_the_persons_languag
 
     async def scenario():
         agent, wire = await connected_agent()
-        [frame] = await told(agent, wire, text)
-        assert frame["type"] == "message.send"
-        assert frame["text"].startswith(starts), frame["text"]
+        [said] = texts(await told(agent, wire, text))
+        assert said.startswith(starts), said
         for words in contains:
-            assert words in frame["text"]
+            assert words in said
 
     run(scenario())
 
@@ -985,12 +986,12 @@ def test_a_start_that_names_another_installed_app_in_undeclared_words_is_never_a
         await agent.handle(user_message(text))
         wire.take()
         await agent.handle(timer9_inventory())
-        [answer] = wire.take()
-        assert answer["type"] == "message.send" and answer["text"].startswith("Sorry, I didn't understand that.")
-        assert "Timer9" in answer["text"]
+        [answer] = texts(wire.take())
+        assert answer.startswith("Sorry, I didn't understand that.")
+        assert "Timer9" in answer
 
         await agent.handle(user_message("start timer9 for 5 minutes", "m-2"))
-        [start] = wire.take()
+        [start] = [f for f in wire.take() if f["type"] == "tool.call"]  # the "did you mean" choice is withdrawn
         assert (start["tool"], start["arguments"]) == ("timer9.start", {"duration_seconds": 300})
         await agent.handle(accepted(start["source_tool_call_id"]))
         assert texts(wire.take()) == ["Timer9 started: 5 minutes. I'll tell you when it's done."]
@@ -1063,3 +1064,113 @@ def test_a_quiz_asked_for_without_a_duration_is_started_by_the_answer_never_a_fo
         assert texts(frames) == ["口算练习可以安排 1 秒到 1 小时，比如“口算练习 5 分钟”。"]
 
     run(scenario())
+
+
+def choices(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [f for f in frames if f["type"] == "interaction.request" and f["kind"] == "choice"]
+
+
+@pytest.mark.spec("R-2.1.1")
+@pytest.mark.parametrize(
+    ("text", "tap", "prompt", "tool"),
+    [
+        ("what is a pomodoro?", "Start a 25 minute focus", "Did you mean one of these?", START_TOOL),
+        ("番茄钟是什么？", "口算练习 5 分钟", "你是想做下面哪一个？", "quiz.start"),
+    ],
+)
+def test_not_understood_offers_the_installed_apps_requests_and_a_tap_is_handled_as_typed(text, tap, prompt, tool):
+    """ "I didn't understand" comes with a choice of what the installed apps declare as suggestions (the
+    default app's first) and "what can you do?"; tapping one is understood as if the person had typed it."""
+
+    async def scenario():
+        agent, wire = await ready_agent()
+        frames = await told_ready(agent, wire, text)
+        [choice] = choices(frames)
+        labels = [o["label"] for o in choice["options"]]
+        assert choice["prompt"] == prompt
+        assert tap in labels and 2 <= len(labels) <= 5
+        assert labels[-1] in ("What can you do?", "你能做什么？")
+        assert all(o["id"] == o["label"] for o in choice["options"])
+        await agent.handle(resolved(choice["interaction_id"], value=tap))
+        [call] = [f for f in wire.take() if f["type"] == "tool.call"]
+        assert call["tool"] == tool
+        await agent.handle(resolved(choice["interaction_id"], value=tap))  # delivered twice: one call
+        assert [f for f in wire.take() if f["type"] == "tool.call"] == []
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_how_long_offers_the_apps_durations_and_a_tap_starts_what_was_asked_for():
+    """ "focus on reading" -> "How long…?" and a choice of Pomodoro's suggested durations; a tap starts
+    that long a focus on reading. A typed answer withdraws the choice instead."""
+
+    async def scenario():
+        agent, wire = await ready_agent()
+        await agent.handle(user_message("focus on reading", "m-1"))
+        [choice] = choices(wire.take())
+        assert [o["label"] for o in choice["options"]] == ["15 minutes", "25 minutes", "50 minutes"]
+        await agent.handle(resolved(choice["interaction_id"], value="25 minutes"))
+        assert starts(wire.take()) == [{"duration_seconds": 1500, "activity": "reading"}]
+
+        await agent.handle(user_message("开始专注", "m-2"))
+        [choice] = choices(wire.take())
+        assert [o["label"] for o in choice["options"]] == ["15分钟", "25分钟", "50分钟"]
+        await agent.handle(user_message("半小时", "m-3"))
+        frames = wire.take()
+        assert starts(frames) == [{"duration_seconds": 1800}]
+        assert {
+            "type": "interaction.withdraw",
+            "conversation_id": CONV,
+            "interaction_id": choice["interaction_id"],
+        } in frames
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_a_duration_tapped_after_a_restart_still_starts_the_app_it_was_offered_for():
+    """The app is in the choice's id: a restarted Agent (no memory of the question) starts it on the tap,
+    once the Inventory has told it what the app is."""
+
+    async def scenario():
+        agent, wire = await ready_agent()
+        await agent.handle(user_message("quiz me on multiplication", "m-1"))
+        [choice] = choices(wire.take())
+        assert choice["interaction_id"].startswith("howlong.quiz.")
+        restarted, wire = await connected_agent()
+        await restarted.handle(resolved(choice["interaction_id"], value=choice["options"][0]["label"]))
+        assert wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+        await restarted.handle(inventory())
+        [call] = [f for f in wire.take() if f["type"] == "tool.call"]
+        assert call["tool"] == "quiz.start" and call["arguments"]["duration_seconds"] == 120
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_every_installed_apps_suggestions_are_understood_as_one_of_its_actions():
+    """A suggestion is only offered if tapping it does what it says: each bundled app's, in both languages,
+    calls one of that app's tools."""
+
+    async def scenario():
+        published = inventory()
+        apps = [a for a in published["apps"] if (a.get("phrasings") or {}).get("languages")]
+        checked = 0
+        for app in apps:
+            tools = set((app["phrasings"].get("tools") or {}).values())
+            for words in app["phrasings"]["languages"].values():
+                for n, text in enumerate(words.get("suggestions") or []):
+                    agent, wire = await ready_agent()
+                    await agent.handle(user_message(text, f"m-{n}"))
+                    calls = [f["tool"] for f in wire.take() if f["type"] == "tool.call"]
+                    assert calls and set(calls) <= tools, (app["app_id"], text, calls)
+                    checked += 1
+        assert checked >= 10
+
+    run(scenario())
+
+
+async def told_ready(agent: ReferenceAgent, wire: Wire, text: str, message_id: str = "m-1") -> list[dict[str, Any]]:
+    await agent.handle(user_message(text, message_id))
+    return wire.take()

@@ -193,6 +193,17 @@ def test_the_phrasings_startminiapp_writes_understand_people(text, request_, sec
     assert (found.request, found.slots.get("duration")) == (request_, seconds)
 
 
+@pytest.mark.spec("R-2.1.1")
+def test_the_suggestions_startminiapp_writes_start_the_new_app():
+    """What the Agent offers to tap when it did not understand (decision 0065) starts the generated app."""
+    [app] = _generated()
+    assert app.suggested_seconds == (60, 300, 900)
+    for language in ("en", "zh"):
+        [suggestion] = app.suggestions[language]
+        found = declared.match([app], suggestion, detect_language(suggestion))
+        assert found is not None and (found.request, found.slots.get("duration")) == ("start", 300), suggestion
+
+
 def test_version_2_declarations_teach_the_grammar_what_it_needs():
     """A version 2 declaration (decision 0057) brings the words that name the app, whether an activity is cut
     from a start, a choice slot with its words and names per value, the result fields to report, whether
