@@ -18,6 +18,7 @@ from tests.agents.reference.corpus_people import (
     TUNING_ZH,
 )
 from tests.agents.reference.corpus_people_fresh import HELD_OUT_FRESH_EN, HELD_OUT_FRESH_ZH
+from tests.agents.reference.corpus_people_fresh5 import HELD_OUT_FRESH5_EN, HELD_OUT_FRESH5_ZH
 from tests.agents.reference.test_corpus import (
     CORPUS_EN,
     CORPUS_ZH,
@@ -165,4 +166,81 @@ def test_fresh_held_out_are_understood(table):
     """At least 90 % of the fresh held-out phrasings are understood: intent, duration and activity."""
     total, understood, missed, wrong = _measure(table)
     print(f"fresh held-out: {understood}/{total} understood ({understood / total:.0%}), {len(wrong)} wrong actions")
+    assert understood / total >= 0.9, missed + wrong
+
+
+# The fifth fresh held-out set (corpus_people_fresh5.py): written blind on 2026-12-06 by a helper that had
+# read neither the grammar, the apps' phrasing declarations nor the other corpora's rows; never tuned on.
+# Measured once, as the grammar stood (b936707).
+_FRESH5 = [HELD_OUT_FRESH5_EN, HELD_OUT_FRESH5_ZH]
+
+
+def test_each_fifth_fresh_held_out_table_has_at_least_80_phrasings_in_no_other_corpus():
+    """Each table of the fifth fresh set holds at least 80 different phrasings that are in none of the
+    other corpora (the corpus, its held-out part, the tuning rows, the first held-out people and the
+    first fresh set)."""
+    others = {
+        row[0]
+        for table in (
+            CORPUS_EN,
+            CORPUS_ZH,
+            HELD_OUT_EN,
+            HELD_OUT_ZH,
+            TUNING_EN,
+            TUNING_ZH,
+            HELD_OUT_PEOPLE_EN,
+            HELD_OUT_PEOPLE_ZH,
+            HELD_OUT_FRESH_EN,
+            HELD_OUT_FRESH_ZH,
+        )
+        for row in _rows(table)
+    }
+    for table in _FRESH5:
+        texts = [row[0] for row in _rows(table)]
+        assert len(set(texts)) == len(texts)
+        assert len(set(texts) - others) >= 80
+        assert _measure(table)[0] >= 80
+
+
+# Measured on 2026-12-06, once, against the grammar as it stood (b936707): en 5 wrong actions in 106,
+# zh 4 in 95. Strict, so that a fix shows; the rows are not edited to make them pass.
+_FRESH5_WRONG = [
+    pytest.param(
+        HELD_OUT_FRESH5_EN,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 5 wrong actions in 106 en phrasings"),
+    ),
+    pytest.param(
+        HELD_OUT_FRESH5_ZH,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 4 wrong actions in 95 zh phrasings"),
+    ),
+]
+
+
+@pytest.mark.parametrize("table", _FRESH5_WRONG, ids=["en", "zh"])
+def test_fifth_fresh_held_out_make_no_wrong_action(table):
+    """No phrasing of the fifth fresh set becomes an action other than the one the person asked for."""
+    total, understood, _missed, wrong = _measure(table)
+    print(f"fresh5 held-out: {understood}/{total} understood, {len(wrong)} wrong actions")
+    assert wrong == []
+
+
+# Measured on 2026-12-06, once: en 81/106 = 76.4 %, zh 79/95 = 83.2 % understood. Strict, so that a
+# round of the grammar that lifts them past 90 % shows.
+_FRESH5_SHORT = [
+    pytest.param(
+        HELD_OUT_FRESH5_EN,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 81/106 = 76.4 % en understood"),
+    ),
+    pytest.param(
+        HELD_OUT_FRESH5_ZH,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 79/95 = 83.2 % zh understood"),
+    ),
+]
+
+
+@pytest.mark.parametrize("table", _FRESH5_SHORT, ids=["en", "zh"])
+def test_fifth_fresh_held_out_are_understood(table):
+    """At least 90 % of the fifth fresh set's phrasings are understood: intent, duration and activity."""
+    total, understood, missed, wrong = _measure(table)
+    print(f"fresh5 held-out: {understood}/{total} understood ({understood / total:.0%}), {len(wrong)} wrong actions")
     assert understood / total >= 0.9, missed + wrong
