@@ -58,6 +58,7 @@ def test_every_crash_point_on_sqlite_keeps_every_promise(kind, embedded_rig, dja
 
 
 @pytest.mark.skipif(SQLITE, reason="this run is on SQLite: the sample above runs in this process")
+@pytest.mark.spec("R-2.2.8", "R-3.5", "R-4.2.7", "R-4.4.1", "R-4.4.2")
 def test_the_sample_on_a_sqlite_database(tmp_path):
     """On PostgreSQL (CI): the sample above in a child pytest whose database is a SQLite file."""
     if os.environ.get("LINEUP_CRASHPOINTS", "").strip():
