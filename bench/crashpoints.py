@@ -3,6 +3,8 @@
     python -m bench.crashpoints                      # every kind, every k of its uncrashed run
     python -m bench.crashpoints --kinds start,ack    # some kinds, every k
     python -m bench.crashpoints --case eta:5:4711    # one case alone, as a failure prints it
+    python -m bench.crashpoints --sample             # CI's share: a few seeded kinds, one k each
+    python -m bench.crashpoints --engine sqlite      # the same on SQLite: the embedded product
 
 Each decision kind (``tests/reliability/crashpoints.py``, ``KINDS``: start, start_beside, interrupt,
 eta, sweep, recover, deliver, ack, close, switch, message, snapshot, answer, open, note,
@@ -13,6 +15,10 @@ harness through the test runner (``scripts/test``: the suite's PostgreSQL test d
 its own, real Daphne, Celery worker and beat processes), so it needs what the suite needs. The
 results go to ``--out`` (JSON lines, one per case) and a summary is printed; exit status 1 when any
 case failed.
+
+``--engine sqlite`` runs the same kinds on the embedded product instead (``manage.py run_embedded``
+on a SQLite test database in a fresh temporary directory: one process that is Daphne, worker and
+beat; ``tests/reliability/test_crashpoints_sqlite.py``). ``--sample`` runs only CI's share.
 """
 
 from __future__ import annotations
@@ -22,12 +28,20 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TEST = "tests/reliability/test_crashpoints.py"
+TESTS = {
+    "postgresql": "tests/reliability/test_crashpoints.py",
+    "sqlite": "tests/reliability/test_crashpoints_sqlite.py",
+}
+SAMPLE_TESTS = {
+    "postgresql": "test_a_sample_of_crash_points_of_every_decision_keeps_every_promise",
+    "sqlite": "test_a_sample_of_crash_points_on_sqlite_keeps_every_promise",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,13 +50,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case", help="one case, kind:k:seed (what a failure prints)")
     parser.add_argument("--seed", type=int, help="the seed of every case (default: a new one)")
     parser.add_argument("--out", type=Path, default=None, help="results, JSON lines (default: a temporary file)")
+    parser.add_argument(
+        "--engine", choices=sorted(TESTS), default="postgresql", help="the database (default: postgresql)"
+    )
+    parser.add_argument("--sample", action="store_true", help="CI's share only: a few seeded kinds, one k each")
     args = parser.parse_args(argv)
 
     out = args.out or Path(f"/tmp/lineup-crashpoints-{os.getpid()}.jsonl")
     out.unlink(missing_ok=True)
     env = {**os.environ, "LINEUP_CRASHPOINTS_OUT": str(out)}
+    if args.engine == "sqlite":
+        # scripts/test runs the suite on LINEUP_TEST_DATABASE_URL; the test database is the file
+        # test_lineup.sqlite3 beside the one named (tests/conftest.py), created and migrated fresh.
+        data = Path(tempfile.mkdtemp(prefix="lineup-crashpoints-sqlite-"))
+        env["LINEUP_TEST_DATABASE_URL"] = f"sqlite:///{data / 'lineup.sqlite3'}"
+    test = TESTS[args.engine]
     selector: list[str] = []
-    if args.case:
+    if args.sample:
+        env.pop("LINEUP_CRASHPOINTS", None)
+        test = f"{test}::{SAMPLE_TESTS[args.engine]}"
+    elif args.case:
         kind = args.case.split(":")[0]
         env["LINEUP_CRASHPOINTS"] = args.case
         selector = ["-k", f"[{kind}]"]
@@ -53,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.seed is not None:
         env["LINEUP_CRASH_SEED"] = str(args.seed)
     began = time.monotonic()
-    command = ["bash", "scripts/test", TEST, "-q", "-s", *selector]
+    command = ["bash", "scripts/test", test, "-q", "-s", *selector]
     print("$", " ".join(command), file=sys.stderr)
     status = subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
     results = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
@@ -62,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     by_kind = Counter(r["case"].split(":")[0] for r in crashed)
     by_point = Counter(r["crashed_at"].split(" ")[0] for r in crashed)
     print(
-        f"crashpoints: {'PASS' if status == 0 and not failed else 'FAIL'} - {len(crashed)} crash cases "
+        f"crashpoints ({args.engine}): {'PASS' if status == 0 and not failed else 'FAIL'} - {len(crashed)} crash cases "
         f"({json.dumps(dict(by_kind), sort_keys=True)}; by step {json.dumps(dict(by_point), sort_keys=True)}), "
         f"{len(results) - len(crashed)} uncrashed runs, {len(failed)} failed, {time.monotonic() - began:.0f} s; "
         f"results: {out}"

@@ -13,17 +13,24 @@ all on pytest-django's test database. Each role can be killed (SIGKILL of its pr
 started again on the same port; every incarnation logs to its own file (``daphne-2.log``), so the
 logs shown for a failed test tell the incarnations apart. ``start`` does not wait, so a test can
 keep driving its Agent while a process comes up; ``wait_ready`` blocks.
+
+``EmbeddedRig`` is the same for the embedded product on SQLite: one ``manage.py run_embedded``
+process (Daphne, the in-memory channel layer and the in-process deadline scheduler in one) on the
+test database's SQLite file plays Daphne, the worker and the beat. Both are a ``Rig``: what the
+crash-point harness (tests/reliability/crashpoints.py) drives — start a role, kill it (the armed
+crash), start it again, observe whether it is ready.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 import redis
@@ -41,13 +48,42 @@ from tests.support.processes import (
     lineup_env,
     manage_py_argv,
     port_open,
+    subprocess_database_url,
     supervised_processes,
     wait_for,
 )
 
 ROLES = ("redis", "daphne", "worker", "beat")
 SWEEP_SECONDS = "0.5"  # the beat's safety net: a lost eta task costs at most this much lateness
-REDELIVERY_SECONDS = "1"  # an unacked tool.result is sent again on the same connection after this
+REDELIVERY_SECONDS = "1"
+TEST_SECRET_KEY = "lineup-test-suite-only-not-a-secret-0123456789abcdefghijklmnop"  # an unacked tool.result is sent again on the same connection after this
+
+
+class Rig(Protocol):
+    """What the crash-point harness needs of a topology: roles it can start (armed or not: the
+    environment is ``env`` at the call), SIGKILL and start again, and observe."""
+
+    engine: str  # "postgresql" or "sqlite"
+    roles: tuple[str, ...]  # every long-running role, in the order they are started
+    env: dict[str, str]
+    current: dict[str, ManagedProcess]
+    down: set[str]
+    daphne_port: int  # where the Agent and the page connect
+
+    @property
+    def agent_url(self) -> str: ...
+
+    def start(self, role: str) -> ManagedProcess: ...
+
+    def kill(self, role: str) -> None: ...
+
+    def ready(self, role: str) -> bool: ...
+
+    def wait_ready(self, *roles: str, timeout: float = 30.0) -> None: ...
+
+    def recover_runtime(self) -> dict[str, Any]: ...
+
+    def describe(self) -> str: ...
 
 
 @dataclass
@@ -66,6 +102,8 @@ class CrashRig:
     down: set[str] = field(default_factory=set)  # roles killed and not started again yet
     # More Daphne roles behind the same services (the soak runs two): role name -> port.
     more_daphnes: dict[str, int] = field(default_factory=dict)
+    engine: str = "postgresql"
+    roles: tuple[str, ...] = ROLES
 
     @property
     def agent_url(self) -> str:
@@ -172,4 +210,103 @@ def crash_rig(request, transactional_db, tmp_path) -> Iterator[CrashRig]:
         for role in ROLES:
             rig.start(role)
         rig.wait_ready(*ROLES)
+        yield rig
+
+
+EMBEDDED_ROLES = ("server",)
+
+
+@dataclass
+class EmbeddedRig:
+    """The embedded product (``manage.py run_embedded``: SQLite, the in-memory channel layer, the
+    in-process deadline scheduler) on the test database's SQLite file: one role, ``server``, which
+    is Daphne, worker and beat at once. Killed, everything it held in memory is lost (the channel
+    layer's groups, the scheduler's wake-ups); started again, its scheduler's first pass recovers
+    from the file alone."""
+
+    processes: ProcessSupervisor
+    log_dir: Path
+    daphne_port: int
+    env: dict[str, str]
+    current: dict[str, ManagedProcess] = field(default_factory=dict)
+    incarnations: Counter[str] = field(default_factory=Counter)
+    kills: Counter[str] = field(default_factory=Counter)
+    down: set[str] = field(default_factory=set)
+    engine: str = "sqlite"
+    roles: tuple[str, ...] = EMBEDDED_ROLES
+
+    @property
+    def agent_url(self) -> str:
+        return f"ws://127.0.0.1:{self.daphne_port}/ws/agent/"
+
+    def start(self, role: str) -> ManagedProcess:
+        if role != "server":
+            raise ValueError(role)
+        self.incarnations[role] += 1
+        argv = manage_py_argv("run_embedded", "--port", str(self.daphne_port))
+        process = self.processes.start(f"{role}-{self.incarnations[role]}", argv, env=self.env)
+        self.current[role] = process
+        self.down.discard(role)
+        return process
+
+    def kill(self, role: str) -> None:
+        self.current[role].kill()
+        self.kills[role] += 1
+        self.down.add(role)
+
+    def ready(self, role: str) -> bool:
+        process = self.current[role]
+        return process.alive and port_open(self.daphne_port)
+
+    def wait_ready(self, *roles: str, timeout: float = 30.0) -> None:
+        wait_for(
+            lambda: all(self.ready(role) for role in roles),
+            timeout=timeout,
+            what=f"{', '.join(roles)} to be ready",
+            describe=self.processes.describe,
+        )
+
+    def recover_runtime(self) -> dict[str, Any]:
+        """``manage.py recover_runtime --json`` on the SQLite file, as the operator runs it."""
+        n = sum(1 for p in self.processes.processes if p.name.startswith("recover_runtime"))
+        out = self.processes.run(f"recover_runtime-{n + 1}", manage_py_argv("recover_runtime", "--json"), env=self.env)
+        return json.loads(out.strip().splitlines()[-1])
+
+    def describe(self) -> str:
+        return self.processes.describe(60)
+
+
+def embedded_env(data_dir: Path, **overrides: str) -> dict[str, str]:
+    """The embedded product's environment on this test's SQLite database: no Redis (so the
+    in-memory channel layer and the in-process scheduler), its data directory (the login file) its own."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "LINEUP_DEBUG")}
+    env.update(
+        DATABASE_URL=subprocess_database_url(sqlite=True),
+        LINEUP_SECRET_KEY=os.environ.get("LINEUP_SECRET_KEY") or TEST_SECRET_KEY,
+        LINEUP_LOG_LEVEL="INFO",
+        PYTHONUNBUFFERED="1",
+        LINEUP_SCHEDULER="embedded",
+        LINEUP_DATA_DIR=str(data_dir),
+        **overrides,
+    )
+    return env
+
+
+@pytest.fixture
+def embedded_rig(request, transactional_db, tmp_path) -> Iterator[EmbeddedRig]:
+    """The embedded server started and ready on the test database's SQLite file; SIGKILLed when
+    the test ends (before the tables are flushed, as ``crash_rig``)."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        pytest.skip("the embedded rig runs on the test database's SQLite file; this run's database is PostgreSQL")
+    env = embedded_env(
+        tmp_path / "data",
+        LINEUP_OUTBOX_REDELIVERY_SECONDS=REDELIVERY_SECONDS,
+        LINEUP_LOG_FORMAT="json",
+        LINEUP_REFERENCE_AGENT_URL="",  # no built-in Agent: the harness' Agent is the only one
+        LINEUP_CRASH_APP="1",
+    )
+    with supervised_processes(request, tmp_path) as processes:
+        rig = EmbeddedRig(processes=processes, log_dir=tmp_path, daphne_port=free_port(), env=env)
+        rig.start("server")
+        rig.wait_ready("server", timeout=60)
         yield rig

@@ -34,11 +34,19 @@ from the stored rows) and reconnects once more (nothing acked may come again).
 
 ``k = -1`` is the uncrashed run; its trace's length n is the number of crash points, so
 ``k = 0 … n-1`` is the full enumeration of that kind, whatever statements the decision gains.
+
+**On SQLite** (``EMBEDDED_KINDS``, the ``EmbeddedRig``) every kind runs in the embedded server
+(``manage.py run_embedded``), which is Daphne, worker and beat at once; the worker's kinds become
+the in-process scheduler's: ``eta`` is its wake-up at ``ends_at`` (its sweep's batch of one), ``sweep``
+its first pass after a restart (two focuses fell due while the server was down), ``recover`` is
+``manage.py recover_runtime`` on the SQLite file while the server is down. Both engines have the
+same kinds (tests/reliability/test_crashpoints_sqlite.py checks).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import threading
@@ -63,7 +71,7 @@ from runtime.services.agents import create_agent_token
 from runtime.services.conversations import conversation_get_or_create_default
 from runtime.transitions import RUNNING_STATES
 from tests.reliability.agent import CrashAgent
-from tests.reliability.conftest import ROLES, CrashRig
+from tests.reliability.conftest import Rig
 from tests.support.processes import ROOT, manage_py_argv
 
 KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
@@ -86,14 +94,44 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (decision scope, process role)
     "open_instance": ("open_instance", "daphne"),
     "close_by_agent": ("close_instance", "daphne"),
 }
+# The same kinds on SQLite, in the embedded server (one process) or recover_runtime on the file.
+EMBEDDED_KINDS: dict[str, tuple[str, str]] = {
+    "start": ("start_operation", "server"),
+    "start_beside": ("start_operation", "server"),
+    "interrupt": ("interrupt_operation", "server"),
+    "eta": ("settle_due_batch", "server"),  # the scheduler's wake-up at ends_at: a batch of one
+    "sweep": ("settle_due_batch", "server"),  # the restarted server's first pass: both due focuses
+    "recover": ("settle_due_batch", "recover_runtime"),
+    "deliver": ("deliver", "server"),
+    "ack": ("ack", "server"),
+    "close": ("close_instance", "server"),
+    "switch": ("return_to_interact", "server"),
+    "message": ("post_human_message", "server"),
+    "snapshot": ("save_snapshot", "server"),
+    "answer": ("answer_interaction", "server"),
+    "open": ("save_instance_state", "server"),
+    "note": ("save_instance_state", "server"),
+    "close_note": ("close_instance", "server"),
+    "open_instance": ("open_instance", "server"),
+    "close_by_agent": ("close_instance", "server"),
+}
+SETTLING_KINDS = ("eta", "sweep", "recover")  # their uncrashed run must settle something (below)
+
+
+def kinds_of(engine: str) -> dict[str, tuple[str, str]]:
+    """kind -> (decision scope, process role) on the rig's engine."""
+    return EMBEDDED_KINDS if engine == "sqlite" else KINDS
+
+
 STEP_TIMEOUT = 45.0  # one phase of a case on a busy 2-core machine
 FRAME_ERRORS = frozenset({"invalid_frame", "malformed_frame", "unknown_frame_type", "frame_too_large"})
 DRAIN_TIMEOUT = 15.0  # the results of a recovered case arrive within a sweep and a redelivery or two
 REDELIVERY_WAIT = 1.3  # the new welcome sends all unacked at once; > one redelivery round (1 s) too
 
 
-def replay_command(kind: str, k: int, seed: int) -> str:
-    return f"python -m bench.crashpoints --case {kind}:{k}:{seed}"
+def replay_command(kind: str, k: int, seed: int, engine: str = "postgresql") -> str:
+    on = " --engine sqlite" if engine == "sqlite" else ""
+    return f"python -m bench.crashpoints{on} --case {kind}:{k}:{seed}"
 
 
 @dataclass
@@ -106,10 +144,15 @@ class CaseResult:
     violations: list[str]
     seconds: float
     figures: dict[str, Any] = field(default_factory=dict)
+    engine: str = "postgresql"
 
     @property
     def name(self) -> str:
         return f"{self.kind}:{self.k}:{self.seed}"
+
+    @property
+    def replay(self) -> str:
+        return replay_command(self.kind, self.k, self.seed, self.engine)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -118,14 +161,15 @@ class CaseResult:
             "steps": len(self.steps),
             "violations": self.violations,
             "seconds": round(self.seconds, 1),
-            "replay": replay_command(self.kind, self.k, self.seed),
+            "replay": self.replay,
+            "engine": self.engine,
             **self.figures,
         }
 
 
 @dataclass
 class Case:
-    rig: CrashRig
+    rig: Rig
     kind: str
     k: int
     seed: int
@@ -141,11 +185,15 @@ class Case:
 
     @property
     def decision(self) -> str:
-        return KINDS[self.kind][0]
+        return kinds_of(self.rig.engine)[self.kind][0]
 
     @property
     def role(self) -> str:
-        return KINDS[self.kind][1]
+        return kinds_of(self.rig.engine)[self.kind][1]
+
+    @property
+    def replay(self) -> str:
+        return replay_command(self.kind, self.k, self.seed, self.rig.engine)
 
     # --- the crash --------------------------------------------------------------------------------
 
@@ -153,7 +201,9 @@ class Case:
         return {**self.rig.env, "LINEUP_CRASH_AT": f"{self.decision}:{self.k}", "LINEUP_CRASH_TRACE": str(self.trace)}
 
     def arm(self) -> None:
-        """(Re)start the case's role with the crash armed, and wait until it is ready."""
+        """(Re)start the case's role with the crash armed, and wait until it is ready (or died at
+        its step while coming up, and was started again: the embedded server's first scheduler
+        pass runs as it starts)."""
         if self.rig.current.get(self.role) is not None and self.role not in self.rig.down:
             self.rig.kill(self.role)
         base, self.rig.env = self.rig.env, self.armed_env()
@@ -161,7 +211,7 @@ class Case:
             self.rig.start(self.role)
         finally:
             self.rig.env = base
-        self.rig.wait_ready(self.role, timeout=STEP_TIMEOUT)
+        self.drive(lambda: self.rig.ready(self.role), what=f"the armed {self.role} to be ready")
 
     def steps(self) -> list[str]:
         try:
@@ -209,7 +259,7 @@ class Case:
 
     def context(self) -> str:
         return (
-            f"replay: {replay_command(self.kind, self.k, self.seed)}\nnotes: {self.notes}\n"
+            f"replay: {self.replay}\nnotes: {self.notes}\n"
             f"trace: {self.steps()} crashed_at={self.crashed_at}\nagent drops: {self.agent.drops}\n"
             f"{self.rig.describe()}"
         )
@@ -293,7 +343,10 @@ def _scenario_interrupt(case: Case, rng: random.Random) -> None:
 
 
 def _scenario_eta(case: Case, rng: random.Random) -> None:
-    case.rig.kill("beat")  # no sweep: the eta task alone settles it
+    """PostgreSQL: the worker's eta task settles the focus (the beat is down). SQLite: the embedded
+    scheduler wakes at ``ends_at`` and its sweep settles it, a batch of one."""
+    if case.rig.engine != "sqlite":
+        case.rig.kill("beat")  # no sweep: the eta task alone settles it
     case.arm()
     op = case.start(case.conversations[0], "start", 1)
     _crash_or(case, lambda: not Operation.objects.filter(pk=op, state__in=RUNNING_STATES).exists(), "the settlement")
@@ -304,6 +357,15 @@ def _start_batch(case: Case, rng: random.Random) -> list[str]:
 
 
 def _scenario_sweep(case: Case, rng: random.Random) -> None:
+    if case.rig.engine == "sqlite":
+        # Both focuses fall due while the server is down; the armed server's first pass (the
+        # scheduler's recovery as it starts) settles both in one batch.
+        ops = _start_batch(case, rng)
+        case.rig.kill("server")
+        _wait_due(case, ops)
+        case.arm()
+        _crash_or(case, lambda: not Operation.objects.filter(pk__in=ops, state__in=RUNNING_STATES).exists(), "the pass")
+        return
     for role in ("beat", "worker"):
         case.rig.kill(role)
     ops = _start_batch(case, rng)
@@ -318,9 +380,13 @@ def _scenario_sweep(case: Case, rng: random.Random) -> None:
 
 
 def _scenario_recover(case: Case, rng: random.Random) -> None:
-    for role in ("beat", "worker"):
-        case.rig.kill(role)
-    ops = _start_batch(case, rng)
+    if case.rig.engine == "sqlite":
+        ops = _start_batch(case, rng)
+        case.rig.kill("server")  # the operator's recover_runtime runs on the file while it is down
+    else:
+        for role in ("beat", "worker"):
+            case.rig.kill(role)
+        ops = _start_batch(case, rng)
     _wait_due(case, ops)
     run = subprocess.run(
         manage_py_argv("recover_runtime", "--json"),
@@ -610,7 +676,7 @@ SCENARIOS: dict[str, Callable[[Case, random.Random], None]] = {
 # --- a case, end to end ---------------------------------------------------------------------------
 
 
-def run_case(rig: CrashRig, django_user_model: Any, kind: str, k: int, seed: int, log_dir: Path) -> CaseResult:
+def run_case(rig: Rig, django_user_model: Any, kind: str, k: int, seed: int, log_dir: Path) -> CaseResult:
     began = time.monotonic()
     rng = random.Random(f"{kind}:{k}:{seed}")
     user = django_user_model.objects.create_user(username=f"cp-{kind}-{k}-{seed}-{time.monotonic_ns()}")
@@ -633,10 +699,10 @@ def run_case(rig: CrashRig, django_user_model: Any, kind: str, k: int, seed: int
         case.drive(lambda: case.agent.ready, what="the Agent's first welcome")
         SCENARIOS[kind](case, rng)
         # Recovery: every process up again (a supervisor's restart), the Agent retrying as it may.
-        for role in ROLES:
+        for role in rig.roles:
             if role in rig.down:
                 rig.start(role)
-        case.drive(lambda: all(rig.ready(role) for role in ROLES), what="every process to be ready")
+        case.drive(lambda: all(rig.ready(role) for role in rig.roles), what="every process to be ready")
         operation_ids = [
             str(pk)
             for pk in Operation.objects.filter(conversation_id__in=case.conversations).values_list("pk", flat=True)
@@ -691,6 +757,11 @@ def run_case(rig: CrashRig, django_user_model: Any, kind: str, k: int, seed: int
         steps = case.steps()
         if 0 <= k < len(steps) and case.crashed_at is None:
             violations.append(f"step {k} was reached but the process did not die")
+        if k < 0 and kind in SETTLING_KINDS and not any(_writes(step) for step in steps):
+            # The first run of the decision in the armed process is the one counted: one that
+            # settled nothing (a sweep with nothing due) would make every k of this kind miss the
+            # settlement it is meant to cut.
+            violations.append(f"the first {case.decision} of the {case.role} wrote nothing: {steps}")
     finally:
         case.agent.close()
     return CaseResult(
@@ -702,10 +773,94 @@ def run_case(rig: CrashRig, django_user_model: Any, kind: str, k: int, seed: int
         violations=violations,
         seconds=time.monotonic() - began,
         figures={"agent_connections": case.agent.welcomes, "raw_deliveries": len(case.agent.deliveries)},
+        engine=rig.engine,
     )
+
+
+def _writes(step: str) -> bool:
+    return step.startswith("before-sql") and any(verb in step for verb in ("UPDATE", "INSERT"))
 
 
 def write_results(path: Path, results: list[CaseResult]) -> None:
     with path.open("a") as out:
         for result in results:
             out.write(json.dumps(result.as_dict()) + "\n")
+
+
+# --- a kind: its uncrashed run, then its cases (the tests' and bench.crashpoints' driver) -------------
+
+SAMPLED = int(os.environ.get("LINEUP_CRASHPOINTS_SAMPLE", "1"))  # ks per kind in a sample run
+
+
+def run_seed() -> int:
+    """``LINEUP_CRASH_SEED``, or a new one."""
+    seed_text = os.environ.get("LINEUP_CRASH_SEED", "").strip()
+    return int(seed_text) if seed_text else random.SystemRandom().randrange(10**6)
+
+
+def case_plan(kind: str, seed: int) -> tuple[int, list[int] | None]:
+    """(seed, the ks ``LINEUP_CRASHPOINTS`` selects, or None for every k / a sample once n is known)."""
+    selection = os.environ.get("LINEUP_CRASHPOINTS", "").strip()
+    if selection and selection != "all":
+        ks = []
+        for item in selection.split(","):
+            name, k, *rest = item.split(":")
+            if name == kind:
+                ks.append(int(k))
+                if rest:
+                    seed = int(rest[0])
+        return seed, ks
+    return seed, None
+
+
+def run_kind(kind: str, rig: Rig, django_user_model: Any, log_dir: Path, seed: int) -> None:
+    """The kind's uncrashed run (which counts its steps n), then its cases: every k
+    (``LINEUP_CRASHPOINTS=all``), the selected ones, or ``SAMPLED`` seeded ones; fails with every
+    failed case's replay command. Results go to ``LINEUP_CRASHPOINTS_OUT`` when set."""
+    seed, chosen = case_plan(kind, seed)
+    if chosen == []:
+        pytest.skip(f"LINEUP_CRASHPOINTS selects no case of {kind}")
+    results: list[CaseResult] = []
+    if chosen is None:
+        baseline = run_case(rig, django_user_model, kind, -1, seed, log_dir)
+        results.append(baseline)
+        n = len(baseline.steps)
+        if os.environ.get("LINEUP_CRASHPOINTS", "").strip() == "all":
+            chosen = list(range(n))
+        else:
+            chosen = sorted(random.Random(f"{kind}:{seed}").sample(range(n), min(SAMPLED, n)))
+        print(f"\n[crashpoints] {rig.engine} {kind}: n={n} steps {baseline.steps}; cases k={chosen} seed={seed}")
+    for k in chosen:
+        result = run_case(rig, django_user_model, kind, k, seed, log_dir)
+        print(
+            f"[crashpoints] {rig.engine} {result.name}: {'FAIL' if result.violations else 'pass'} "
+            f"crashed_at={result.crashed_at!r} {result.seconds:.1f}s - {result.replay}"
+        )
+        results.append(result)
+    out = os.environ.get("LINEUP_CRASHPOINTS_OUT")
+    if out:
+        write_results(Path(out), results)
+    failed = [r for r in results if r.violations]
+    assert not failed, "\n".join(
+        f"{r.name} (crashed at {r.crashed_at!r}): {r.violations} - replay: {r.replay}" for r in failed
+    )
+    for r in results[1:] if results[0].k < 0 else results:
+        assert r.crashed_at is not None, f"{r.name} never reached its step: {r.steps}"
+
+
+def run_sample(rig: Rig, django_user_model: Any, log_dir: Path, kinds_per_run: int) -> None:
+    """CI's share: ``kinds_per_run`` kinds drawn from the seed, each its uncrashed run and its
+    sampled ks, on one rig (a rig per kind would cost a third more)."""
+    if os.environ.get("LINEUP_CRASHPOINTS", "").strip():
+        pytest.skip("LINEUP_CRASHPOINTS is set: the per-kind test runs the selection")
+    seed = run_seed()
+    kinds = kinds_of(rig.engine)
+    drawn = sorted(random.Random(seed).sample(list(kinds), min(kinds_per_run, len(kinds))))
+    print(f"\n[crashpoints] {rig.engine} seed={seed}: kinds {drawn} (replay: LINEUP_CRASH_SEED={seed})")
+    failures = []
+    for kind in drawn:
+        try:
+            run_kind(kind, rig, django_user_model, log_dir, seed)
+        except AssertionError as failure:
+            failures.append(str(failure))
+    assert not failures, "\n".join(failures)
