@@ -269,7 +269,7 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
         newer = [key for key in ("grammar", "report", "offer_again") if key in raw] + [
             f"languages/{language}/{key}"
             for language, words in raw["languages"].items()
-            for key in ("words", "patterns", "activities", "nouns", "keywords", "typos", "choices")
+            for key in ("words", "patterns", "activities", "nouns", "keywords", "typos", "choices", "declines")
             if key in words
         ]
         if newer:
@@ -289,7 +289,7 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
         if values - named:
             raise ManifestError(f"{file}: languages/{language}/choices: {sorted(values - named)[0]!r} has no name")
     for language, words in raw["languages"].items():
-        for key in ("patterns", "activities"):
+        for key in ("patterns", "activities", "declines"):
             for index, pattern in enumerate(words.get(key, [])):
                 try:
                     re.compile(pattern)
