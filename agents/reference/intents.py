@@ -92,6 +92,7 @@ __all__ = [
     "as_answer",
     "chinese_number",
     "detect_language",
+    "is_help_request",
     "parse_intent",
 ]
 
@@ -782,9 +783,31 @@ _EN_GREETING = re.compile(
 _EN_THANKS = re.compile(r"^(?:thanks|thank\s+you|thx|ty|cheers)\b", re.IGNORECASE)
 
 
+# A message that only asks what the Agent can do, the whole message: one definition for both built-in
+# Agents (the LLM Agent answers it with the apps' own words instead of asking its model).
+_HELP_ONLY = re.compile(
+    r"^(?:help|help\s+me|commands|menu|usage|what\s+can\s+(?:you|i)\s+do(?:\s+here)?|what\s+do\s+you\s+do"
+    r"|what\s+are\s+you|how\s+does\s+(?:this|it)\s+work|what\s+apps\s+(?:are\s+there|do\s+you\s+have)"
+    r"|帮助|帮忙|求助|你能做什么|你可以做什么|你能做些什么|你可以做些什么|能做什么|可以做什么|你会什么|有什么功能|怎么用|如何使用|使用说明)"
+    r"$",
+    re.IGNORECASE,
+)
+_HELP_AROUND = re.compile(
+    r"^(?:please|pls|请|那)\s*|\s*(?:please|pls|呢|啊|呀|吗)?[\s?？!！.。~～,，]*$", re.IGNORECASE
+)
+
+
+def is_help_request(text: str) -> bool:
+    """The whole message asks for help ("help", "what can you do?", "帮助", "你能做什么？")."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    return bool(_HELP_ONLY.match(_HELP_AROUND.sub("", _HELP_AROUND.sub("", text)).strip()))
+
+
 def _small_talk(
     text: str, language: Language, help_: re.Pattern[str], greeting: re.Pattern[str], thanks: re.Pattern[str]
 ) -> Help | None:
+    if is_help_request(text):
+        return Help(language=language, topic="help")
     for pattern, topic in ((help_, "help"), (greeting, "greeting"), (thanks, "thanks")):
         if pattern.search(text):
             return Help(language=language, topic=topic)  # type: ignore[arg-type]

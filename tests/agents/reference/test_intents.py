@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.reference.intents import DurationOutOfRange, Help, chinese_number, detect_language
+from agents.reference.intents import DurationOutOfRange, Help, chinese_number, detect_language, is_help_request
 from tests.agents.reference.bundled import FocusStatus, StartFocus, StopFocus, max_seconds, parse_intent
 
 pytestmark = pytest.mark.spec("R-2.1.1")
@@ -454,3 +454,12 @@ def test_a_time_or_a_bare_number_beside_a_duration_is_no_start(text):
     """ "1:30" alone and a bare number beside a duration are unclear: a question, never a guess."""
     intent = parse_intent(text)
     assert isinstance(intent, Help), (text, intent)
+
+
+@pytest.mark.parametrize("text", ["help", "what apps do you have?", "please help", "有什么功能", "你能做什么？"])
+def test_one_help_request_for_both_agents(text):
+    """``is_help_request`` is the one definition of a message asking what can be done: the reference
+    grammar answers it with help, and the LLM Agent imports the same function (no copy of its own)."""
+    assert is_help_request(text)
+    intent = parse_intent(text)
+    assert isinstance(intent, Help) and intent.topic == "help", (text, intent)
