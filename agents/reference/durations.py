@@ -201,7 +201,7 @@ ZH_NUMBER = r"\d+(?:\.\d+)?|[零〇一二两俩三四五六七八九十百千万
 _ZH_DURATION = re.compile(
     # "个钟" is an hour in speech ("一个钟", "半个钟"), never a clock's "钟点" or a "钟表"
     r"(?P<half>半\s*个?\s*(?:小时|钟头|分钟|(?<=个)钟(?![头点表])))"
-    rf"|(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|(?<=个)钟(?![头点表]))"
+    rf"|(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|(?<=个|半)钟(?![头点表]))"
     r"(?P<unit_half>半(?!小时|钟头|分钟|个))?"
 )
 # The bare minutes after an hour ("1小时30", "一个钟十五"): not the start of a duration of its own.

@@ -662,7 +662,7 @@ _EN_NOT_A_FOCUS = re.compile(
     # a statement about a thing, no request: "<noun> sounds like a pasta", "<noun> is hard"
     r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
     # someone else's doing ("my brother is doing…", "she wants…"), done already, a score reported
-    r"|^(?:my\s+(?:\w+\s+)?(?:brother|sister|friends?|mom|mum|mother|dad|father|teacher|kids?|son|daughter|classmates?"
+    r"|^(?:(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|friends?|mom|mum|mother|dad|father|teacher|kids?|son|daughter|classmates?"
     r"|roommates?|wife|husband|partner|boss|coworkers?|colleagues?)|he|she|they|someone|somebody|everyone|everybody)\b"
     r"|^(?:just\s+|already\s+)?[a-z]+ed\s+(?:a|an|the|my|for|\d)|\b(?:already|finished|completed)\b"
     r"|\bgot\s+(?:a\s+)?\d+(?!\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|m|h|s)\b)|\bscored\b"
@@ -680,7 +680,12 @@ _EN_FRAME = re.compile(
     r"(?:\s+(?:please|pls|for\s+me|now))*[\s?.!]*$",
     re.IGNORECASE,
 )
-_EN_NUMBER_BESIDE = re.compile(r"\b\d+\s*(?:,|for|or)?\s*\u00a7|\u00a7\s*(?:,|or)\s*\d+\b", re.IGNORECASE)
+# A bare number beside a duration, right after the default app's word or alone ("<word> 25 for 10 minutes",
+# "10 minutes, 25"): which one is meant is unclear ("chapter 3 for 20 minutes" is what it is for).
+_EN_NUMBER_BESIDE = _Template(
+    r"^(?:(?:start|begin|set|a|an|the|my)\s+)*(?:@EN_DEFAULT@\s+)?\d+\s*(?:,|for|or)?\s*\u00a7|\u00a7\s*(?:,|or)\s*\d+\b",
+    re.IGNORECASE,
+)
 _EN_START_VERB = re.compile(
     r"^" + _EN_POLITE + r"(?:start|begin|run|set|kick\s+off|give\s+me|do|spend|go|get)\b|^(?:how|what)\s+about\b",
     re.IGNORECASE,
@@ -726,6 +731,7 @@ _EN_ACTIVITY_EDGES = _Template(
 _EN_NOT_AN_ACTIVITY = _Template(
     r"^(?:@EN_DEFAULT@|a|an|the|me|it|this|that|now|please|session|round|start|begin|run|set|go|do|get|"
     r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|sprint|block|more|another|just|ok|okay|"
+    r"fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|"
     r"of|for|on|with|to|one)?$",
     re.IGNORECASE,
 )
@@ -878,7 +884,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return Help(language="en")
     if span is None and _EN_GREETING_LEAD.match(text):
         return Help(language="en")
-    if span is not None and _EN_NUMBER_BESIDE.search(f"{text[: span.start]}{_MARK}{text[span.end :]}"):
+    if span is not None and g(_EN_NUMBER_BESIDE).search(f"{text[: span.start]}{_MARK}{text[span.end :]}"):
         return Help(language="en")  # "<word> 25 for 10 minutes": which one is meant?
     frame = _EN_FRAME.search(text)
     framed = text[: frame.start()] if span is not None and frame is not None and frame.start() >= span.end else text
@@ -1019,7 +1025,9 @@ _ZH_THANKS = re.compile(r"^(?:谢谢|多谢|感谢|谢啦|谢了)")
 
 
 _ZH_GREETING_LEAD = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|谢谢|(?i:hi|hello|hey))[呀啊！!。,，~～\s]")
-_ZH_NUMBER_BESIDE = re.compile(r"\d+\s*[,，或]?\s*\u00a7|\u00a7\s*[,，或]\s*\d+")
+_ZH_NUMBER_BESIDE = _Template(
+    r"^(?:请|帮我|开始|来个?)*(?:@ZH_DEFAULT_NOUNS@)?\s*\d+\s*[,，或]?\s*\u00a7|\u00a7\s*[,，或]\s*\d+(?!\s*[\d个章页题道])"
+)
 # A request frame after what it is for ("25分钟看书，帮我计时"): no part of the activity.
 _ZH_FRAME = re.compile(
     r"[,，。\s]+(?:请|帮我|麻烦你?|给我)?(?:开始)?(?:计时|计个时|定时|开始)(?:一下|吧|啦)*[。!！\s]*$"
@@ -1055,7 +1063,7 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return Help(language="zh")
     if span is None and _ZH_GREETING_LEAD.match(text):
         return Help(language="zh")
-    if span is not None and _ZH_NUMBER_BESIDE.search(f"{text[: span.start]}{_MARK}{text[span.end :]}"):
+    if span is not None and g(_ZH_NUMBER_BESIDE).search(f"{text[: span.start]}{_MARK}{text[span.end :]}"):
         return Help(language="zh")
     frame = _ZH_FRAME.search(text)
     framed = text[: frame.start()] if span is not None and frame is not None and frame.start() >= span.end else text

@@ -282,6 +282,39 @@ homework fr 25 min | start | 1500 | homework
 - [ ] reading 30 min | start | 1800 | reading
 * essay 45 min | start | 2700 | essay
 reading 25 min 🙏 | start | 1500 | reading
+study chapter 3 for 20 minutes | start | 1200 | study chapter 3
+hey, focus 25 min on reading | start | 1500 | reading
+my dad wants me to focus for an hour | help
+our teacher is running a 10 minute quiz | help
+she's doing 30 minutes of piano | help
+already did my 25 min pomodoro | help
+completed 3 pomodoros today | help
+I scored 15/20 in 5 minutes | help
+what if the timer runs for 2 hours | help
+resume the timer | help
+restart the quiz for 5 minutes | help
+stop the timer but not the quiz | stop
+cancel the quiz, leave the focus running | stop
+focus 2 hours 15 | start | 8100 | -
+read for 2h15 | start | 8100 | read
+an hour and a quarter of coding | start | 4500 | coding
+a quarter of an hour of stretching | start | 900 | stretching
+some minutes of yoga | ask
+focus several minutes | ask
+quiz mult 3 min | quiz | 180 | multiplication
+add quiz 4 min | quiz | 240 | addition
+sub quiz 2 minutes | quiz | 120 | subtraction
+divide practice 5 min | help
+20 minutes of essay writing, could you time it | start | 1200 | essay writing
+the timer off please | stop
+quiz end now | stop
+timer status? | status
+status on my focus | status
+reading 30 min lol | start | 1800 | reading
+• reading 30 min | start | 1800 | reading
+- [x] emails 15 min | start | 900 | emails
+🔥 deep work 50 min 🔥 | start | 3000 | deep work
+focus 45 min on physics 💪 | start | 2700 | physics
 """
 
 TUNING_ZH = """
@@ -524,6 +557,44 @@ stop测验 | stop
 背英语单词🙏 20分钟 | start | 1200 | 背英语单词
 专注20分钟背英语单词🙏 | start | 1200 | 背英语单词
 - [ ] 阅读 30分钟 | start | 1800 | 阅读
+我姐姐要专注一小时 | help
+他们在做口算5分钟 | help
+同事刚开了25分钟的番茄钟 | help
+已经学了半小时了 | help
+看完书了，半小时 | help
+口算我答对了九道，五分钟的 | help
+假如我专注两小时呢 | help
+她说要专注40分钟 | help
+重新开始测验5分钟 | help
+把计时延长到一小时 | help
+除了番茄钟，其他都停掉 | stop
+停掉计时，保留测验 | stop
+专注2小时15 | start | 8100 | -
+读书一个半钟 | start | 5400 | 读书
+写作业两个钟 | start | 7200 | 写作业
+半个钟看书 | start | 1800 | 看书
+专注一小时二十 | start | 4800 | -
+专注几个小时 | ask
+练几分钟乘法 | ask
+练一练加法三分钟 | quiz | 180 | addition
+减法练一练，五分钟 | quiz | 300 | subtraction
+乘法刷题10分钟 | quiz | 600 | multiplication
+练会儿口算五分钟 | quiz | 300 | mixed
+除法口算5分钟 | help
+专注30分钟做加法题 | quiz | 1800 | addition
+专注30分钟，做加法和背单词 | help
+测验end | stop
+计时器stop | stop
+quiz状态 | status
+番茄钟进度 | status
+请结束计时 | stop
+我好累，结束专注吧 | stop
+40分钟写作业，开始计时 | start | 2400 | 写作业
+看书30分钟，帮我计个时 | start | 1800 | 看书
+背单词🙏🙏 15分钟 | start | 900 | 背单词
+📚看书 20分钟 | start | 1200 | 看书
+- 阅读 30分钟 | start | 1800 | 阅读
+专注25分钟写report | start | 1500 | 写report
 """
 
 HELD_OUT_PEOPLE_EN = """
