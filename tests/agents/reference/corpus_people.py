@@ -315,6 +315,12 @@ reading 30 min lol | start | 1800 | reading
 - [x] emails 15 min | start | 900 | emails
 🔥 deep work 50 min 🔥 | start | 3000 | deep work
 focus 45 min on physics 💪 | start | 2700 | physics
+2 x 25 min pomodoro | help
+focus 25 min x2 | help
+reading twice for 20 minutes | help
+3 rounds of 25 minutes | help
+i love focusing | help
+I really like the 25 minute timer | help
 """
 
 TUNING_ZH = """
@@ -595,6 +601,12 @@ quiz状态 | status
 📚看书 20分钟 | start | 1200 | 看书
 - 阅读 30分钟 | start | 1800 | 阅读
 专注25分钟写report | start | 1500 | 写report
+专注25分钟两次 | help
+番茄钟25分钟来三轮 | help
+我喜欢专注 | help
+另外再专注10分钟 | start | 600 | -
+再来25分钟 | start | 1500 | -
+再看20分钟书 | start | 1200 | 看书
 """
 
 HELD_OUT_PEOPLE_EN = """
