@@ -192,11 +192,16 @@ class _Grammar:
     def __init__(self, apps: Sequence[DeclaredApp]) -> None:
         self.apps = list(apps)
         self.default = next((a for a in self.apps if a.default), None)
-        self.named = [
-            a
-            for a in self.apps
-            if a is not self.default and (a.words["en"] or a.words["zh"] or a.patterns["en"] or a.patterns["zh"])
-        ]
+        # An app that starts nothing first: its words say where a line goes ("to my notes", 笔记里), so a
+        # message naming it is about it, whatever other app's words the line holds.
+        self.named = sorted(
+            (
+                a
+                for a in self.apps
+                if a is not self.default and (a.words["en"] or a.words["zh"] or a.patterns["en"] or a.patterns["zh"])
+            ),
+            key=lambda a: "start" in a.tools,
+        )
         default = [self.default] if self.default else []
         unitless = [a for a in self.apps if a.unitless_minutes and "start" in a.tools]
         en_nouns = [n for a in self.apps for n in a.nouns["en"]]

@@ -321,6 +321,9 @@ reading twice for 20 minutes | help
 3 rounds of 25 minutes | help
 i love focusing | help
 I really like the 25 minute timer | help
+add quiz 5 min to my notes | help
+write down: quiz me on addition for 5 minutes | help
+note: 10 min multiplication quiz | help
 """
 
 TUNING_ZH = """
@@ -607,6 +610,9 @@ quiz状态 | status
 另外再专注10分钟 | start | 600 | -
 再来25分钟 | start | 1500 | -
 再看20分钟书 | start | 1200 | 看书
+把口算5分钟记到笔记里 | help
+笔记：口算练习5分钟 | help
+记一下：考考我乘法5分钟 | help
 """
 
 HELD_OUT_PEOPLE_EN = """

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agents.reference import intents
 from agents.reference.intents import DurationOutOfRange, Help, chinese_number, detect_language, is_help_request
-from tests.agents.reference.bundled import FocusStatus, StartFocus, StopFocus, max_seconds, parse_intent
+from tests.agents.reference.bundled import FocusStatus, StartFocus, StopFocus, apps, max_seconds, parse_intent
 
 pytestmark = pytest.mark.spec("R-2.1.1")
 
@@ -463,3 +464,12 @@ def test_one_help_request_for_both_agents(text):
     assert is_help_request(text)
     intent = parse_intent(text)
     assert isinstance(intent, Help) and intent.topic == "help", (text, intent)
+
+
+@pytest.mark.parametrize("text", ["add quiz 5 min to my notes", "把口算5分钟记到笔记里", "笔记：口算练习5分钟"])
+def test_an_app_that_says_where_a_line_goes_is_checked_first_whatever_the_order_of_the_apps(text):
+    """Decision 0064: a message naming Notes by its declared words ("to my notes", 笔记里) is about Notes,
+    never a start of another app whose words the line holds — in whichever order the Inventory lists them."""
+    for order in (apps(), tuple(reversed(apps()))):
+        intent = intents.parse_intent(text, order)
+        assert isinstance(intent, Help) and not intent.missing_duration, (text, intent)
