@@ -261,6 +261,20 @@ def load_phrasings(path: Path, tools: tuple[ToolDescriptor, ...]) -> dict[str, A
     return raw
 
 
+# What a language block of phrasings_version 1 may not hold (version 2 brought them, decision 0057).
+_V2_LANGUAGE_KEYS = (
+    "words",
+    "patterns",
+    "activities",
+    "nouns",
+    "keywords",
+    "typos",
+    "choices",
+    "declines",
+    "suggestions",
+)
+
+
 def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None) -> None:
     """Version 2's grammar, report and choices (decision 0057) refer to what the app has: a choice's values
     are named in every language, a generated argument and the reported result fields are its start tool's."""
@@ -269,7 +283,7 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
         newer = [key for key in ("grammar", "report", "offer_again") if key in raw] + [
             f"languages/{language}/{key}"
             for language, words in raw["languages"].items()
-            for key in ("words", "patterns", "activities", "nouns", "keywords", "typos", "choices", "suggestions")
+            for key in _V2_LANGUAGE_KEYS
             if key in words
         ]
         if newer:
@@ -291,7 +305,7 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
         if values - named:
             raise ManifestError(f"{file}: languages/{language}/choices: {sorted(values - named)[0]!r} has no name")
     for language, words in raw["languages"].items():
-        for key in ("patterns", "activities"):
+        for key in ("patterns", "activities", "declines"):
             for index, pattern in enumerate(words.get(key, [])):
                 try:
                     re.compile(pattern)

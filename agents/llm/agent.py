@@ -51,7 +51,7 @@ from websockets.exceptions import ConnectionClosed
 
 from agents.llm import grounding
 from agents.llm import replies as llm_replies
-from agents.llm.apps import InstalledApp, help_reply, installed_apps, instructions, is_help_request, names_line
+from agents.llm.apps import InstalledApp, help_reply, installed_apps, instructions, names_line
 from agents.llm.config import LLMConfig
 from agents.llm.context import ContextWindow
 from agents.llm.history import History
@@ -74,7 +74,7 @@ from agents.reference.agent import (
     call_id,
 )
 from agents.reference.declared import DeclaredApp, apps_from_inventory
-from agents.reference.intents import Language, detect_language
+from agents.reference.intents import Language, detect_language, is_help_request
 
 LLM_CALL_PREFIX = "llm"
 MAX_STEPS = 4  # model requests per turn: a start, a stop-then-start and the summary fit easily

@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002, RUF003 -- Chinese text uses full-width punctuation (，：“”) on purpose
+# ruff: noqa: RUF001, RUF003 -- Chinese text uses full-width punctuation (，：“”) on purpose
 """The installed apps as the LLM Agent tells of them, from the Inventory's ``apps`` (pure, no I/O).
 
 The Runtime publishes beside the tools each app that has a tool in the conversation's scope, with
@@ -24,8 +24,6 @@ Inventory (``ToolSet.tool_for``), whatever the list says.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +31,7 @@ from agents.reference import replies
 from agents.reference.declared import apps_from_inventory
 from agents.reference.intents import Language
 
-__all__ = ["InstalledApp", "help_reply", "installed_apps", "instructions", "is_help_request", "names_line"]
+__all__ = ["InstalledApp", "help_reply", "installed_apps", "instructions", "names_line"]
 
 # Cut at this many characters: a line of what an app can do, in the model's instructions.
 MAX_HELP_CHARS = 300
@@ -116,20 +114,3 @@ def names_line(apps: tuple[InstalledApp, ...], language: Language) -> str:
     if language == "zh":
         return "这里安装了：" + "、".join(app.name(language) for app in apps) + "。说“帮助”看看它们能做什么。"
     return " Installed here: " + ", ".join(app.name(language) for app in apps) + ". Say “help” to see what they do."
-
-
-# A message that only asks what the Agent can do (the reference Agent's help words, the whole message).
-_HELP_ONLY = re.compile(
-    r"^(?:help|help\s+me|commands|menu|usage|what\s+can\s+(?:you|i)\s+do(?:\s+here)?|what\s+do\s+you\s+do"
-    r"|what\s+are\s+you|how\s+does\s+(?:this|it)\s+work|what\s+apps\s+(?:are\s+there|do\s+you\s+have)"
-    r"|帮助|帮忙|求助|你能做什么|你可以做什么|你能做些什么|你可以做些什么|能做什么|可以做什么|你会什么|有什么功能|怎么用|如何使用|使用说明)"
-    r"$",
-    re.IGNORECASE,
-)
-_AROUND = re.compile(r"^(?:please|pls|请|那)\s*|\s*(?:please|pls|呢|啊|呀|吗)?[\s?？!！.。~～,，]*$", re.IGNORECASE)
-
-
-def is_help_request(text: str) -> bool:
-    """The whole message asks for help ("help", "what can you do?", "帮助", "你能做什么？")."""
-    text = unicodedata.normalize("NFKC", text).strip()
-    return bool(_HELP_ONLY.match(_AROUND.sub("", _AROUND.sub("", text)).strip()))

@@ -53,6 +53,8 @@ class DeclaredApp:
     # regex: an activity (as the default app's grammar cuts it) that is this app's start
     activities: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)
     nouns: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # name what runs
+    # regex: work of this app's kind it does not do ("division"): a message naming one starts nothing
+    declines: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)
     keywords: tuple[str, ...] = ()  # words whose typos are forgiven
     typos: dict[str, str] = field(default_factory=dict, repr=False)  # a typo -> the word meant
     activity: bool = False  # the grammar cuts an activity from a start
@@ -130,6 +132,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
         patterns: dict[Language, tuple[str, ...]] = {}
         activities: dict[Language, tuple[str, ...]] = {}
         nouns: dict[Language, tuple[str, ...]] = {}
+        declines: dict[Language, tuple[str, ...]] = {}
         keywords: list[str] = []
         typos: dict[str, str] = {}
         choice_words: dict[Language, dict[str, tuple[str, ...]]] = {}
@@ -149,6 +152,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
             patterns[language] = tuple(p for p in words.get("patterns") or [] if _compiles(p))
             activities[language] = tuple(p for p in words.get("activities") or [] if _compiles(p))
             nouns[language] = _strings(words.get("nouns"))
+            declines[language] = tuple(p for p in words.get("declines") or [] if _compiles(p))
             keywords.extend(_strings(words.get("keywords")))
             typos.update({k: v for k, v in (words.get("typos") or {}).items() if isinstance(v, str) and k})
             declared_choices = words.get("choices") or {}
@@ -174,6 +178,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 patterns=patterns,
                 activities=activities,
                 nouns=nouns,
+                declines=declines,
                 keywords=tuple(keywords),
                 typos=typos,
                 activity=bool(grammar.get("activity")),

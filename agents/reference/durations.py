@@ -107,7 +107,9 @@ _EN_DURATION = re.compile(
     r"|(?<![\d.])(?P<num>\d+(?:\.\d+)?)\s*-?\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)(?![a-z])"
     # Words only take full-ish unit words: "an hour", "twenty-five minutes" (never "a m").
     rf"|\b(?P<word>{EN_WORD_NUMBER})(?P<word_half>\s+and\s+a\s+half)?[\s-]+(?P<wunit>seconds?|secs?|minutes?|mins?|hours?|hrs?)\b"
-    r")(?P<and_half>\s+and\s+a\s+half\b)?",
+    # A fraction of a unit: "1/2 hour", "3/4 of an hour".
+    r"|(?<![\d/])(?P<fn>[1-9])\s*/\s*(?P<fd>[1-9])\s*(?:of\s+)?(?:an?\s+)?(?P<funit>hours?|hrs?|h|minutes?|mins?)\b"
+    r")(?P<and_half>\s+and\s+a\s+half\b)?(?P<and_quarter>\s+and\s+a\s+quarter\b)?",
     re.IGNORECASE,
 )
 EN_JOINER = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)
@@ -131,6 +133,9 @@ def english_durations(text: str) -> list[Span]:
         elif match.group("num"):
             unit = EN_UNITS[match.group("unit").lower()]
             seconds = float(match.group("num")) * unit
+        elif match.group("fn"):
+            unit = EN_UNITS[match.group("funit").lower()]
+            seconds = unit * int(match.group("fn")) / int(match.group("fd"))
         else:
             unit = EN_UNITS[match.group("wunit").lower()]
             seconds = float(_en_word_value(match.group("word"))) * unit
@@ -138,8 +143,22 @@ def english_durations(text: str) -> list[Span]:
                 seconds += unit / 2
         if match.group("and_half"):  # "an hour and a half"
             seconds += unit / 2
-        spans.append(Span(match.start(), match.end(), seconds))
+        if match.group("and_quarter"):  # "one hour and a quarter"
+            seconds += unit / 4
+        end = match.end()
+        minutes = _EN_HOUR_MINUTES.match(text, end) if unit == 3600 else None
+        if minutes is not None:  # "1h30", "1 hour 30": the minutes of that hour
+            seconds += int(minutes.group(1)) * 60
+            end = minutes.end()
+        spans.append(Span(match.start(), end, seconds))
     return spans
+
+
+# The bare minutes after an hour ("1h30", "1 hour 30 of reading"): a number under 60 that is not the
+# start of a duration of its own ("1 hour 30 minutes" is two spans summed) nor of a time or fraction.
+_EN_HOUR_MINUTES = re.compile(
+    r"\s*([1-5]?\d)(?![\d:/.])(?!\s*-?\s*(?:seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b)", re.IGNORECASE
+)
 
 
 # --- Chinese -----------------------------------------------------------------------------------
@@ -180,9 +199,14 @@ def chinese_number(numeral: str) -> int:
 
 ZH_NUMBER = r"\d+(?:\.\d+)?|[零〇一二两俩三四五六七八九十百千万]+"
 _ZH_DURATION = re.compile(
-    r"(?P<half>半\s*个?\s*(?:小时|钟头|分钟))"
-    rf"|(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟)"
-    r"(?P<unit_half>半(?!小时|钟头|分钟))?"
+    # "个钟" is an hour in speech ("一个钟", "半个钟"), never a clock's "钟点" or a "钟表"
+    r"(?P<half>半\s*个?\s*(?:小时|钟头|分钟|(?<=个)钟(?![头点表])))"
+    rf"|(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|(?<=个|半)钟(?![头点表]))"
+    r"(?P<unit_half>半(?!小时|钟头|分钟|个))?"
+)
+# The bare minutes after an hour ("1小时30", "一个钟十五"): not the start of a duration of its own.
+_ZH_HOUR_MINUTES = re.compile(
+    r"\s*零?(\d{1,2}|[一二三四五六七八九十]{1,3})(?![\d.:/]|\s*(?:个|秒|分|小时|钟|刻|点|半))"
 )
 ZH_JOINER = re.compile(r"\s*(?:零|又|和|,|、)?\s*")
 
@@ -195,9 +219,18 @@ def chinese_durations(text: str) -> list[Span]:
         else:
             raw = match.group("num")
             value = float(raw) if raw[0].isdigit() else float(chinese_number(raw))
-            unit = _ZH_UNITS[match.group("unit")]
+            unit = _ZH_UNITS.get(match.group("unit"), 3600)  # "个钟": an hour
             seconds = value * unit
             if match.group("plus_half") or match.group("unit_half"):
                 seconds += unit / 2
+            minutes = (
+                _ZH_HOUR_MINUTES.match(text, match.end()) if unit == 3600 and not match.group("unit_half") else None
+            )
+            if minutes is not None:
+                raw_minutes = minutes.group(1)
+                value = int(raw_minutes) if raw_minutes.isdigit() else chinese_number(raw_minutes)
+                if value < 60:
+                    spans.append(Span(match.start(), minutes.end(), seconds + value * 60))
+                    continue
         spans.append(Span(match.start(), match.end(), seconds))
     return spans

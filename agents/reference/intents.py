@@ -42,7 +42,14 @@ The grammar, the same in both languages, in the order it is applied:
    reminders, things in the past ("yesterday", "刚才"), hypotheticals ("if…", "如果"), "can't" (不了,
    没法), "didn't" (没做), habits ("usually", 每天), wishes (希望), someone else's words ("my teacher
    said…"), a time of day or a day ("at 3pm", "on monday", 三点, 周一), a length judged ("too long",
-   太长) and two durations apart (two requests in one message) get help.
+   太长) and two durations apart (two requests in one message) get help. So do (decision 0064)
+   someone else's doing ("my brother is doing…", 我弟弟在…), what is done already ("finished a…",
+   做完), a score reported ("8/10", 得了), another verb on what runs (pause, reset, extend, 延长), a
+   quoted request, a bare number beside a duration ("<word> 25 for 10 minutes") and a kind of work
+   an app declares it does not do (its ``declines``: "division"). A stop that names what it keeps
+   ("stop the <noun> but keep the <noun>", "除了<noun>都停了") stops only the other, or asks. Another
+   app's work inside the default app's words is that app's start when its words read all of the
+   activity, else help. A length not said ("a few minutes", 几分钟) asks how long.
 5. **Start** of the default app — a duration and a sign that a start is meant: one of its words, a
    start or polite verb ("start", "let's", "can you", 开始, 我要, 帮我), or an activity ("of reading",
    "read for", 写作业, 看书); one of its nouns with a number and no unit counts minutes up to its
@@ -85,6 +92,7 @@ __all__ = [
     "as_answer",
     "chinese_number",
     "detect_language",
+    "is_help_request",
     "parse_intent",
 ]
 
@@ -184,11 +192,16 @@ class _Grammar:
     def __init__(self, apps: Sequence[DeclaredApp]) -> None:
         self.apps = list(apps)
         self.default = next((a for a in self.apps if a.default), None)
-        self.named = [
-            a
-            for a in self.apps
-            if a is not self.default and (a.words["en"] or a.words["zh"] or a.patterns["en"] or a.patterns["zh"])
-        ]
+        # An app that starts nothing first: its words say where a line goes ("to my notes", 笔记里), so a
+        # message naming it is about it, whatever other app's words the line holds.
+        self.named = sorted(
+            (
+                a
+                for a in self.apps
+                if a is not self.default and (a.words["en"] or a.words["zh"] or a.patterns["en"] or a.patterns["zh"])
+            ),
+            key=lambda a: "start" in a.tools,
+        )
         default = [self.default] if self.default else []
         unitless = [a for a in self.apps if a.unitless_minutes and "start" in a.tools]
         en_nouns = [n for a in self.apps for n in a.nouns["en"]]
@@ -227,6 +240,29 @@ class _Grammar:
             for a in self.apps
         }
         self.choices = {a.app_id: [(value, _choice_pattern(a, value)) for value in a.choices] for a in self.apps}
+        # What an app does not do of its kind ("division"): a message naming it starts nothing.
+        self.declines = re.compile(
+            "|".join(f"(?:{p})" for a in self.apps for lang in ("en", "zh") for p in a.declines.get(lang, ()))
+            or "(?!)",
+            re.IGNORECASE,
+        )
+        # What chooses another app's work inside an activity: its words, patterns, activities and choices.
+        self.work = {
+            a.app_id: re.compile(
+                "|".join(
+                    part
+                    for part in (
+                        *(self.app_words[a.app_id][lang].pattern for lang in ("en", "zh")),
+                        *(self.activities[a.app_id][lang].pattern for lang in ("en", "zh")),
+                        *(pattern.pattern for _value, pattern in self.choices[a.app_id]),
+                    )
+                    if part and part != "(?!)"
+                )
+                or "(?!)",
+                re.IGNORECASE,
+            )
+            for a in self.named
+        }
         keywords = {k.lower() for a in self.apps for k in a.keywords}
         self.swap_keywords = _SWAP_KEYWORDS + tuple(sorted(k for k in keywords if len(k) < 8))
         self.edit_keywords = _EDIT_KEYWORDS + tuple(sorted(k for k in keywords if len(k) >= 8))
@@ -416,10 +452,59 @@ def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_durati
     minutes", "半小时", "25") is the answer, a start."""
     g = _grammar(apps)
     # NFKC folds full-width digits and punctuation ("２５分钟", "！") into their ASCII forms.
-    normalized = _forgive_typos(g, unicodedata.normalize("NFKC", text).strip())
-    if detect_language(text) == "zh":
-        return _parse_chinese(g, normalized, awaiting_duration)
-    return _parse_english(g, normalized, awaiting_duration)
+    normalized = _forgive_typos(g, _tidy(unicodedata.normalize("NFKC", text).strip()))
+    language = detect_language(text)
+    parse = _parse_chinese if language == "zh" else _parse_english
+    if _quoted_request(normalized):
+        return Help(language=language)  # he said "<a request>": someone's words, not this person's request
+    intent = parse(g, normalized, awaiting_duration)
+    vague = (_ZH_VAGUE if language == "zh" else _EN_VAGUE).search(normalized)
+    if vague is not None and not isinstance(intent, Stop | Status):
+        # "a few minutes of reading": a start whose length is not said — read as one to ask "how long?".
+        placeholder = " 25分钟 " if language == "zh" else " 25 minutes "
+        intent = parse(g, normalized[: vague.start()] + placeholder + normalized[vague.end() :], False)
+        if isinstance(intent, Start):
+            default = g.default is not None and intent.app_id == g.default.app_id
+            return Help(
+                language=language,
+                missing_duration=True,
+                activity=intent.activity,
+                app_id=None if default else intent.app_id,
+                choice=None if default else intent.choice,
+            )
+        return intent if isinstance(intent, Stop | Status) else Help(language=language)
+    if isinstance(intent, Start | DurationOutOfRange) or (isinstance(intent, Help) and intent.missing_duration):
+        if g.declines.search(normalized):
+            return Help(language=language)  # work no installed app does ("division"): never another kind
+    return intent
+
+
+# Emoji and other symbols, and a list's or a checklist's marker, are no part of a request ("- [ ] reading").
+_LIST_MARKER = re.compile(r"^(?:[-*•·>]+\s*)?(?:\[\s*[xX✓ ]?\s*\]\s*)?")
+
+
+def _tidy(text: str) -> str:
+    kept = "".join(" " if unicodedata.category(c) in ("So", "Cs", "Co") else c for c in text)
+    kept = kept.replace("\ufe0f", "").replace("\u200d", "")
+    return re.sub(r"\s{2,}", " ", _LIST_MARKER.sub("", kept.strip())).strip()
+
+
+_QUOTED = re.compile(r"[\"“「『]([^\"”」』]+)[\"”」』]")
+
+
+def _quoted_request(text: str) -> bool:
+    """A duration inside quotes ("he said 'focus 25 minutes'"): a request quoted, nobody's to act on."""
+    return any(
+        chinese_durations(quoted.group(1)) or english_durations(quoted.group(1)) for quoted in _QUOTED.finditer(text)
+    )
+
+
+# A length not said: "a few minutes", "some time", "几分钟".
+_EN_VAGUE = re.compile(
+    r"\b(?:a\s+few|few|some|several|a\s+bit\s+of|a\s+little)\s+(?:more\s+)?(?:minutes?|mins?|hours?|seconds?|secs?)\b",
+    re.IGNORECASE,
+)
+_ZH_VAGUE = re.compile(r"几\s*(?:个\s*)?(?:分钟|小时|钟头|秒钟?)|若干(?:分钟|小时)")
 
 
 # A noun of an app that counts unitless numbers ("<noun> 25"): minutes, up to its
@@ -474,6 +559,31 @@ def _stop_target(g: _Grammar, text: str) -> str | None:
     return named[0] if named else None
 
 
+# A stop that names what it keeps ("stop the <one> but keep the <other>", "除了<noun>都停了").
+_EN_KEEP = re.compile(
+    r"(?:\s*,\s*|\s+)(?:(?:but|and)\s+)?(?:keep(?:ing)?|leave|let|except(?:\s+for)?|apart\s+from|other\s+than|besides"
+    r"|not\s+(?:the|my))\b(?P<kept>.*)$",
+    re.IGNORECASE,
+)
+_ZH_KEEP_FIRST = re.compile(
+    r"^(?:除了|除开)(?P<kept>.+?)(?:以外|之外)?[,，\s]*(?=(?:其他|其它|别的|剩下的)?的?(?:都|全|也|统统))"
+)
+_ZH_KEEP_AFTER = re.compile(r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续)(?P<kept>.+)$")
+
+
+def _stop_keeping(g: _Grammar, stop: str, kept: str, language: Language) -> Intent:
+    """A stop of what is not kept: the one app it names (other than the kept), else the one other app
+    that can be stopped; unclear (several, or nothing kept by name): help, never a stop of everything."""
+    keeping = {app.app_id for app in g.apps if g.nouns[app.app_id].search(kept)}
+    named = [app.app_id for app in g.apps if g.nouns[app.app_id].search(stop) and app.app_id not in keeping]
+    if len(named) == 1:
+        return Stop(language=language, target=named[0])
+    others = [app.app_id for app in g.apps if "stop" in app.tools and app.app_id not in keeping]
+    if keeping and not named and len(others) == 1:
+        return Stop(language=language, target=others[0])
+    return Help(language=language)
+
+
 def _clauses(text: str, separators: str) -> list[str]:
     return [part.strip() for part in re.split(separators, text) if part.strip()]
 
@@ -500,6 +610,7 @@ _EN_STOP_CLAUSE = _Template(
     # what is stopped: it, everything, or a thing by name ("the <noun>", "my <noun> session", "the math <noun>")
     r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
     rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?))?"
+    rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:stop|off|end|cancel)"
     r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
     r"|no\s+more(?:\s+@EN_NOUNS@)?|i\s+give\s+up|give\s+up|call\s+it\s+a\s+day"
@@ -520,7 +631,7 @@ _EN_STATUS = _Template(
     r"\bhow\s+(?:much|long|many)(?:\s+\w+){0,4}\s+(?:left|remaining|remain|longer|to\s+go)\b"
     r"|\b(?:time|minutes|mins|seconds|hours)\s+(?:left|remaining|to\s+go)\b|\bremaining\s+time\b"
     r"|\bhow\s+long\s+(?:till|til|'til|until|before)\s+(?:it|this|the|my|i'?m|i\s+am|i'?ll|i\s+can|we)\b"
-    r"|^(?:what'?s\s+the\s+)?status\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
+    r"|^(?:what'?s\s+the\s+)?status\b|^(?:(?:the|my)\s+)?(?:\w+\s+)?@EN_NOUNS@\s+status\b|\bstatus\s+(?:of|on)\s+(?:the|my)\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
     # "is my <noun> still going", "is the reading <noun> over yet", "is it over yet"
     rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
@@ -554,7 +665,34 @@ _EN_NOT_A_FOCUS = re.compile(
     r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much)\b"
     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekend\b"
     # a statement about a thing, no request: "<noun> sounds like a pasta", "<noun> is hard"
-    r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b",
+    r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
+    # someone else's doing ("my brother is doing…", "she wants…"), done already, a score reported
+    r"|^(?:(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|friends?|mom|mum|mother|dad|father|teacher|kids?|son|daughter|classmates?"
+    r"|roommates?|wife|husband|partner|boss|coworkers?|colleagues?)|he|she|they|someone|somebody|everyone|everybody)\b"
+    r"|^(?:just\s+|already\s+)?[a-z]+ed\s+(?:a|an|the|my|for|\d)|\b(?:already|finished|completed)\b"
+    r"|\bgot\s+(?:a\s+)?\d+(?!\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|m|h|s)\b)|\bscored\b"
+    r"|\d\s*/\s*\d+(?!\s*(?:of\s+)?(?:an?\s+)?(?:hours?|hrs?|h|minutes?|mins?)\b)|\b\d+\s+out\s+of\s+\d+|\b\d+\s+(?:right|wrong|correct)\b"
+    r"|^say\s+(?:i|we)\b|\bwhat\s+if\b|\bthen\s+what\b"
+    # another verb on what runs: it is no start (pause, reset, extend, "add 5 more minutes")
+    r"|\b(?:pause[sd]?|pausing|resume|reset|restart|extend|lengthen|shorten|prolong)\b|\badd\s+(?:\S+\s+)?more\b|\bby\s+\d"
+    # rounds over again ("2 x 25 min", "x2", "twice"): one start would be a part of it, a guess
+    r"|\b\d+\s*x\b|\bx\s*\d+\b|\b(?:twice|thrice|\d+\s+(?:rounds|sessions))\b"
+    # a liking said, no request ("I love focusing")
+    r"|^i\s+(?:really\s+)?(?:love|like|enjoy|hate)\b",
+    re.IGNORECASE,
+)
+# Small talk opening a message with no duration ("hi! love the app"): help, not "how long?".
+_EN_GREETING_LEAD = re.compile(r"^(?:hi|hello|hey|hiya|yo|thanks|thank\s+you|thx)\b[\s!,.]", re.IGNORECASE)
+# A request frame after what it is for ("25 minutes of reading, can you time that"): no part of the activity.
+_EN_FRAME = re.compile(
+    r"[\s,;.]+(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:time|track|clock|start|set)\s+(?:that|it|this)"
+    r"(?:\s+(?:please|pls|for\s+me|now))*[\s?.!]*$",
+    re.IGNORECASE,
+)
+# A bare number beside a duration, right after the default app's word or alone ("<word> 25 for 10 minutes",
+# "10 minutes, 25"): which one is meant is unclear ("chapter 3 for 20 minutes" is what it is for).
+_EN_NUMBER_BESIDE = _Template(
+    r"^(?:(?:start|begin|set|a|an|the|my)\s+)*(?:@EN_DEFAULT@\s+)?\d+\s*(?:,|for|or)?\s*\u00a7|\u00a7\s*(?:,|or)\s*\d+\b",
     re.IGNORECASE,
 )
 _EN_START_VERB = re.compile(
@@ -591,7 +729,8 @@ _EN_ACTIVITY_PATTERNS = [
 ]
 _EN_ACTIVITY_EDGES = _Template(
     r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
-    r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with))+$"
+    r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
+    r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap))+$"
     r"|^(?:(?:one|a|an)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block)$"
     r"|[\s.,!?;:\"']+$|^[\s,;:\"']+",
@@ -601,6 +740,7 @@ _EN_ACTIVITY_EDGES = _Template(
 _EN_NOT_AN_ACTIVITY = _Template(
     r"^(?:@EN_DEFAULT@|a|an|the|me|it|this|that|now|please|session|round|start|begin|run|set|go|do|get|"
     r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|sprint|block|more|another|just|ok|okay|"
+    r"fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|"
     r"of|for|on|with|to|one)?$",
     re.IGNORECASE,
 )
@@ -658,9 +798,31 @@ _EN_GREETING = re.compile(
 _EN_THANKS = re.compile(r"^(?:thanks|thank\s+you|thx|ty|cheers)\b", re.IGNORECASE)
 
 
+# A message that only asks what the Agent can do, the whole message: one definition for both built-in
+# Agents (the LLM Agent answers it with the apps' own words instead of asking its model).
+_HELP_ONLY = re.compile(
+    r"^(?:help|help\s+me|commands|menu|usage|what\s+can\s+(?:you|i)\s+do(?:\s+here)?|what\s+do\s+you\s+do"
+    r"|what\s+are\s+you|how\s+does\s+(?:this|it)\s+work|what\s+apps\s+(?:are\s+there|do\s+you\s+have)"
+    r"|帮助|帮忙|求助|你能做什么|你可以做什么|你能做些什么|你可以做些什么|能做什么|可以做什么|你会什么|有什么功能|怎么用|如何使用|使用说明)"
+    r"$",
+    re.IGNORECASE,
+)
+_HELP_AROUND = re.compile(
+    r"^(?:please|pls|请|那)\s*|\s*(?:please|pls|呢|啊|呀|吗)?[\s?？!！.。~～,，]*$", re.IGNORECASE
+)
+
+
+def is_help_request(text: str) -> bool:
+    """The whole message asks for help ("help", "what can you do?", "帮助", "你能做什么？")."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    return bool(_HELP_ONLY.match(_HELP_AROUND.sub("", _HELP_AROUND.sub("", text)).strip()))
+
+
 def _small_talk(
     text: str, language: Language, help_: re.Pattern[str], greeting: re.Pattern[str], thanks: re.Pattern[str]
 ) -> Help | None:
+    if is_help_request(text):
+        return Help(language=language, topic="help")
     for pattern, topic in ((help_, "help"), (greeting, "greeting"), (thanks, "thanks")):
         if pattern.search(text):
             return Help(language=language, topic=topic)  # type: ignore[arg-type]
@@ -680,7 +842,35 @@ def _activity_of_another(g: _Grammar, activity: str | None, language: Language) 
     return next((app for app in g.named if g.activities[app.app_id][language].fullmatch(activity)), None)
 
 
+# What is left of an activity once another app's work is taken out: request words and joiners only.
+_EN_WORK_LEFT = re.compile(
+    r"\b(?:on|my|some|the|a|an|of|for|with|doing|do|me|to|practi[cs]e|practi[cs]ing|session|round|please|pls)\b|[\s,.!?;:'\"-]+",
+    re.IGNORECASE,
+)
+_ZH_WORK_LEFT = re.compile(r"[做练习刷考测学一下会儿些点几道题个的\s,，。.!！?？、:：]+")
+
+
+def _more_than_its_work(g: _Grammar, app: DeclaredApp, activity: str | None, language: Language) -> bool:
+    """A start of ``app`` asked inside the default app's words ("<default word> 10 min on <app's work>"):
+    that app's start when its words read all of the activity; more besides ("…and my essay") is unclear."""
+    if not activity:
+        return False
+    rest = g.work[app.app_id].sub(" ", activity)
+    return bool((_ZH_WORK_LEFT if language == "zh" else _EN_WORK_LEFT).sub("", rest))
+
+
+def _another_apps_work(g: _Grammar, activity: str | None) -> bool:
+    """An activity of the default app that chooses another app's work in part ("addition and my essay",
+    "做乘法和写作文"): which one is meant is unclear — help, never a start named after the other's work."""
+    return bool(activity) and any(g.work[app.app_id].search(activity or "") for app in g.named if "start" in app.tools)
+
+
 def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    keep = _EN_KEEP.search(text)
+    if keep is not None:
+        stop = text[: keep.start()]
+        if _all_clauses(stop, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(stop):
+            return _stop_keeping(g, stop, keep.group("kept"), "en")
     if _all_clauses(text, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
         return Stop(language="en", target=_stop_target(g, text))
     if g(_EN_STATUS).search(text):
@@ -692,11 +882,21 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if named is not None and "start" not in named.tools:
         return Help(language="en")  # about an app that is not started ("add to my notes: …")
     if named is not None and not (_EN_NOT_A_FOCUS.search(text) or _EN_QUESTION.match(text)):
-        return _named_start(g, named, text, english_durations(text), EN_JOINER, "en")
+        spans = english_durations(text)
+        span = first_duration(spans, text, EN_JOINER)
+        if g.default_words["en"].search(text) and _more_than_its_work(g, named, _english_activity(g, text, span), "en"):
+            return Help(language="en")
+        return _named_start(g, named, text, spans, EN_JOINER, "en")
     spans = english_durations(text)
     span = first_duration(spans, text, EN_JOINER)
     if _another_duration(spans, span):
         return Help(language="en")
+    if span is None and _EN_GREETING_LEAD.match(text):
+        return Help(language="en")
+    if span is not None and g(_EN_NUMBER_BESIDE).search(f"{text[: span.start]}{_MARK}{text[span.end :]}"):
+        return Help(language="en")  # "<word> 25 for 10 minutes": which one is meant?
+    frame = _EN_FRAME.search(text)
+    framed = text[: frame.start()] if span is not None and frame is not None and frame.start() >= span.end else text
     if span is None and awaiting_duration:
         bare = re.fullmatch(
             r"(?:about\s+|maybe\s+|just\s+)?(\d{1,4})(?:\s*(?:please|pls))?[\s.!]*", text, re.IGNORECASE
@@ -709,10 +909,12 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return Help(language="en")
     if span is not None and _english_bare(text, span):
         return _outcome(g, span.seconds, None, "en") if awaiting_duration else Help(language="en")
-    activity = _english_activity(g, text, span) if g.default is not None and g.default.activity else None
+    activity = _english_activity(g, framed, span) if g.default is not None and g.default.activity else None
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, EN_JOINER, "en")
+    if g.default_words["en"].search(text) and _another_apps_work(g, activity):
+        return Help(language="en")
     meant = bool(g.default_words["en"].search(text) or _EN_START_VERB.match(text) or activity)
     if not meant or g.default is None:
         return Help(language="en")
@@ -725,7 +927,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
+    r"(?:其他|其它|别的|剩下的|好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
     r"|全部|全都|都|所有的?|统统|一起)*"
 )
 # What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
@@ -743,12 +945,12 @@ _ZH_STOP_CLAUSE = _Template(
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
 _ZH_FILLER_CLAUSE = re.compile(
-    r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|累了|累死了|晕|天哪)+$"
+    r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|我|累了|好累|太累了|累死了|困了|晕|天哪)+$"
 )
 _ZH_STATUS = _Template(
     r"还(?:剩|有|要)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|@ZH_NOUNS@)什么"
-    r"|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
+    r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|(?i:(?<![a-z])status(?![a-z]))|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
@@ -765,15 +967,20 @@ _ZH_NOT_A_FOCUS = _Template(
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
     r"|希望|但愿|(?:老师|妈妈|爸爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
-    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|以后|之后|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
+    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|"
+    # someone else's doing, done already, a score, another verb on what runs, rounds over again, a liking
+    r"^(?:我的?|我们的?)?(?:弟弟|哥哥|姐姐|妹妹|妈妈|爸爸|同学们?|朋友们?|室友|老师|孩子|儿子|女儿|同事|老公|老婆|男朋友|女朋友)|^(?:他|她)们?(?:在|也|都|正|刚|要|想|说|开)|^(?:大家|别人|有人)|"
+    r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)完|完成了|搞定了?|得了|拿了|答对|答错|重置|重新开始|重来|重启|延长|加长|缩短|再加|多加|加时|续时|"
+    r"[两二三四五六七八九十\d]\s*(?:次|轮|遍|个@ZH_NOUNS@)|^我(?:很|真|超|最)?(?:喜欢|爱)|"
+    r"以后|之后|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
-    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们)*\s*(?:开始|来|start|begin)"
+    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又)*\s*(?:开始|来|start|begin)"
     r"|[，,。\s](?:开始|start)(?:吧|啦)?[。!！\s]*$",  # "那就30分钟吧，开始"
     re.IGNORECASE,
 )
 _ZH_LEADING_FILLER = _Template(
-    r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|"
+    r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|另外|再|又|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|@ZH_DEFAULT_NOUNS@于?|设个|设置|定个|开个|可以|能不能|能|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
 )
@@ -831,7 +1038,21 @@ _ZH_GREETING = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|早上好|下午
 _ZH_THANKS = re.compile(r"^(?:谢谢|多谢|感谢|谢啦|谢了)")
 
 
+_ZH_GREETING_LEAD = re.compile(r"^(?:你好|您好|嗨|哈喽|哈啰|谢谢|(?i:hi|hello|hey))[呀啊！!。,，~～\s]")
+_ZH_NUMBER_BESIDE = _Template(
+    r"^(?:请|帮我|开始|来个?)*(?:@ZH_DEFAULT_NOUNS@)?\s*\d+\s*[,，或]?\s*\u00a7|\u00a7\s*[,，或]\s*\d+(?!\s*[\d个章页题道])"
+)
+# A request frame after what it is for ("25分钟看书，帮我计时"): no part of the activity.
+_ZH_FRAME = re.compile(
+    r"[,，。\s]+(?:请|帮我|麻烦你?|给我)?(?:开始)?(?:计时|计个时|定时|开始)(?:一下|吧|啦)*[。!！\s]*$"
+)
+
+
 def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    first, after = _ZH_KEEP_FIRST.search(text), _ZH_KEEP_AFTER.search(text)
+    for keep, stop in ((first, text[first.end() :] if first else ""), (after, text[: after.start()] if after else "")):
+        if keep is not None and stop and _all_clauses(stop, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
+            return _stop_keeping(g, stop, keep.group("kept"), "zh")
     if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
         return Stop(language="zh", target=_stop_target(g, text))
     if g(_ZH_STATUS).search(text):
@@ -845,11 +1066,21 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if named is not None and not (
         g(_ZH_NOT_A_FOCUS).search(text) or _ZH_QUESTION.search(text) or _ZH_YES_NO.match(text)
     ):
-        return _named_start(g, named, text, chinese_durations(text) or english_durations(text), ZH_JOINER, "zh")
+        spans = chinese_durations(text) or english_durations(text)
+        span = first_duration(spans, text, ZH_JOINER)
+        if g.default_words["zh"].search(text) and _more_than_its_work(g, named, _chinese_activity(g, text, span), "zh"):
+            return Help(language="zh")
+        return _named_start(g, named, text, spans, ZH_JOINER, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "<noun> 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)
     if _another_duration(spans, span):
         return Help(language="zh")
+    if span is None and _ZH_GREETING_LEAD.match(text):
+        return Help(language="zh")
+    if span is not None and g(_ZH_NUMBER_BESIDE).search(f"{text[: span.start]}{_MARK}{text[span.end :]}"):
+        return Help(language="zh")
+    frame = _ZH_FRAME.search(text)
+    framed = text[: frame.start()] if span is not None and frame is not None and frame.start() >= span.end else text
     if span is None and awaiting_duration:
         bare = re.fullmatch(r"(?:就|那就|大概)?\s*(\d{1,4})\s*(?:吧|好了)?[\s.!。！]*", text)
         if bare:  # "25" after "要多久？" means minutes
@@ -864,10 +1095,12 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         or _ZH_YES_NO.match(text)
     ):
         return Help(language="zh")
-    activity = _chinese_activity(g, text, span) if g.default is not None and g.default.activity else None
+    activity = _chinese_activity(g, framed, span) if g.default is not None and g.default.activity else None
     other = _activity_of_another(g, activity, "zh") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, ZH_JOINER, "zh")
+    if g.default_words["zh"].search(text) and _another_apps_work(g, activity):
+        return Help(language="zh")
     focus_word = g.default_words["zh"].search(text)
     if span is not None and activity is None and not focus_word and not _ZH_START_VERB.search(text):
         # Nothing but a duration ("25分钟", "就半小时吧"): an answer to "how long?", or unclear.

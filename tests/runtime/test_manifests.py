@@ -485,6 +485,11 @@ def test_the_page_shows_an_apps_own_words_in_its_language(tmp_path, settings):
             ),
             "grammar/generate/argument: 'questions' is not an argument of its start tool",
         ),
+        # What an app declines (decision 0064) is a pattern like its others, checked at start-up.
+        (
+            lambda p: p["languages"]["en"].update(declines=["(division"]),
+            "languages/en/declines/0: missing ), unterminated subpattern at position 0",
+        ),
     ],
 )
 def test_phrasings_beside_a_manifest_are_read_and_checked(change, expected, tmp_path):

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from agents.llm.agent import LLMAgent, system_prompt
-from agents.llm.apps import help_reply, installed_apps, instructions, is_help_request, names_line
+from agents.llm.apps import help_reply, installed_apps, instructions, names_line
 from agents.llm.config import LLMConfig
 from agents.llm.context import estimate_text
+from agents.reference.intents import is_help_request
 from runtime.inventory import inventory_for_scope
 from tests.agents.llm.fake_openai import call, text, tool_calls
 from tests.agents.llm.test_agent import CONV, Wire, welcome

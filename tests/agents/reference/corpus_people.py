@@ -15,6 +15,14 @@ where the grammar was weakest: a stop naming what it stops (two things running),
 score or notes asked back, two apps in one message, messages that must not act (jokes, negations,
 hypotheticals, questions about an app) and quiz asks in every order ("练减法5分钟", "5 min subtraction
 practice"). The grammar was generalised from them alone; the held-out totals were read once per round.
+
+The last rows of each tuning table (from "my brother is doing a 25 min focus" / "我弟弟在专注25分钟") were
+written on 2026-12-06 for the families decision 0064 names, wrong actions first: someone else's doing,
+done already, a score reported, a hypothetical, a quoted request, another verb on what runs (pause,
+reset, extend) and a stop that names what it keeps; another app's work inside a focus; a duration as
+people write it ("1h30", "一个钟", "one hour and a quarter", "1/2 hour"; "a few minutes" asks); the
+quiz's short kind names and a kind it cannot do (division); colloquial practice verbs, mixed languages,
+request frames, polite stops and status, and fillers or emoji around an activity.
 """
 
 from __future__ import annotations
@@ -208,6 +216,114 @@ is 25 minutes enough? | help
 would 10 min of subtraction be enough | help
 can you add a 10 minute math quiz | quiz | 600 | mixed
 quiz me on addition and subtraction for 6 minutes | quiz | 360 | mixed
+my brother is doing a 25 min focus | help
+my sister started a 30 minute timer | help
+he is reading for 20 minutes | help
+she wants a 10 min quiz | help
+my friends are doing 45 minutes of homework | help
+I already did 25 minutes of reading | help
+finished a 30 min focus just now | help
+just did 20 mins of homework | help
+completed a 10 minute quiz | help
+I got 8/10 on the quiz | help
+got 7 out of 10 on the 5 minute quiz | help
+I scored 9 on the multiplication quiz | help
+12 right in the 2 min addition quiz | help
+if I did a 30 min focus would that help | help
+what if I do a 10 minute quiz | help
+say I focus for an hour, then what | help
+he said "start a 25 minute focus" | help
+"focus 25 minutes" is what my teacher types | help
+pause the timer | help
+pause the quiz for a sec | help
+reset the timer | help
+extend the focus by 5 minutes | help
+add 5 more minutes to the timer | help
+stop the quiz but keep the timer | stop
+stop everything except the focus | stop
+hey how's it going | help
+thanks for the timer | help
+hi! love the focus app | help
+focus 10 min on multiplication quiz | quiz | 600 | multiplication
+focus 20 min on quiz review | help
+focus 15 minutes on addition and my essay | help
+write down focus 25 minutes tomorrow | help
+add 25 min reading to my notes | help
+remember that I focused for an hour | help
+focus for 1h30 | start | 5400 | -
+1 hour 30 of reading | start | 5400 | reading
+focus 1 hour 30 | start | 5400 | -
+focus 1:30 | ask
+focus 25 for 10 minutes | help
+focus for one hour and a quarter | start | 4500 | -
+an hour and a quarter of reading | start | 4500 | reading
+focus a few minutes | ask
+a few minutes of reading | ask
+1/2 hour of reading | start | 1800 | reading
+focus 1/2 hour | start | 1800 | -
+quiz mult 10m | quiz | 600 | multiplication
+quiz add 2m | quiz | 120 | addition
+quiz sub 45s | quiz | 45 | subtraction
+mult quiz 5 min | quiz | 300 | multiplication
+division quiz 5 min | help
+5 min division practice | help
+quiz me on division for 3 minutes | help
+25 minutes of reading, can you time that | start | 1500 | reading
+reading 20 min go | start | 1200 | reading
+homework 30 min, go | start | 1800 | homework
+30 min of essay writing, time it please | start | 1800 | essay writing
+Please end the quiz | stop
+quiz stop | stop
+timer stop please | stop
+quiz status | status
+status of the timer | status
+homework fr 25 min | start | 1500 | homework
+25 min homework fr | start | 1500 | homework
+- [ ] reading 30 min | start | 1800 | reading
+* essay 45 min | start | 2700 | essay
+reading 25 min 🙏 | start | 1500 | reading
+study chapter 3 for 20 minutes | start | 1200 | study chapter 3
+hey, focus 25 min on reading | start | 1500 | reading
+my dad wants me to focus for an hour | help
+our teacher is running a 10 minute quiz | help
+she's doing 30 minutes of piano | help
+already did my 25 min pomodoro | help
+completed 3 pomodoros today | help
+I scored 15/20 in 5 minutes | help
+what if the timer runs for 2 hours | help
+resume the timer | help
+restart the quiz for 5 minutes | help
+stop the timer but not the quiz | stop
+cancel the quiz, leave the focus running | stop
+focus 2 hours 15 | start | 8100 | -
+read for 2h15 | start | 8100 | read
+an hour and a quarter of coding | start | 4500 | coding
+a quarter of an hour of stretching | start | 900 | stretching
+some minutes of yoga | ask
+focus several minutes | ask
+quiz mult 3 min | quiz | 180 | multiplication
+add quiz 4 min | quiz | 240 | addition
+sub quiz 2 minutes | quiz | 120 | subtraction
+divide practice 5 min | help
+20 minutes of essay writing, could you time it | start | 1200 | essay writing
+the timer off please | stop
+quiz end now | stop
+timer status? | status
+status on my focus | status
+reading 30 min lol | start | 1800 | reading
+• reading 30 min | start | 1800 | reading
+- [x] emails 15 min | start | 900 | emails
+🔥 deep work 50 min 🔥 | start | 3000 | deep work
+focus 45 min on physics 💪 | start | 2700 | physics
+2 x 25 min pomodoro | help
+focus 25 min x2 | help
+reading twice for 20 minutes | help
+3 rounds of 25 minutes | help
+i love focusing | help
+I really like the 25 minute timer | help
+add quiz 5 min to my notes | help
+write down: quiz me on addition for 5 minutes | help
+note: 10 min multiplication quiz | help
 """
 
 TUNING_ZH = """
@@ -393,6 +509,110 @@ quiz还有多久 | status
 下次专注半小时 | help
 专注25分钟又失败了 | help
 可以帮我专注25分钟吗 | start | 1500 | -
+我弟弟在专注25分钟 | help
+我妈妈开了一个30分钟的计时 | help
+他在做10分钟口算 | help
+同学们都在专注一小时 | help
+我已经专注了25分钟 | help
+刚做完20分钟作业 | help
+专注25分钟做完了 | help
+我测验得了8分 | help
+口算考了90分 | help
+五分钟口算我答对了8道 | help
+要是专注30分钟会怎样 | help
+他说“专注25分钟” | help
+重置计时器 | help
+计时延长五分钟 | help
+计时再加10分钟 | help
+除了专注都停了 | stop
+停止测验但是保留计时 | stop
+你好呀，今天好累 | help
+谢谢你的计时 | help
+专注20分钟做乘法题 | quiz | 1200 | multiplication
+专注15分钟练口算 | quiz | 900 | mixed
+专注20分钟做乘法和写作文 | help
+把专注25分钟写作业记到笔记里 | help
+记一下明天专注一小时 | help
+在笔记里写：专注30分钟 | help
+专注一个一个半小时 | start | 5400 | -
+专注1小时30 | start | 5400 | -
+看书1小时30 | start | 5400 | 看书
+专注1:30 | ask
+专注25，10分钟 | help
+学习一个钟 | start | 3600 | 学习
+专注半个钟 | start | 1800 | -
+专注几分钟 | ask
+乘除法练习5分钟 | help
+除法练习5分钟 | help
+考考我除法三分钟 | help
+练一练乘法5分钟 | quiz | 300 | multiplication
+练会儿乘法，10分钟 | quiz | 600 | multiplication
+乘法练一练 5分钟 | quiz | 300 | multiplication
+加法练5分钟 | quiz | 300 | addition
+减法刷5分钟 | quiz | 300 | subtraction
+刷10分钟乘法题 | quiz | 600 | multiplication
+刷题半小时 | start | 1800 | 刷题
+测验stop | stop
+quiz停止 | stop
+专注status | status
+stop测验 | stop
+专注25分钟写essay | start | 1500 | 写essay
+我累了，请结束测验 | stop
+请结束计时吧 | stop
+计时状态 | status
+测验状态 | status
+25分钟看书，帮我计时 | start | 1500 | 看书
+写作业40分钟，开始 | start | 2400 | 写作业
+背英语单词🙏 20分钟 | start | 1200 | 背英语单词
+专注20分钟背英语单词🙏 | start | 1200 | 背英语单词
+- [ ] 阅读 30分钟 | start | 1800 | 阅读
+我姐姐要专注一小时 | help
+他们在做口算5分钟 | help
+同事刚开了25分钟的番茄钟 | help
+已经学了半小时了 | help
+看完书了，半小时 | help
+口算我答对了九道，五分钟的 | help
+假如我专注两小时呢 | help
+她说要专注40分钟 | help
+重新开始测验5分钟 | help
+把计时延长到一小时 | help
+除了番茄钟，其他都停掉 | stop
+停掉计时，保留测验 | stop
+专注2小时15 | start | 8100 | -
+读书一个半钟 | start | 5400 | 读书
+写作业两个钟 | start | 7200 | 写作业
+半个钟看书 | start | 1800 | 看书
+专注一小时二十 | start | 4800 | -
+专注几个小时 | ask
+练几分钟乘法 | ask
+练一练加法三分钟 | quiz | 180 | addition
+减法练一练，五分钟 | quiz | 300 | subtraction
+乘法刷题10分钟 | quiz | 600 | multiplication
+练会儿口算五分钟 | quiz | 300 | mixed
+除法口算5分钟 | help
+专注30分钟做加法题 | quiz | 1800 | addition
+专注30分钟，做加法和背单词 | help
+测验end | stop
+计时器stop | stop
+quiz状态 | status
+番茄钟进度 | status
+请结束计时 | stop
+我好累，结束专注吧 | stop
+40分钟写作业，开始计时 | start | 2400 | 写作业
+看书30分钟，帮我计个时 | start | 1800 | 看书
+背单词🙏🙏 15分钟 | start | 900 | 背单词
+📚看书 20分钟 | start | 1200 | 看书
+- 阅读 30分钟 | start | 1800 | 阅读
+专注25分钟写report | start | 1500 | 写report
+专注25分钟两次 | help
+番茄钟25分钟来三轮 | help
+我喜欢专注 | help
+另外再专注10分钟 | start | 600 | -
+再来25分钟 | start | 1500 | -
+再看20分钟书 | start | 1200 | 看书
+把口算5分钟记到笔记里 | help
+笔记：口算练习5分钟 | help
+记一下：考考我乘法5分钟 | help
 """
 
 HELD_OUT_PEOPLE_EN = """

@@ -416,8 +416,8 @@ def test_stopping_a_quiz_that_already_ended_says_no_quiz_is_running():
 @pytest.mark.spec("R-3.7")
 def test_a_stop_that_names_the_focus_or_the_quiz_stops_that_one_while_both_run():
     """A quiz and a focus run in one conversation: a stop naming the timer interrupts the focus and leaves
-    the quiz, one naming the quiz stops the quiz, "stop everything" stops both; a bare "stop" stops the
-    quiz (what the Agent started last), as before (issue 36)."""
+    the quiz, one naming the quiz stops the quiz, "stop everything" stops both, "stop everything except the
+    focus" only the quiz; a bare "stop" stops the quiz (what the Agent started last), as before (issue 36)."""
 
     async def scenario():
         agent, wire = await connected_agent()
@@ -434,6 +434,10 @@ def test_a_stop_that_names_the_focus_or_the_quiz_stops_that_one_while_both_run()
                 ("测验不做了", ["quiz.stop"]),
                 ("stop everything", ["quiz.stop", INTERRUPT_TOOL]),
                 ("全部停掉", ["quiz.stop", INTERRUPT_TOOL]),
+                # a stop that names what it keeps stops only the other (decision 0064)
+                ("stop the quiz but keep the timer", ["quiz.stop"]),
+                ("stop everything except the focus", ["quiz.stop"]),
+                ("除了测验，其他都停掉", [INTERRUPT_TOOL]),
                 ("stop", ["quiz.stop"]),
             )
         ):
@@ -593,6 +597,37 @@ def test_what_it_can_not_do_is_explained_without_a_tool_call(text, expected):
         frames = await told(agent, wire, text)
         assert texts(frames) == [expected]
         assert [f["type"] for f in frames if f["type"] != "message.send"] in ([], ["interaction.request"])
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my brother is doing a 25 min focus",
+        "I got 8/10 on the quiz",
+        "if I did a 30 min focus would that help",
+        'he said "start a 25 minute focus"',
+        "extend the focus by 5 minutes",
+        "focus 20 min on quiz review",
+        "quiz me on division for 3 minutes",
+        "乘除法练习5分钟",
+        "我弟弟在专注25分钟",
+        "计时延长五分钟",
+        "专注20分钟做乘法和写作文",
+        "专注25，10分钟",
+    ],
+)
+def test_what_is_no_request_of_this_person_is_answered_without_a_tool_call(text):
+    """Decision 0064: someone else's doing, a score, a hypothetical, a quoted request, another verb on what
+    runs, another app's work in a focus, a kind no app does and a number beside a duration start nothing:
+    the Agent answers in words (help), never with a tool call nor "how long?"."""
+
+    async def scenario():
+        agent, wire = await connected_agent()
+        frames = await told(agent, wire, text)
+        assert [f["type"] for f in frames] == ["message.send"], (text, frames)
 
     run(scenario())
 

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.reference.intents import DurationOutOfRange, Help, chinese_number, detect_language
-from tests.agents.reference.bundled import FocusStatus, StartFocus, StopFocus, max_seconds, parse_intent
+from agents.reference import intents
+from agents.reference.intents import DurationOutOfRange, Help, chinese_number, detect_language, is_help_request
+from tests.agents.reference.bundled import FocusStatus, StartFocus, StopFocus, apps, max_seconds, parse_intent
 
 pytestmark = pytest.mark.spec("R-2.1.1")
 
@@ -372,3 +373,103 @@ def test_thanks_never_stops(text):
 def test_status_questions(text):
     """Questions about the time left are a status intent, not help and not a start."""
     assert parse_intent(text) == FocusStatus(language=detect_language(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("stop the quiz but keep the timer", "quiz"),
+        ("stop everything except the focus", "quiz"),
+        ("cancel the timer, keep the quiz going", "pomodoro"),
+        ("除了专注都停了", "quiz"),
+        ("停止测验但是保留计时", "quiz"),
+        ("除了测验，其他都停掉", "pomodoro"),
+    ],
+)
+def test_a_stop_that_names_what_it_keeps_stops_only_the_other(text, target):
+    """Decision 0064: "stop … but keep <one>" never stops everything; it stops the other (by its nouns,
+    or the one other app that can be stopped)."""
+    intent = parse_intent(text)
+    assert isinstance(intent, StopFocus), (text, intent)
+    assert intent.target == target, text
+
+
+@pytest.mark.parametrize("text", ["stop everything but keep going", "全部停掉，保留一下"])
+def test_a_stop_keeping_something_unnamed_asks_instead_of_stopping_everything(text):
+    """What is kept names no running thing: which one to stop is unclear — help, never a stop of all."""
+    assert isinstance(parse_intent(text), Help), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "division quiz 5 min",
+        "quiz me on division for 3 minutes",
+        "5 min division practice",
+        "乘除法练习5分钟",
+        "考考我除法三分钟",
+        "加减乘除口算10分钟",
+    ],
+)
+def test_a_kind_no_app_does_starts_nothing(text):
+    """Decision 0064: the quiz declares what it cannot do (its ``declines``); a message naming it is help,
+    never a start of another kind ("乘除法练习" once started multiplication) nor a focus named after it."""
+    intent = parse_intent(text)
+    assert isinstance(intent, Help) and not intent.missing_duration, (text, intent)
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("focus for 1h30", 5400),
+        ("focus 1 hour 30", 5400),
+        ("focus 1h 45", 6300),
+        ("focus for one hour and a quarter", 4500),
+        ("focus 1/2 hour", 1800),
+        ("focus 3/4 of an hour", 2700),
+        ("专注1小时30", 5400),
+        ("专注一小时十五", 4500),
+        ("专注一个钟", 3600),
+        ("专注两个钟", 7200),
+        ("专注半个钟", 1800),
+        ("专注一个一个半小时", 5400),
+    ],
+)
+def test_durations_as_people_write_them(text, seconds):
+    """Decision 0064: the minutes after an hour without their unit, 个钟 as an hour, a quarter after an
+    hour, a fraction of a unit; a stutter keeps the longest ("一个一个半小时")."""
+    intent = parse_intent(text)
+    assert isinstance(intent, StartFocus), (text, intent)
+    assert intent.duration_seconds == seconds, text
+
+
+@pytest.mark.parametrize("text", ["focus a few minutes", "a few minutes of reading", "专注几分钟", "看几分钟书"])
+def test_a_length_not_said_asks_how_long(text):
+    """ "a few minutes" is no length: the Agent asks how long instead of guessing three."""
+    intent = parse_intent(text)
+    assert isinstance(intent, Help) and intent.missing_duration, (text, intent)
+
+
+@pytest.mark.parametrize("text", ["focus 1:30", "focus 25 for 10 minutes", "专注25，10分钟", "1:30"])
+def test_a_time_or_a_bare_number_beside_a_duration_is_no_start(text):
+    """ "1:30" alone and a bare number beside a duration are unclear: a question, never a guess."""
+    intent = parse_intent(text)
+    assert isinstance(intent, Help), (text, intent)
+
+
+@pytest.mark.parametrize("text", ["help", "what apps do you have?", "please help", "有什么功能", "你能做什么？"])
+def test_one_help_request_for_both_agents(text):
+    """``is_help_request`` is the one definition of a message asking what can be done: the reference
+    grammar answers it with help, and the LLM Agent imports the same function (no copy of its own)."""
+    assert is_help_request(text)
+    intent = parse_intent(text)
+    assert isinstance(intent, Help) and intent.topic == "help", (text, intent)
+
+
+@pytest.mark.parametrize("text", ["add quiz 5 min to my notes", "把口算5分钟记到笔记里", "笔记：口算练习5分钟"])
+def test_an_app_that_says_where_a_line_goes_is_checked_first_whatever_the_order_of_the_apps(text):
+    """Decision 0064: a message naming Notes by its declared words ("to my notes", 笔记里) is about Notes,
+    never a start of another app whose words the line holds — in whichever order the Inventory lists them."""
+    for order in (apps(), tuple(reversed(apps()))):
+        intent = intents.parse_intent(text, order)
+        assert isinstance(intent, Help) and not intent.missing_duration, (text, intent)
