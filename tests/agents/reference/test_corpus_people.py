@@ -210,11 +210,15 @@ def test_each_fifth_fresh_held_out_table_has_at_least_80_phrasings_in_no_other_c
 _FRESH5_WRONG = [
     pytest.param(
         HELD_OUT_FRESH5_EN,
-        marks=pytest.mark.xfail(strict=True, reason="measured: 5, after decision 0064 2 wrong actions in 106 en phrasings"),
+        marks=pytest.mark.xfail(
+            strict=True, reason="measured: 5, after decision 0064 2 wrong actions in 106 en phrasings"
+        ),
     ),
     pytest.param(
         HELD_OUT_FRESH5_ZH,
-        marks=pytest.mark.xfail(strict=True, reason="measured: 4, after decision 0064 3 wrong actions in 95 zh phrasings"),
+        marks=pytest.mark.xfail(
+            strict=True, reason="measured: 4, after decision 0064 3 wrong actions in 95 zh phrasings"
+        ),
     ),
 ]
 
@@ -233,11 +237,15 @@ def test_fifth_fresh_held_out_make_no_wrong_action(table):
 _FRESH5_SHORT = [
     pytest.param(
         HELD_OUT_FRESH5_EN,
-        marks=pytest.mark.xfail(strict=True, reason="measured: 81/106 = 76.4 %, after decision 0064 85/106 = 80.2 % en understood"),
+        marks=pytest.mark.xfail(
+            strict=True, reason="measured: 81/106 = 76.4 %, after decision 0064 85/106 = 80.2 % en understood"
+        ),
     ),
     pytest.param(
         HELD_OUT_FRESH5_ZH,
-        marks=pytest.mark.xfail(strict=True, reason="measured: 79/95 = 83.2 %, after decision 0064 82/95 = 86.3 % zh understood"),
+        marks=pytest.mark.xfail(
+            strict=True, reason="measured: 79/95 = 83.2 %, after decision 0064 82/95 = 86.3 % zh understood"
+        ),
     ),
 ]
 
