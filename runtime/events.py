@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, ParamSpec, TypeVar, overload
 import structlog
 from django.db import connection, transaction
 
-from runtime import crashpoints, metrics, tracing
+from runtime import crashpoints, metrics, projections, tracing
 from runtime.errors import Rejection
 from runtime.internals.django_db import in_transaction, note, savepoint_depth, set_note
 from runtime.miniapps import redact_private
@@ -97,7 +97,9 @@ def decision(
         started = time.perf_counter()
         block = contextlib.nullcontext() if autocommit else transaction.atomic(durable=True)
         try:
-            with tracing.span(f"decision {name}") as span, block:
+            # together(): a decision that commits its own transaction makes its hints after the
+            # commit; they leave as one message per group, as a transaction's do.
+            with tracing.span(f"decision {name}") as span, projections.together(), block:
                 result = body(*args, **kwargs)
                 tracing.annotate(span, operation_id=getattr(result, "operation_id", None))
         finally:

@@ -8,8 +8,11 @@ answer to the request that made them (runtime.after_commit).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import uuid
+from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import structlog
@@ -109,12 +112,45 @@ def batched(messages: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, A
     return by_group
 
 
+# Inside ``together()``: the hints committed since it began, not yet handed on.
+_gathered: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar("lineup_projections", default=None)
+
+
+@contextlib.contextmanager
+def together() -> Iterator[None]:
+    """Hand on the hints of every transaction committed inside the block at its end, batched as
+    one transaction's are (one layer message per group).
+
+    A decision that commits its own transaction (the start on PostgreSQL, decision 0055) makes
+    its projections after its commit, outside any transaction, where each would otherwise leave
+    at once on its own: a start's two lifecycle moves and ``operation.started`` were three
+    channel-layer sends to the same group. Each ``@decision`` runs in this block. Nothing leaves
+    earlier than before: only hints of committed transactions are gathered, and they still go
+    through ``hand_on_send`` (after the answer, under ``answer_first``). Nested, the outer block
+    hands on; a block that raises still hands on what committed inside it.
+    """
+    if _gathered.get() is not None:
+        yield
+        return
+    gathered: list[tuple[str, dict[str, Any]]] = []
+    token = _gathered.set(gathered)
+    try:
+        yield
+    finally:
+        _gathered.reset(token)
+        _hand_on(gathered)
+
+
 # A batch settlement's hints to many conversations leave this many at a time.
 PARALLEL_SENDS = 16
 
 
 def _hand_on(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if not messages:
+        return
+    gathered = _gathered.get()
+    if gathered is not None:  # committed inside together(): it leaves with the others at its end
+        gathered.extend(messages)
         return
     by_group = _resync_many(messages) or batched(messages)
 

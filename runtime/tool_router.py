@@ -26,7 +26,7 @@ from runtime.inventory import inventory_for_scope
 from runtime.manifests import ToolDescriptor, first_error, get_tool
 from runtime.miniapps import handler
 from runtime.models import Conversation, DeliveryChannel, Operation
-from runtime.selectors import find_tool_call
+from runtime.selectors import conversation_by_id, find_tool_call
 from runtime.services.operation_views import busy_rejection, check_receipt
 from runtime.tool_calls import Accepted, Receipt, Rejected, ToolOutcome, ToolRequest, replay
 from runtime.transitions import RUNNING_STATES
@@ -83,7 +83,7 @@ def access_conversation(caller: Caller, conversation_id: object) -> Conversation
     conversation = _read_in_this_call.get()
     try:
         if conversation is None or conversation.id != uuid.UUID(str(conversation_id)):
-            conversation = Conversation.objects.filter(pk=uuid.UUID(str(conversation_id))).first()
+            conversation = conversation_by_id(uuid.UUID(str(conversation_id)))
     except ValueError:
         conversation = None
     if conversation is None:

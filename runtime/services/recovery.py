@@ -179,6 +179,10 @@ def settle_due(
     after: DueKey | None = None
     while True:
         keys = settleable_operation_keys(now=now, limit=batch, after=after, retry_flagged=retry_flagged)
+        if not keys:
+            # Nothing (more) is due: no settlement transaction. The sweep runs every second, and
+            # an empty one still opened a transaction (SQLite: took the write lock) for nothing.
+            break
         decided = 0
         for outcome in _settle_each([op_id for _, op_id in keys], now=now, workers=workers):
             if isinstance(outcome, SettleFailure):
@@ -190,9 +194,8 @@ def settle_due(
         # The rest: already final, not due after all, deleted with their conversation, or held by
         # another decision right now (which settles them, or the next sweep does).
         summary.already_final += len(keys) - decided
-        if keys:
-            metrics.count_sweep_batch(metrics.settlement_path())
-        if keys and on_batch is not None:
+        metrics.count_sweep_batch(metrics.settlement_path())
+        if on_batch is not None:
             on_batch(summary)
         if len(keys) < batch:
             break

@@ -358,10 +358,22 @@ def test_a_healthy_system_alerts_nothing_and_every_dashboard_query_returns_data(
     # A panel over a series that does not exist shows "No data"; each must answer within a few scrapes.
     wait_for(lambda: not empty(), timeout=30, interval=0.5, what="every dashboard query to return data", describe=empty)
     # What the healthy system did shows as a number, not NaN: the eta settlement's lag, the decisions.
-    lag = query(rig, next(e for t, e in panels if t.startswith("Settlement lag p99") and "0.99" in e))
-    assert any(r["metric"].get("path") == "eta" and float(r["value"][1]) < 5 for r in lag), lag
-    latency = query(rig, next(e for t, e in panels if t.startswith("Decision latency") and "0.99" in e))
-    assert latency and float(latency[0]["value"][1]) > 0, latency
+    # Their rates span 10 s here (5m scaled), and an idle sweep decides nothing (with nothing due it
+    # opens no settlement), so a second focus makes fresh samples to read.
+    again = start_focus(agent)
+    assert result_of(agent, again)["result"]["state"] == "completed"
+    lag_expr = next(e for t, e in panels if t.startswith("Settlement lag p99") and "0.99" in e)
+    latency_expr = next(e for t, e in panels if t.startswith("Decision latency") and "0.99" in e)
+
+    def read() -> tuple[list[dict], list[dict]]:
+        return query(rig, lag_expr), query(rig, latency_expr)
+
+    def shown() -> bool:
+        lag, latency = read()
+        eta_lag = any(r["metric"].get("path") == "eta" and float(r["value"][1]) < 5 for r in lag)
+        return eta_lag and bool(latency) and float(latency[0]["value"][1]) > 0
+
+    wait_for(shown, timeout=15, interval=0.5, what="the eta lag and decision latency p99", describe=read)
 
     # Nothing pending or firing for the longest rule's window and `for` (LineUpSettlementLagHigh's 5m + 5m).
     seen = evaluated_until(rig, since + scaled(5 + 5), what="healthy evaluations")

@@ -1,15 +1,18 @@
 """Projections leave after commit, all of one transaction together (one layer message per group),
-and a rolled-back savepoint takes exactly its own projections with it (runtime/projections.py)."""
+and a rolled-back savepoint takes exactly its own projections with it (runtime/projections.py); a
+decision's hints leave together even when it commits its own transaction (``together()``)."""
 
 from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.utils import timezone
 
 from runtime.projections import (
     RESYNC_ABOVE,
@@ -18,7 +21,9 @@ from runtime.projections import (
     agent_results_group,
     conversation_group,
     project_on_commit,
+    together,
 )
+from runtime.tool_calls import Accepted
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -222,3 +227,67 @@ def test_a_resync_folds_the_agents_hints_too(settings):
     assert [m["type"] for m in _drain(layer, channels["resync"])] == ["conversation.resync"]
     assert _drain(layer, channels["agents"]) == []
     assert _drain(layer, channels["owner"]) == []
+
+
+@pytest.fixture
+def counted_layer(settings):
+    """The in-process channel layer with its ``group_send`` counted per group (and still sent)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    sends: list[str] = []
+    group_send = layer.group_send
+
+    async def counted(group: str, message: dict) -> None:
+        sends.append(group)
+        await group_send(group, message)
+
+    layer.group_send = counted
+    layer.sends = sends
+    return layer
+
+
+def test_hints_of_transactions_committed_together_leave_as_one_message_per_group(counted_layer):
+    """Inside ``together()`` the hints made outside a transaction and those of committed
+    transactions leave at the block's end, in order, one message per group; a rolled-back
+    transaction's stay behind, and a block that raises still hands on what committed."""
+    conversation_id = uuid.uuid4()
+    page = async_to_sync(counted_layer.new_channel)()
+    async_to_sync(counted_layer.group_add)(conversation_group(conversation_id), page)
+    with pytest.raises(RuntimeError), together():
+        project_on_commit(conversation_id, "outside", {})
+        with transaction.atomic():
+            project_on_commit(conversation_id, "committed", {})
+        with pytest.raises(ValueError), transaction.atomic():
+            project_on_commit(conversation_id, "rolled back", {})
+            raise ValueError
+        with together():  # nested: the outer block hands on
+            project_on_commit(conversation_id, "nested", {})
+        assert counted_layer.sends == []
+        raise RuntimeError("the block fails after its commits")
+    assert counted_layer.sends == [conversation_group(conversation_id)]
+    [message] = _drain(counted_layer, page)
+    assert [event["kind"] for event in message["events"]] == ["outside", "committed", "nested"]
+
+
+@pytest.mark.spec("R-4.2.7")
+def test_a_start_and_an_interrupt_reach_the_workspace_in_one_send_each(counted_layer, agent):
+    """A start that commits its own transaction (PostgreSQL, decision 0055) makes its hints after
+    its commit: its moves and ``operation.started`` still leave as ONE message to the workspace's
+    group, like the interrupt's (one transaction) do."""
+    group = conversation_group(agent.conversation.id)
+    page = async_to_sync(counted_layer.new_channel)()
+    async_to_sync(counted_layer.group_add)(group, page)
+    _drain(counted_layer, page)
+    counted_layer.sends.clear()  # what making the conversation told its pages
+    now = timezone.now()
+
+    assert isinstance(agent.start(600, now=now), Accepted)
+    assert counted_layer.sends == [group]
+    [started] = _drain(counted_layer, page)
+    kinds = [event["kind"] for event in started["events"]]
+    assert "instance.lifecycle" in kinds and kinds[-1] == "operation.started"
+
+    assert agent.interrupt(now=now + timedelta(seconds=5)).receipt["status"] == "interrupted"
+    assert counted_layer.sends == [group, group]
+    [settled] = _drain(counted_layer, page)
+    assert "operation.settled" in [event["kind"] for event in settled["events"]]

@@ -30,6 +30,7 @@ from runtime.models import (
 )
 from runtime.selectors import due_outbox_page
 from runtime.services.outbox import ack_outbox_entry, mark_sent
+from runtime.services.recovery import settle_due
 from runtime.services.settlements import settle_operation
 from runtime.tool_calls import Accepted, Receipt
 from runtime.transitions import LifecycleState, OperationState, Trigger
@@ -180,6 +181,17 @@ def test_a_delivery_round_and_its_ack_take_at_most_3_statements(agent, history):
     assert [e.operation_id for e in page] == [started.operation_id]
     assert OutboxEntry.objects.get(operation_id=started.operation_id).acked_at == at(63)
     assert_at_most("delivery_and_ack", sql)
+
+
+def test_a_sweep_with_nothing_due_only_reads(agent):
+    """With nothing due, ``settle_due`` (every sweep, each second) runs its read and nothing else:
+    no settlement transaction (no BEGIN, which on SQLite takes the write lock) and no lock UPDATE."""
+    started = agent.start(60, now=T0)
+    with CaptureQueriesContext(connection) as captured:
+        assert settle_due(now=at(59)).settled == []
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert sql and all(q.lstrip().upper().startswith("SELECT") for q in sql), sql
+    assert settle_due(now=at(60)).settled == [started.operation_id]  # once due, the same sweep settles
 
 
 def test_the_counts_do_not_depend_on_the_conversation_history(agent, conversation):

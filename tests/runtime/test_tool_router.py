@@ -310,6 +310,26 @@ def test_an_unknown_conversation_is_rejected(tool, conversation_id, setup, calle
     guard.check(outcome, "unknown_conversation", detail_contains="conversation")
 
 
+def test_the_conversation_is_read_in_one_statement_as_the_orm_reads_it(caller, conversation):
+    """``access_conversation`` reads the row with one hand-written SELECT (``conversation_by_id``):
+    every field as the ORM gives it, in its Python type, on either engine; None for no row."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from runtime.selectors import conversation_by_id
+    from runtime.tool_router import access_conversation
+
+    expected = Conversation.objects.get(pk=conversation.pk)
+    with CaptureQueriesContext(connection) as queries:
+        read = access_conversation(caller, str(conversation.id))
+    assert len(queries) == 1 and queries[0]["sql"].startswith("SELECT")
+    assert not read._state.adding
+    for f in Conversation._meta.concrete_fields:
+        value = getattr(read, f.attname)
+        assert value == getattr(expected, f.attname) and type(value) is type(getattr(expected, f.attname)), f.name
+    assert conversation_by_id(uuid.uuid4()) is None
+
+
 @pytest.fixture
 def other_conversation(other_user) -> Conversation:
     """Another user's conversation, with a focus running."""
