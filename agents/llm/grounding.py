@@ -10,7 +10,8 @@ call as text. The Agent does not trust any of that (decision 0051):
   are deliberately wide (a truthful reply they catch is replaced by a templated one that is also
   true); negations ("I haven't started", "还没开始") are not claims. What runs is named by generic
   words ("timer", "session", "专注") or by an installed app's name or declared nouns (the Inventory's
-  ``apps``, decision 0057): no app's words are written here (issue 36).
+  ``apps``, decision 0057): no app's words are written here (issue 36). A question claims nothing
+  ("Want a test on fractions?"), nor does a match right after a negation (没有 / 未 / 不, not / didn't).
 - ``durations_said(text)``: the durations a text names, in seconds: a reply naming a length none of
   the started ones has is not posted either.
 - ``wrong_script(text, language)``: a reply in the other script than the person's language (or, to a
@@ -19,8 +20,8 @@ call as text. The Agent does not trust any of that (decision 0051):
 - ``written_tool_call(text)``: a tool call written as text (``<tool_call>``, a JSON object with a
   name and arguments) — a malformed tool call: refused, never shown raw, never acted on.
 - ``ungrounded_numbers(arguments, words)``: the numbers of a call that the person did not say (with
-  its unit: "25 minutes" grounds 25, 1500 and 25·3600 s… only 25·60 = 1500 for a duration
-  argument). Such a call is asked about (an interaction with choices) instead of made.
+  its unit: "25 minutes" grounds only 25·60 = 1500 for a duration argument; only a bare "25"
+  is ambiguous, 25 or 1500 s). Such a call is asked about (an interaction with choices) instead of made.
 - ``plain(text)``: the model's text as text: HTML entities some models emit ("I&#39;ll") decoded
   before it is stored — the page escapes where it renders, so stored text must not be escaped.
 """
@@ -66,7 +67,9 @@ def _en_claims(nouns: tuple[str, ...]) -> dict[Claim, re.Pattern[str]]:
             r"\bI(?:'ve|\s+have|'m|\s+am)?\s+(?:just\s+|now\s+)?(?:started|set(?:\s+up)?|begun|kicked\s+off"
             r"|launched|scheduled|starting|running)\b"
             rf"|\bI\s+have\s+(?:a|an|your)\s+(?:\w+[\s-]){{0,3}}(?:minutes?|min|seconds?|hours?|{what})\b"
-            rf"|\b(?:{what})\s+(?:is\s+|has\s+)?(?:now\s+)?(?:on|running|started|underway|set|begun|in\s+progress)\b"
+            rf"|\b(?:{what})\s+(?:is\s+|has\s+)?(?:now\s+)?(?:running|started|underway|set|begun|in\s+progress)\b"
+            # "on" only after a verb: "your focus is on" claims, "a test on fractions" names a topic.
+            rf"|\b(?:{what})\s+(?:is|'s|was)\s+(?:now\s+)?on\b"
             rf"|\b(?:started|starting|here'?s|enjoy)\s+(?:a|an|your|the)\s+(?:\w+[\s-]){{0,3}}(?:{what})\b",
             re.IGNORECASE,
         ),
@@ -147,15 +150,27 @@ def plain(text: str) -> str:
     return html.unescape(html.unescape(text)).strip()
 
 
-# "No focus is running", "nothing was started", "isn't running": the words before a match deny it.
+# "No focus is running", "nothing was started", "isn't running", "I didn't start": the words before a
+# match deny it; in Chinese a 没有 / 没 / 未 / 不 / 别 right before it ("没有正在进行的内容").
 _EN_DENIED = re.compile(r"(?:\b(?:no|not|never|nothing|none)|n't)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+_ZH_DENIED = re.compile(r"(?:没有|没|未|不|别)(?:有|再|在)?\s*$")
+# A clause ends at . ! ? (and their full-width forms) or a line break; a "." inside "1.5" does not end one.
+_CLAUSE_END = re.compile(r"(?<=[!?\u3002\uff01\uff1f\n])|(?<=\.)(?=\s|$)")
+_QUESTION = re.compile(r"[?\uff1f]\W*$")
 
 
-def _affirmed(pattern: re.Pattern[str], text: str, *, english: bool) -> bool:
+def _affirmed(pattern: re.Pattern[str], text: str) -> bool:
     return any(
-        not (english and _EN_DENIED.search(text[max(0, match.start() - 40) : match.start()]))
+        not _EN_DENIED.search(text[max(0, match.start() - 40) : match.start()])
+        and not _ZH_DENIED.search(text[max(0, match.start() - 4) : match.start()])
         for match in pattern.finditer(text)
     )
+
+
+def statements(text: str) -> list[str]:
+    """The clauses of ``text`` that state something: a question ("Want a test on fractions?",
+    "要开始专注吗" with a full-width "?") claims nothing, whatever words it uses."""
+    return [c for c in _CLAUSE_END.split(text) if c.strip() and not _QUESTION.search(c.strip())]
 
 
 def claims(text: str, language: Language | None = None, *, apps: Iterable[_App] = ()) -> set[Claim]:
@@ -165,6 +180,7 @@ def claims(text: str, language: Language | None = None, *, apps: Iterable[_App] 
     declared nouns), so a claim about an app the Agent's code never heard of is caught as well.
     """
     apps = tuple(apps)
+    clauses = statements(text)
     found: set[Claim] = set()
     for lang in ("en", "zh") if language is None else (language,):
         english = lang == "en"
@@ -172,7 +188,7 @@ def claims(text: str, language: Language | None = None, *, apps: Iterable[_App] 
         if language is None:  # a reply may name the apps in the other language's words too
             nouns = tuple(dict.fromkeys((*nouns, *app_nouns(apps, "zh" if english else "en"))))
         patterns = (_en_claims if english else _zh_claims)(nouns)
-        found.update(kind for kind, pattern in patterns.items() if _affirmed(pattern, text, english=english))
+        found.update(kind for kind, pattern in patterns.items() for clause in clauses if _affirmed(pattern, clause))
     return found
 
 
@@ -247,12 +263,24 @@ def grounded_values(key: str, words: str) -> set[float]:
     -> 1500), or by a bare number read as minutes or seconds ("pomodoro 25"); any other number
     argument by a number said.
     """
-    numbers = _numbers_in(words)
     if key.endswith("_seconds") or key == "seconds":
         said = {float(s) for s in durations_said(words)}
-        bare = {n * factor for n in numbers for factor in _UNIT_FACTORS[:2]}
+        # Only a number said WITHOUT a unit is ambiguous: "25分钟" is 1500 s, never 25 s.
+        bare = {n * factor for n in _numbers_in(_without_durations(words)) for factor in _UNIT_FACTORS[:2]}
         return said | bare
-    return numbers
+    return _numbers_in(words)
+
+
+def _without_durations(words: str) -> str:
+    """``words`` with every duration said with its unit blanked out: what is left are the bare numbers."""
+    words = unicodedata.normalize("NFKC", words)
+    spans = sorted((*english_durations(words), *chinese_durations(words)), key=lambda span: span.start)
+    kept, at = [], 0
+    for span in spans:
+        if span.start >= at:
+            kept.append(words[at : span.start])
+            at = span.end
+    return " ".join([*kept, words[at:]])
 
 
 def ungrounded_numbers(arguments: dict[str, Any], words: str) -> dict[str, float]:

@@ -103,8 +103,9 @@ def model_failed(reason: str, language: Language, *, acted: bool = False) -> str
 def too_many_steps(steps: int, language: Language) -> str:
     return _pick(
         language,
-        f"I stopped after {steps} rounds of tool calls without a final answer from the language model.",
-        f"经过 {steps} 轮工具调用后语言模型仍未给出答复，我停下了。",
+        # Claims nothing (grounding.claims reads none of it): an Agent's own words are checked as the model's are.
+        f"The language model gave no final answer after {steps} rounds of tool calls; I'm leaving it there.",
+        f"经过 {steps} 轮工具调用后语言模型仍未给出答复，这次就到这里。",
     )
 
 

@@ -27,6 +27,11 @@ MAX_ARGUMENTS_CHARS = 8192
 MAX_DEPTH = 30  # the frame may nest 32 levels; the frame and its arguments object take two
 _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
 _JSON_TYPES[type(None)] = "null"
+# Length and count bounds a model's grammar compiler may expand rule by rule (decision 0063).
+_SIZE_BOUNDS = frozenset(
+    {"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"}
+)
+MAX_MODEL_BOUND = 256
 LONG_TOOL_NOTE = (
     " Long-running: the call answers at once when it has started; LineUp reports the final result"
     " to the person in the IM when it ends."
@@ -65,7 +70,7 @@ def tool_set(descriptors: list[dict[str, Any]]) -> ToolSet:
         name = function_name(descriptor["name"])
         if not FUNCTION_NAME.match(name) or name in by_function:
             continue  # not expressible as an OpenAI function name (or ambiguous): not offered
-        parameters = copy.deepcopy(descriptor.get("input_schema") or {"type": "object"})
+        parameters = model_schema(descriptor.get("input_schema") or {"type": "object"})
         parameters.setdefault("properties", {})  # some compatible servers insist on it
         description = descriptor.get("description", "")
         if descriptor.get("call_model") == "operation":
@@ -75,6 +80,26 @@ def tool_set(descriptors: list[dict[str, Any]]) -> ToolSet:
         )
         by_function[name] = descriptor["name"]
     return ToolSet(openai_tools=offered, by_function=by_function)
+
+
+def model_schema(schema: Any) -> Any:
+    """The model's copy of an input schema: a deep copy without length or count bounds above ``MAX_MODEL_BOUND``.
+
+    llama.cpp compiles a tool's schema into a grammar, one rule per allowed repetition: Notes'
+    ``maxLength: 2000`` became ~2 000 rules, the server refused it and died mid-conversation. The
+    Tool Router still checks the full schema, so a longer text is refused there, with a reason.
+    """
+    if isinstance(schema, list):
+        return [model_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return copy.deepcopy(schema)
+    return {
+        key: model_schema(value)
+        for key, value in schema.items()
+        if not (
+            key in _SIZE_BOUNDS and isinstance(value, int) and not isinstance(value, bool) and value > MAX_MODEL_BOUND
+        )
+    }
 
 
 def compact_tools(openai_tools: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
-import time
 from pathlib import Path
-from typing import Any
 
-import httpx2
 import pytest
-from websockets.sync.client import connect
 
 from tests.lineup.gateways.agent_socket.client import AgentSocket
 from tests.lineup.gateways.mcp.client import McpClient
-from tests.support.project_copy import EmbeddedServer, copy_project, manage, poll, project_env
+from tests.support.project_copy import (
+    EmbeddedServer,
+    WorkspacePage,
+    copy_project,
+    copy_with_new_miniapp,
+    manage,
+    project_env,
+)
 
 pytestmark = pytest.mark.spec("R-3.11", "R-2.2.8", "R-3.6")
 
@@ -117,70 +119,23 @@ def test_startminiapp_timer2_runs_over_the_agent_socket_and_mcp_beside_pomodoro(
 # --- people's words: the built-in reference Agent learns the new app from its declared phrasings ----------
 
 
-def _files(folder: Path) -> dict[str, bytes]:
-    return {
-        str(path.relative_to(folder)): path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file() and "__pycache__" not in path.parts
-    }
-
-
-def _agent_texts(database: Path) -> list[str]:
-    with sqlite3.connect(database, timeout=10) as db:
-        rows = db.execute(
-            "SELECT text FROM interact_message WHERE author_kind = 'agent' ORDER BY created_at"
-        ).fetchall()
-    return [row[0] for row in rows]
-
-
 @pytest.mark.spec("R-2.1.1")
 def test_a_new_miniapp_is_started_asked_about_and_stopped_in_words_in_english_and_chinese(tmp_path: Path):
     """``startminiapp timer2`` writes a phrasings.json beside the manifest; with no Agent code edited, the
     embedded server's built-in reference Agent starts timer2, says how long is left and stops it from a
     person's words in English and in Chinese (sent from the page's /ws/workspace/), answers in timer2's
     declared words, and "help" lists timer2 in the person's language. No focus is started on the way."""
-    project = copy_project(tmp_path / "project")
-    env = project_env(tmp_path / "data")
-    agents_before = _files(project / "agents")
-    manage(project, "startminiapp", "timer2", env=env)
+    project, env = copy_with_new_miniapp(tmp_path, "timer2")  # the Agent is not edited to learn timer2
     phrasings = json.loads((project / "miniapps" / "timer2" / "phrasings.json").read_text(encoding="utf-8"))
     assert phrasings["tools"] == {"start": "timer2.start", "stop": "timer2.stop"}
-    assert _files(project / "agents") == agents_before  # the Agent is not edited to learn timer2
 
     server = EmbeddedServer(project, env, tmp_path / "server.log").start()
-    database = server.data_dir / "db.sqlite3"
     try:
-        client = httpx2.Client(base_url=server.url, timeout=5)
-        form = client.get("/accounts/login/")
-        signed_in = client.post(
-            "/accounts/login/",
-            data={**server.login(), "csrfmiddlewaretoken": form.cookies["csrftoken"]},
-            headers={"Referer": f"{server.url}/accounts/login/"},
-        )
-        assert signed_in.status_code == 302, signed_in.text[:500]
-        cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
-        with connect(
-            f"ws://127.0.0.1:{server.port}/ws/workspace/",
-            additional_headers={"Origin": server.url, "Cookie": cookie},
-            open_timeout=10,
-        ) as page:
-            hello = _frame(page, "hello")
-            conversation_id = hello["conversations"][0]
+        with WorkspacePage(server) as page:
 
             def say(text: str, language: str, expected: str) -> str:
-                before = len(_agent_texts(database))
-                page.send(
-                    json.dumps(
-                        {"type": "message.send", "conversation_id": conversation_id, "text": text, "language": language}
-                    )
-                )
-                _frame(page, "ok")
                 pattern = re.compile(expected, re.DOTALL)
-                return poll(
-                    lambda: next((t for t in _agent_texts(database)[before:] if pattern.fullmatch(t)), None),
-                    timeout=20,
-                    what=f"the Agent's answer to {text!r} matching {expected!r}: {_agent_texts(database)[before:]}",
-                )
+                return page.say(text, language, lambda t: bool(pattern.fullmatch(t)), timeout=20)[0]
 
             say(
                 "start timer2 for 10 minutes",
@@ -196,24 +151,9 @@ def test_a_new_miniapp_is_started_asked_about_and_stopped_in_words_in_english_an
             say("请停止timer2", "zh-hans", r"Timer2已停止：进行了\d+秒。")
             say("帮助", "zh-hans", r"我可以帮你：.*• Timer2：为你计时：.*")
         # Never a focus named "timer2" on the way.
-        texts = _agent_texts(database)
+        texts = [text for text, _ in page.agent_messages()]
         assert not [t for t in texts if t.startswith(("Focus started", "专注开始"))], texts
-        with sqlite3.connect(database, timeout=10) as db:
-            tools = [row[0] for row in db.execute("SELECT tool FROM runtime_toolcall ORDER BY created_at").fetchall()]
+        tools = [row[0] for row in page.rows("SELECT tool FROM runtime_toolcall ORDER BY created_at")]
         assert tools == ["timer2.start", "timer2.stop", "timer2.start", "timer2.stop"], tools
     finally:
         server.stop()
-
-
-def _frame(page: Any, kind: str, timeout: float = 15) -> dict[str, Any]:
-    """The next frame of ``kind`` on the page's socket (events in between are the page's, not ours)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"no {kind!r} frame within {timeout}s")
-        frame = json.loads(page.recv(timeout=left))
-        if frame.get("type") == kind:
-            return frame
-        if frame.get("type") == "error":
-            raise AssertionError(f"the page's socket refused a frame: {frame}")

@@ -238,3 +238,98 @@ def test_a_false_claim_naming_an_app_known_only_from_its_declaration_is_caught(t
 def test_a_claim_naming_no_installed_app_is_judged_as_before(text, kinds):
     assert grounding.claims(text, apps=_stretch_apps()) == kinds
     assert grounding.claims(text) == kinds
+
+
+def _installed_here():
+    from runtime.inventory import inventory_for_scope
+
+    frame = inventory_for_scope("personal").published()
+    return (*installed_apps(frame), *apps_from_inventory(frame))
+
+
+@pytest.mark.spec("R-2.2.3")
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        # A question claims nothing, whatever words it uses.
+        ("Want a test on fractions?", set()),
+        ("Shall I set a focus on reading for 25 minutes?", set()),
+        ("要开始专注吗？", set()),
+        ("Is your focus running? I've started a quiz.", {"start"}),
+        # "<app noun> on" is a topic, not a claim, unless a verb makes it one.
+        ("Here is a test on fractions, if you like", set()),
+        ("A focus on reading sounds good.", set()),
+        ("Your focus is on.", {"start"}),
+        ("Your focus is running.", {"start"}),
+        # Negation right before a claim denies it.
+        ("没有正在进行的内容。", set()),
+        ("现在没有正在进行的专注。", set()),
+        ("我还没有已经开始的专注。", set()),
+        ("I didn't start a focus; I haven't started anything.", set()),
+        ("The focus is not running.", set()),
+        ("正在专注，25分钟后结束。", {"start"}),
+    ],
+)
+def test_questions_topics_and_negations_claim_nothing(text, kinds):
+    assert grounding.claims(text, apps=_installed_here()) == kinds
+
+
+def _fallback_replies() -> list[str]:
+    from agents.llm import replies
+
+    texts = []
+    for language in ("en", "zh"):
+        texts += [
+            replies.too_many_steps(4, language),
+            replies.nothing_done(language),
+            replies.nothing_done(language, installed=" Pomodoro, Quiz."),
+            replies.malformed_arguments("pomodoro.start", language),
+            replies.malformed_call(language),
+            replies.written_tool_call(language),
+            replies.invalid_arguments("pomodoro.start", language),
+            replies.unknown_function("weather__start", language),
+            replies.unknown_function("pomodoro__pause", language, installed_apps=frozenset({"pomodoro"})),
+            replies.nothing_was_running(language),
+            replies.number_question("pomodoro.start", "25 min", "285 s", language),
+            replies.number_question("pomodoro.start", None, "25 min", language),
+            replies.cancel_option(language),
+            replies.question_declined(language),
+            replies.tools_unavailable(language),
+            replies.empty_reply(language),
+            replies.internal_error(language),
+        ]
+        texts += [
+            replies.model_failed(reason, language, acted=acted)
+            for reason in ("timeout", "unreachable", "refused", "context", "bad_response")
+            for acted in (False, True)
+        ]
+    return texts
+
+
+@pytest.mark.spec("R-2.2.3")
+@pytest.mark.parametrize("text", _fallback_replies())
+def test_the_agents_own_fallback_replies_claim_nothing(text):
+    """What the Agent says when the model could not be used is read by the same grounding as the
+    model's text (a bench and the tests count claims in what the person read): "…我停下了" after too
+    many tool rounds read as a stop nobody confirmed; "没有正在进行的内容" as a start."""
+    assert grounding.claims(text, apps=_installed_here()) == set()
+
+
+@pytest.mark.spec("R-2.2.3")
+@pytest.mark.parametrize(
+    ("arguments", "words", "unsaid"),
+    [
+        ({"duration_seconds": 25}, "帮我专注25分钟，写作业", {"duration_seconds": 25}),
+        ({"duration_seconds": 25}, "focus 25 minutes on reading", {"duration_seconds": 25}),
+        ({"duration_seconds": 25}, "twenty-five minutes please", {"duration_seconds": 25}),
+        ({"duration_seconds": 1500}, "帮我专注25分钟，写作业", {}),
+        ({"duration_seconds": 25}, "pomodoro 25", {}),  # a bare number: 25 s or 25 min
+        ({"duration_seconds": 1500}, "pomodoro 25", {}),
+        ({"duration_seconds": 600}, "10 minutes, then 10 more", {}),  # the bare 10 may be minutes
+        ({"count": 25}, "25分钟的测验", {}),  # any other number: said is said
+    ],
+)
+def test_a_number_said_with_its_unit_grounds_only_that_duration(arguments, words, unsaid):
+    """ "25分钟" was read as a bare 25 too, so a 25 s start went through: only a number said without a
+    unit is ambiguous."""
+    assert grounding.ungrounded_numbers(arguments, words) == unsaid

@@ -12,53 +12,20 @@ call is made on the Runtime and its reply, which the Runtime's answer confirms, 
 from __future__ import annotations
 
 import json
-import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import httpx2
 import pytest
-from websockets.sync.client import ClientConnection, connect
 
 from tests.agents.llm.fake_openai import FakeOpenAI, call, text, tool_calls
-from tests.support.processes import ROOT
-from tests.support.project_copy import EmbeddedServer, copy_project, manage, poll, project_env, tree_digest
+from tests.support.project_copy import EmbeddedServer, WorkspacePage, copy_with_new_miniapp
 
 pytestmark = pytest.mark.spec("R-3.11", "R-2.1.1", "R-2.2.8")
 
 
-def _frame(page: ClientConnection, kind: str, timeout: float = 15) -> dict[str, Any]:
-    """The next frame of ``kind`` on the page's socket (events in between are the page's, not ours)."""
-    deadline = time.monotonic() + timeout
-    while (left := deadline - time.monotonic()) > 0:
-        frame = json.loads(page.recv(timeout=left))
-        if frame.get("type") == kind:
-            return frame
-        assert frame.get("type") != "error", f"the page's socket refused a frame: {frame}"
-    raise AssertionError(f"no {kind!r} frame within {timeout}s")
-
-
-def _rows(database: Path, sql: str) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(database, timeout=10) as db:
-        return db.execute(sql).fetchall()
-
-
-def _agent_messages(database: Path) -> list[tuple[str, str | None]]:
-    """(text, app_session_id) of the Agent's messages, oldest first."""
-    return _rows(  # type: ignore[return-value]
-        database,
-        "SELECT text, app_session_id FROM interact_message WHERE author_kind = 'agent' ORDER BY created_at, id",
-    )
-
-
 @pytest.fixture
 def copy_with_stretch(tmp_path: Path, fake_openai: FakeOpenAI) -> Iterator[EmbeddedServer]:
-    project = copy_project(tmp_path / "project")
-    env = project_env(tmp_path / "data")
-    manage(project, "startminiapp", "stretch", env=env)
-    assert tree_digest(project / "agents") == tree_digest(ROOT / "agents")  # no Agent code edited
+    project, env = copy_with_new_miniapp(tmp_path, "stretch")
     env.update(
         LINEUP_LLM_BASE_URL=fake_openai.base_url,
         LINEUP_LLM_MODEL="fake-model",
@@ -77,42 +44,15 @@ def test_a_new_miniapp_is_in_the_models_instructions_and_its_start_tool_is_calle
     copy_with_stretch: EmbeddedServer, fake_openai: FakeOpenAI
 ):
     server = copy_with_stretch
-    database = server.data_dir / "db.sqlite3"
     fake_openai.script(
         text("Hello! I can time things for you."),
         tool_calls(call("stretch__start", '{"duration_seconds": 600}', "call_stretch")),
         text("好的，Stretch 已经开始，10 分钟。"),
     )
-    client = httpx2.Client(base_url=server.url, timeout=5)
-    form = client.get("/accounts/login/")
-    signed_in = client.post(
-        "/accounts/login/",
-        data={**server.login(), "csrfmiddlewaretoken": form.cookies["csrftoken"]},
-        headers={"Referer": f"{server.url}/accounts/login/"},
-    )
-    assert signed_in.status_code == 302, signed_in.text[:500]
-    cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
-    with connect(
-        f"ws://127.0.0.1:{server.port}/ws/workspace/",
-        additional_headers={"Origin": server.url, "Cookie": cookie},
-        open_timeout=10,
-    ) as page:
-        conversation_id = _frame(page, "hello")["conversations"][0]
+    with WorkspacePage(server) as page:
 
         def say(words: str, language: str, expected: str) -> tuple[str, str | None]:
-            before = len(_agent_messages(database))
-            page.send(
-                json.dumps(
-                    {"type": "message.send", "conversation_id": conversation_id, "text": words, "language": language}
-                )
-            )
-            _frame(page, "ok")
-            return poll(
-                lambda: next((m for m in _agent_messages(database)[before:] if m[0].startswith(expected)), None),
-                timeout=30,
-                what=f"the Agent's answer to {words!r} starting {expected!r}: {_agent_messages(database)[before:]}"
-                f"\n{server.log_tail()}",
-            )
+            return page.say(words, language, lambda t: t.startswith(expected))
 
         say("hi", "en", "Hello! I can time things for you.")
         help_en, _ = say("help", "en", "Here is what I can do:")
@@ -132,7 +72,7 @@ def test_a_new_miniapp_is_in_the_models_instructions_and_its_start_tool_is_calle
     assert {"stretch__start", "stretch__stop"} <= {tool["function"]["name"] for tool in chinese.body["tools"]}
 
     # The call is made on the Runtime, and the model is told what the Runtime answered.
-    calls = _rows(database, "SELECT tool, source_tool_call_id, arguments FROM runtime_toolcall")
+    calls = page.rows("SELECT tool, source_tool_call_id, arguments FROM runtime_toolcall")
     assert [(tool, json.loads(arguments)) for tool, _, arguments in calls] == [
         ("stretch.start", {"duration_seconds": 600})
     ]
@@ -140,7 +80,7 @@ def test_a_new_miniapp_is_in_the_models_instructions_and_its_start_tool_is_calle
     told = json.loads(answered.messages[-1]["content"])
     assert answered.messages[-1]["tool_call_id"] == "call_stretch"
     assert told["status"] == "started" and told["replayed"] is False
-    operations = _rows(database, "SELECT id, app_id, state, app_session_id FROM runtime_operation")
+    operations = page.rows("SELECT id, app_id, state, app_session_id FROM runtime_operation")
     assert [(str(op_id).replace("-", ""), app_id, state) for op_id, app_id, state, _ in operations] == [
         (told["operation_id"].replace("-", ""), "stretch", "running")
     ]

@@ -8,7 +8,9 @@ from agents.llm.tools import (
     FUNCTION_NAME,
     LONG_TOOL_NOTE,
     MAX_ARGUMENTS_CHARS,
+    MAX_MODEL_BOUND,
     MalformedArguments,
+    model_schema,
     parse_arguments,
     tool_set,
 )
@@ -92,3 +94,37 @@ def test_anything_but_one_strict_json_object_is_malformed(raw, why):
     with pytest.raises(MalformedArguments) as raised:
         parse_arguments(raw)
     assert why in raised.value.detail
+
+
+def _bounds(schema, found=None) -> list[tuple[str, int]]:
+    found = [] if found is None else found
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key.startswith(("max", "min")) and key.endswith(("Length", "Items", "Properties", "Contains")):
+                found.append((key, value))
+            _bounds(value, found)
+    elif isinstance(schema, list):
+        for item in schema:
+            _bounds(item, found)
+    return found
+
+
+@pytest.mark.spec("R-3.11")
+def test_the_models_copy_of_a_schema_has_no_bound_a_grammar_compiler_would_expand_rule_by_rule():
+    """llama.cpp turns a tool's schema into a grammar, one rule per allowed repetition: Notes'
+    ``maxLength: 2000`` was ~2 000 rules, refused, and the server died mid-conversation. The model's
+    copy drops length/count bounds above 256 (smaller ones stay); the published schema the Tool
+    Router checks keeps them all."""
+    published = inventory_for_scope("personal").published()["tools"]
+    notes_append = next(d for d in published if d["name"] == "notes.append")
+    assert ("maxLength", 2000) in _bounds(notes_append["input_schema"])  # what the Router checks
+    offered = tool_set(published).openai_tools
+    bounds = _bounds([t["function"]["parameters"] for t in offered])
+    assert bounds and all(value <= MAX_MODEL_BOUND for _, value in bounds), bounds
+    assert ("maxLength", 256) in bounds  # Pomodoro's activity: small bounds still guide the model
+    assert ("maxLength", 2000) in _bounds(notes_append["input_schema"])  # the descriptor is not changed
+    nested = {"type": "array", "maxItems": 1000, "minItems": 1, "items": {"type": "string", "maxLength": 4096}}
+    assert model_schema({"type": "object", "properties": {"lines": nested}}) == {
+        "type": "object",
+        "properties": {"lines": {"type": "array", "minItems": 1, "items": {"type": "string"}}},
+    }
