@@ -19,6 +19,7 @@ from tests.agents.reference.corpus_people import (
 )
 from tests.agents.reference.corpus_people_fresh import HELD_OUT_FRESH_EN, HELD_OUT_FRESH_ZH
 from tests.agents.reference.corpus_people_fresh5 import HELD_OUT_FRESH5_EN, HELD_OUT_FRESH5_ZH
+from tests.agents.reference.corpus_people_fresh6 import HELD_OUT_FRESH6_EN, HELD_OUT_FRESH6_ZH
 from tests.agents.reference.test_corpus import (
     CORPUS_EN,
     CORPUS_ZH,
@@ -255,4 +256,80 @@ def test_fifth_fresh_held_out_are_understood(table):
     """At least 90 % of the fifth fresh set's phrasings are understood: intent, duration and activity."""
     total, understood, missed, wrong = _measure(table)
     print(f"fresh5 held-out: {understood}/{total} understood ({understood / total:.0%}), {len(wrong)} wrong actions")
+    assert understood / total >= 0.9, missed + wrong
+
+
+_FRESH6 = [HELD_OUT_FRESH6_EN, HELD_OUT_FRESH6_ZH]
+
+
+def test_each_sixth_fresh_held_out_table_has_at_least_80_phrasings_in_no_other_corpus():
+    """Each table of the sixth fresh set holds at least 80 different phrasings that are in none of the
+    other corpora (the corpus, its held-out part, the tuning rows, the first held-out people, the first
+    and the fifth fresh sets)."""
+    others = {
+        row[0]
+        for table in (
+            CORPUS_EN,
+            CORPUS_ZH,
+            HELD_OUT_EN,
+            HELD_OUT_ZH,
+            TUNING_EN,
+            TUNING_ZH,
+            HELD_OUT_PEOPLE_EN,
+            HELD_OUT_PEOPLE_ZH,
+            HELD_OUT_FRESH_EN,
+            HELD_OUT_FRESH_ZH,
+            HELD_OUT_FRESH5_EN,
+            HELD_OUT_FRESH5_ZH,
+        )
+        for row in _rows(table)
+    }
+    for table in _FRESH6:
+        texts = [row[0] for row in _rows(table)]
+        assert len(set(texts)) == len(texts)
+        assert len(set(texts) - others) >= 80
+        assert _measure(table)[0] >= 80
+
+
+# Measured on 2026-12-06, once, against the grammar as it stood (46a671f): en 2 wrong actions in 103,
+# zh 2 in 98. Strict, so that a fix shows; the rows are not edited to make them pass.
+_FRESH6_WRONG = [
+    pytest.param(
+        HELD_OUT_FRESH6_EN,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 2 wrong actions in 103 en phrasings"),
+    ),
+    pytest.param(
+        HELD_OUT_FRESH6_ZH,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 2 wrong actions in 98 zh phrasings"),
+    ),
+]
+
+
+@pytest.mark.parametrize("table", _FRESH6_WRONG, ids=["en", "zh"])
+def test_sixth_fresh_held_out_make_no_wrong_action(table):
+    """No phrasing of the sixth fresh set becomes an action other than the one the person asked for."""
+    total, understood, _missed, wrong = _measure(table)
+    print(f"fresh6 held-out: {understood}/{total} understood, {len(wrong)} wrong actions")
+    assert wrong == []
+
+
+# Measured on 2026-12-06, once (46a671f): en 80/103 = 77.7 %, zh 81/98 = 82.7 % understood. Strict, so
+# that a round of the grammar that lifts them past 90 % shows.
+_FRESH6_SHORT = [
+    pytest.param(
+        HELD_OUT_FRESH6_EN,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 80/103 = 77.7 % en understood"),
+    ),
+    pytest.param(
+        HELD_OUT_FRESH6_ZH,
+        marks=pytest.mark.xfail(strict=True, reason="measured: 81/98 = 82.7 % zh understood"),
+    ),
+]
+
+
+@pytest.mark.parametrize("table", _FRESH6_SHORT, ids=["en", "zh"])
+def test_sixth_fresh_held_out_are_understood(table):
+    """At least 90 % of the sixth fresh set's phrasings are understood: intent, duration and activity."""
+    total, understood, missed, wrong = _measure(table)
+    print(f"fresh6 held-out: {understood}/{total} understood ({understood / total:.0%}), {len(wrong)} wrong actions")
     assert understood / total >= 0.9, missed + wrong
