@@ -113,10 +113,21 @@ class Fault:
 
 def plan_faults(seed: int, cycles: int, engine: str = "postgresql") -> list[Fault]:
     rng = random.Random(f"{seed}:faults")
-    kinds, weights = (SQLITE_FAULT_KINDS, SQLITE_FAULT_WEIGHTS) if engine == "sqlite" else (FAULT_KINDS, FAULT_WEIGHTS)
+    if engine != "sqlite":
+        return [
+            Fault(
+                kind=rng.choices(FAULT_KINDS, weights=FAULT_WEIGHTS)[0], pause=rng.uniform(0.2, 2.0), pick=rng.random()
+            )
+            for _ in range(cycles)
+        ]
+    kinds = [rng.choices(SQLITE_FAULT_KINDS, weights=SQLITE_FAULT_WEIGHTS)[0] for _ in range(cycles)]
+    if cycles >= len(SQLITE_FAULT_KINDS):
+        # Few kinds, few faults in CI (5): every kind at least once, in a seeded order.
+        kinds = [*SQLITE_FAULT_KINDS, *kinds[len(SQLITE_FAULT_KINDS) :]]
+        rng.shuffle(kinds)
     faults = []
-    for _ in range(cycles):
-        kind, pause, pick = rng.choices(kinds, weights=weights)[0], rng.uniform(0.2, 2.0), rng.random()
+    for kind in kinds:
+        pause, pick = rng.uniform(0.2, 2.0), rng.random()
         if kind == "sqlite_lock":
             low, high = SQLITE_LOCK_SECONDS
             pause = low + (pause - 0.2) / 1.8 * (high - low)  # "a few seconds", from the same draw
