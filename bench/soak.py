@@ -22,6 +22,12 @@ fast shutdown and restart, an Agent's connection dropped. Lanes retry what a fau
 real client does (the same call id). A process that exits by itself is started again (as a
 supervisor would) and reported.
 
+``--engine sqlite`` runs the embedded product instead: one ``manage.py run_embedded`` on a new
+SQLite file (``tests.reliability.conftest.EmbeddedRig``), the same clients all on its one port, and
+the faults of that topology: SIGKILL of the server (started again after a seeded pause), an Agent's
+connection dropped, and another process holding ``BEGIN IMMEDIATE`` on the file for 1-5 s in place
+of the PostgreSQL restart (docs/reliability.md, *On SQLite*).
+
 When the operations are done and the faults are over, the soak waits for every result to be
 delivered and acked, then runs ``bench.history`` (the checker) over the database, what every Agent
 recorded and the process logs; it prints a one-line verdict and the JSON report. Exit status 1 on any
