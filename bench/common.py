@@ -4,7 +4,9 @@ Importing this module points the process at the bench's own services and sets Dj
 ``manage.py``), so a bench module imports it before any model. Environment (all optional):
 
     LINEUP_BENCH_DATABASE_URL  postgres://postgres@127.0.0.1:5432/lineup_bench — created and
-                               migrated on first use; every bench empties its tables first
+                               migrated on first use; every bench empties its tables first.
+                               ``sqlite:///FILE`` (only ``bench.soak --engine sqlite``): a new
+                               file, migrated; no Redis, no Celery settings
     LINEUP_BENCH_REDIS_URL     redis://127.0.0.1:6379/14 — broker and channel layer
     LINEUP_BENCH_QUEUE         lineup-bench — the Celery queue, purged before and after a run
     LINEUP_BENCH_LOG_DIR       where process logs go (default: a new temporary directory)
@@ -37,12 +39,20 @@ DATABASE_URL = os.environ.get("LINEUP_BENCH_DATABASE_URL") or DEFAULT_DATABASE_U
 REDIS_URL = os.environ.get("LINEUP_BENCH_REDIS_URL") or DEFAULT_REDIS_URL
 QUEUE = os.environ.get("LINEUP_BENCH_QUEUE") or DEFAULT_QUEUE
 
+# A ``sqlite:///FILE`` bench database is the embedded product's (``bench.soak --engine sqlite``):
+# no Redis, no Celery; the bench process only reads and seeds the file its server decides on.
+ENGINE = "sqlite" if DATABASE_URL.startswith("sqlite:") else "postgresql"
+
 # The bench's services, never whatever DATABASE_URL the calling shell has: a benchmark empties its
 # database. Servers inherit this environment (tests.support.processes.lineup_env).
 os.environ["DATABASE_URL"] = DATABASE_URL
-os.environ["REDIS_URL"] = REDIS_URL
-os.environ["LINEUP_CELERY_QUEUE"] = QUEUE
-os.environ["LINEUP_SCHEDULER"] = "celery"
+if ENGINE == "sqlite":
+    os.environ["REDIS_URL"] = ""  # the in-memory channel layer, as the embedded server's
+    os.environ["LINEUP_SCHEDULER"] = "none"  # the bench process schedules nothing: its server does
+else:
+    os.environ["REDIS_URL"] = REDIS_URL
+    os.environ["LINEUP_CELERY_QUEUE"] = QUEUE
+    os.environ["LINEUP_SCHEDULER"] = "celery"
 os.environ["LINEUP_REFERENCE_AGENT_URL"] = ""
 os.environ.setdefault("LINEUP_SECRET_KEY", "lineup-bench-only-not-a-secret-0123456789abcdefghijklmnopqrstuv")
 os.environ.setdefault("LINEUP_LOG_LEVEL", "WARNING")
@@ -87,6 +97,10 @@ def prepare_database() -> None:
     from psycopg import sql
 
     db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        # Only the SQLite soak: its file is new for every run, so migrated is empty.
+        call_command("migrate", interactive=False, verbosity=0)
+        return
     if "postgresql" not in db["ENGINE"]:
         raise BenchError(f"benchmarks need PostgreSQL, not {db['ENGINE']}")
     with psycopg.connect(**_psycopg_params(dbname="postgres"), autocommit=True) as admin:

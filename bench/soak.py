@@ -22,6 +22,12 @@ fast shutdown and restart, an Agent's connection dropped. Lanes retry what a fau
 real client does (the same call id). A process that exits by itself is started again (as a
 supervisor would) and reported.
 
+``--engine sqlite`` runs the embedded product instead: one ``manage.py run_embedded`` on a new
+SQLite file (``tests.reliability.conftest.EmbeddedRig``), the same clients all on its one port, and
+the faults of that topology: SIGKILL of the server (started again after a seeded pause), an Agent's
+connection dropped, and another process holding ``BEGIN IMMEDIATE`` on the file for 1-5 s in place
+of the PostgreSQL restart (docs/reliability.md, *On SQLite*).
+
 When the operations are done and the faults are over, the soak waits for every result to be
 delivered and acked, then runs ``bench.history`` (the checker) over the database, what every Agent
 recorded and the process logs; it prints a one-line verdict and the JSON report. Exit status 1 on any
@@ -40,6 +46,7 @@ import os
 import random
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -56,6 +63,11 @@ ROUND_TIMEOUT = 120.0  # a focus of at most 5 s whose result is not in after thi
 DRAIN_TIMEOUT = 90.0
 FAULT_KINDS = ("daphne", "worker", "beat", "redis", "postgres", "agent_drop")
 FAULT_WEIGHTS = (3, 2, 1, 2, 2, 2)
+# The embedded product (``--engine sqlite``) is one process: no worker, beat or Redis to kill. Its
+# "database restart" is another process holding SQLite's write lock (``BEGIN IMMEDIATE``) a while.
+SQLITE_FAULT_KINDS = ("server", "sqlite_lock", "agent_drop")
+SQLITE_FAULT_WEIGHTS = (3, 2, 2)
+SQLITE_LOCK_SECONDS = (1.0, 5.0)  # how long the outside process holds the lock (seeded in this range)
 ENDS = ("deadline", "interrupt", "close", "switch", "return")
 END_WEIGHTS = (45, 25, 10, 10, 10)
 MESSAGE_SHARE = 0.15
@@ -105,12 +117,28 @@ class Fault:
     pick: float  # which Daphne or which Agent, as a fraction
 
 
-def plan_faults(seed: int, cycles: int) -> list[Fault]:
+def plan_faults(seed: int, cycles: int, engine: str = "postgresql") -> list[Fault]:
     rng = random.Random(f"{seed}:faults")
-    return [
-        Fault(kind=rng.choices(FAULT_KINDS, weights=FAULT_WEIGHTS)[0], pause=rng.uniform(0.2, 2.0), pick=rng.random())
-        for _ in range(cycles)
-    ]
+    if engine != "sqlite":
+        return [
+            Fault(
+                kind=rng.choices(FAULT_KINDS, weights=FAULT_WEIGHTS)[0], pause=rng.uniform(0.2, 2.0), pick=rng.random()
+            )
+            for _ in range(cycles)
+        ]
+    kinds = [rng.choices(SQLITE_FAULT_KINDS, weights=SQLITE_FAULT_WEIGHTS)[0] for _ in range(cycles)]
+    if cycles >= len(SQLITE_FAULT_KINDS):
+        # Few kinds, few faults in CI (5): every kind at least once, in a seeded order.
+        kinds = [*SQLITE_FAULT_KINDS, *kinds[len(SQLITE_FAULT_KINDS) :]]
+        rng.shuffle(kinds)
+    faults = []
+    for kind in kinds:
+        pause, pick = rng.uniform(0.2, 2.0), rng.random()
+        if kind == "sqlite_lock":
+            low, high = SQLITE_LOCK_SECONDS
+            pause = low + (pause - 0.2) / 1.8 * (high - low)  # "a few seconds", from the same draw
+        faults.append(Fault(kind=kind, pause=pause, pick=pick))
+    return faults
 
 
 class OpSource:
@@ -733,7 +761,7 @@ class FaultInjector:
     def _apply(self, fault: Fault) -> None:
         began = time.time()
         target = fault.kind
-        if fault.kind in ("daphne", "worker", "beat", "redis"):
+        if fault.kind in ("daphne", "worker", "beat", "redis", "server"):
             role = fault.kind
             if fault.kind == "daphne":
                 role = ("daphne", "daphne-b")[int(fault.pick * 2)]
@@ -746,6 +774,9 @@ class FaultInjector:
             self.cluster.stop("fast")
             time.sleep(fault.pause)
             self.cluster.start()
+        elif fault.kind == "sqlite_lock":
+            target = self.cluster.path.name
+            self.cluster.hold_lock(fault.pause)
         else:
             agent = self.agents[int(fault.pick * len(self.agents))]
             target = agent.record.name
@@ -775,11 +806,59 @@ class FaultInjector:
             time.sleep(0.1)
 
 
+class SqliteFile:
+    """The SQLite soak's database: a file (what ``PostgresCluster`` is to the PostgreSQL soak, for
+    the fault injector), and its one fault, another process holding the write lock."""
+
+    def __init__(self, path: Path, log_dir: Path) -> None:
+        self.path, self.log_dir = path, log_dir
+        self.holds = 0
+
+    @property
+    def url(self) -> str:
+        return f"sqlite:///{self.path}"
+
+    def running(self) -> bool:
+        return True  # a file: nothing to start
+
+    def hold_lock(self, seconds: float) -> None:
+        """An outside process (another program, a backup, a second server started by mistake) takes
+        ``BEGIN IMMEDIATE`` on the file and holds it ``seconds``; the server's writes wait on its busy
+        timeout meanwhile. Blocks until that process committed and exited."""
+        self.holds += 1
+        script = (
+            "import sqlite3, sys, time\n"
+            "db = sqlite3.connect(sys.argv[1], timeout=60, isolation_level=None)\n"
+            "db.execute('BEGIN IMMEDIATE')\n"
+            "print('locked', flush=True)\n"
+            "time.sleep(float(sys.argv[2]))\n"
+            "db.execute('COMMIT')\n"
+            "print('released', flush=True)\n"
+        )
+        log_file = self.log_dir / f"sqlite-lock-{self.holds}.log"
+        with log_file.open("w") as out:
+            completed = subprocess.run(
+                [sys.executable, "-c", script, str(self.path), f"{seconds:.3f}"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=seconds + 90,
+                check=False,
+            )
+        if completed.returncode != 0 or "released" not in log_file.read_text():
+            raise RuntimeError(f"the lock holder failed ({completed.returncode}): {log_file.read_text()[-2000:]}")
+
+
 # --- the run ---------------------------------------------------------------------------------------
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--engine",
+        choices=("postgresql", "sqlite"),
+        default="postgresql",
+        help="postgresql: the production topology (default); sqlite: the embedded product (manage.py run_embedded)",
+    )
     parser.add_argument("--ops", type=int, default=1000, help="operations to run (default 1000)")
     parser.add_argument("--cycles", type=int, default=100, help="faults to apply (default 100)")
     parser.add_argument("--seed", type=int, default=None, help="the plan's seed (default: a new one, printed)")
@@ -808,9 +887,13 @@ def main(argv: list[str] | None = None) -> int:
     max_seconds = args.max_seconds or 120 + args.ops * 2.0 + args.cycles * 6.0
     run_dir = args.dir or Path(tempfile.mkdtemp(prefix="lineup-soak-"))
     run_dir.mkdir(parents=True, exist_ok=True)
+    engine_arg = " --engine sqlite" if args.engine == "sqlite" else ""
     log(
-        f"seed={seed} ops={args.ops} cycles={args.cycles} dir={run_dir} (replay: python -m bench.soak --seed {seed} --ops {args.ops} --cycles {args.cycles})"
+        f"seed={seed} ops={args.ops} cycles={args.cycles} engine={args.engine} dir={run_dir} "
+        f"(replay: python -m bench.soak{engine_arg} --seed {seed} --ops {args.ops} --cycles {args.cycles})"
     )
+    if args.engine == "sqlite":
+        return _main_sqlite(args, seed, max_seconds, run_dir)
 
     # The soak's own services, before Django is set up (bench.common reads these at import).
     from tests.support.processes import PostgresCluster, free_port
@@ -836,12 +919,50 @@ def main(argv: list[str] | None = None) -> int:
     return verdict
 
 
-def _run(args: argparse.Namespace, seed: int, max_seconds: float, run_dir: Path, cluster: Any, redis_port: int) -> int:
+def _main_sqlite(args: argparse.Namespace, seed: int, max_seconds: float, run_dir: Path) -> int:
+    """The embedded product: one ``manage.py run_embedded`` on a new SQLite file in ``run_dir``."""
+    (run_dir / "logs").mkdir(parents=True, exist_ok=True)
+    database = SqliteFile(run_dir / "lineup.sqlite3", run_dir / "logs")
+    os.environ["LINEUP_BENCH_DATABASE_URL"] = database.url  # bench.common: no Redis, no Celery
+    verdict = 1
+    try:
+        verdict = _run(args, seed, max_seconds, run_dir, database, None)
+    finally:
+        if verdict == 0 and not args.keep and args.dir is None:
+            shutil.rmtree(run_dir, ignore_errors=True)
+        elif verdict != 0 or args.keep:
+            log(f"kept {run_dir} (logs/, history.json, report.json, lineup.sqlite3)")
+    return verdict
+
+
+def _embedded_rig(run_dir: Path, database: SqliteFile) -> Any:
+    from bench import common
+    from tests.reliability.conftest import EmbeddedRig, embedded_env
+    from tests.support.processes import ProcessSupervisor, free_port
+
+    env = embedded_env(
+        run_dir / "data",
+        database_url=common.DATABASE_URL,
+        LINEUP_OUTBOX_REDELIVERY_SECONDS=str(REDELIVERY_SECONDS),
+        LINEUP_OUTBOX_REDELIVERY_MAX_SECONDS="4",
+        LINEUP_LOG_FORMAT="json",
+        LINEUP_REFERENCE_AGENT_URL="",
+        LINEUP_SERVE_STATIC="0",
+    )
+    return EmbeddedRig(
+        processes=ProcessSupervisor(run_dir / "logs"), log_dir=run_dir / "logs", daphne_port=free_port(), env=env
+    )
+
+
+def _run(args: argparse.Namespace, seed: int, max_seconds: float, run_dir: Path, cluster: Any, redis_port: Any) -> int:
     from bench import common, history  # sets Django up on the soak's own services
+
+    if args.engine == "sqlite":
+        rig = _embedded_rig(run_dir, cluster)
+        return _soak(args, seed, max_seconds, run_dir, cluster, rig, history, common)
     from tests.reliability.conftest import CrashRig
     from tests.support.processes import ProcessSupervisor, free_port, lineup_env
 
-    started = time.monotonic()
     supervisor = ProcessSupervisor(run_dir / "logs")
     env = lineup_env(
         REDIS_URL=common.REDIS_URL,
@@ -862,25 +983,47 @@ def _run(args: argparse.Namespace, seed: int, max_seconds: float, run_dir: Path,
         env=env,
         more_daphnes={"daphne-b": free_port()},
     )
+    return _soak(args, seed, max_seconds, run_dir, cluster, rig, history, common)
+
+
+def _soak(
+    args: argparse.Namespace,
+    seed: int,
+    max_seconds: float,
+    run_dir: Path,
+    cluster: Any,
+    rig: Any,
+    history: Any,
+    common: Any,
+) -> int:
+    """Start the topology, run the operations under the faults, drain, check the history."""
+    started = time.monotonic()
+    supervisor = rig.processes
+    sqlite = args.engine == "sqlite"
     stop = threading.Event()
     threads: list[threading.Thread] = []
     try:
-        rig.start("redis")
-        rig.wait_ready("redis")
+        if not sqlite:
+            rig.start("redis")
+            rig.wait_ready("redis")
         log("migrating the soak's database")
         common.prepare_database()
         source = OpSource(seed, args.ops)
-        daphne_ports = [rig.daphne_port, rig.more_daphnes["daphne-b"]]
+        daphne_ports = [rig.daphne_port] if sqlite else [rig.daphne_port, rig.more_daphnes["daphne-b"]]
         socket_threads, mcp_threads, people = create_world(seed, source, daphne_ports)
-        for role in ("daphne", "daphne-b", "worker", "beat"):
+        roles = ("server",) if sqlite else ("daphne", "daphne-b", "worker", "beat")
+        for role in roles:
             rig.start(role)
-        rig.wait_ready("daphne", "daphne-b", "worker", "beat", timeout=120)
-        log(
-            f"topology up in {time.monotonic() - started:.0f}s: 2 Daphne, worker, beat, Redis :{redis_port}, PostgreSQL :{cluster.port}"
-        )
+        rig.wait_ready(*roles, timeout=120)
+        if sqlite:
+            log(f"topology up in {time.monotonic() - started:.0f}s: run_embedded :{rig.daphne_port} on {cluster.path}")
+        else:
+            log(
+                f"topology up in {time.monotonic() - started:.0f}s: 2 Daphne, worker, beat, Redis :{rig.redis_port}, PostgreSQL :{cluster.port}"
+            )
 
         agents = [*socket_threads, *mcp_threads]
-        injector = FaultInjector(plan_faults(seed, args.cycles), args.ops, rig, cluster, agents)
+        injector = FaultInjector(plan_faults(seed, args.cycles, args.engine), args.ops, rig, cluster, agents)
         injector.source = source
         for name, target in (
             *((t.record.name, t.run) for t in agents),
@@ -926,6 +1069,7 @@ def _run(args: argparse.Namespace, seed: int, max_seconds: float, run_dir: Path,
 
         record = {
             "seed": seed,
+            "engine": args.engine,
             "ops": args.ops,
             "cycles": args.cycles,
             "ops_done": source.finished,

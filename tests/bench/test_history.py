@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench.history import Violations, _account, _check_logs, check_case
+from bench.history import LOCK_GRACE, Violations, _account, _check_logs, _lock_windows, check_case
 from tests.support.factories import at
 
 
@@ -54,6 +54,37 @@ def test_connection_errors_of_the_faults_are_counted_and_anything_else_is_a_viol
         "connection message": 1,
         "django.db.utils.OperationalError": 2,
     }, figures
+
+
+def test_sqlite_database_is_locked_is_the_lock_faults_only_inside_its_window(tmp_path):
+    """On SQLite (``bench.soak --engine sqlite``) the embedded server's log is read; "database is
+    locked" while another process held the write lock (until the busy timeout after the hold) is
+    that fault's, the same error elsewhere, or on a raw traceback without a time, is a violation."""
+    held_at = datetime(2026, 12, 6, 10, 0, 0, tzinfo=UTC).timestamp()
+    trace = "Traceback (most recent call last):\n  File ...\ndjango.db.utils.OperationalError: database is locked"
+
+    def stamped(seconds: float) -> str:
+        when = datetime.fromtimestamp(held_at + seconds, tz=UTC).isoformat().replace("+00:00", "Z")
+        return _line("scheduler.sweep_failed", exception=trace, timestamp=when)
+
+    (tmp_path / "server-2.log").write_text(
+        "\n".join([stamped(3), stamped(4 + LOCK_GRACE - 1), stamped(-60), stamped(4 + LOCK_GRACE + 30), trace])
+    )
+    record = {
+        "faults": [
+            {"kind": "agent_drop", "at": held_at - 60, "pause": 1.0},
+            {"kind": "sqlite_lock", "at": held_at, "pause": 4.0},
+        ]
+    }
+    violations, figures = Violations(), {}
+
+    _check_logs(tmp_path, violations, figures, lock_windows=_lock_windows(record))
+
+    details = [item["detail"] for item in violations.items]
+    assert figures["expected_log_errors"] == {"database is locked": 2}, figures
+    assert violations.by_check == {"log_exception": 3}, details
+    assert all(d.startswith("server-2.log: database is locked") for d in details), details
+    assert sum("no timestamp" in d for d in details) == 1, details
 
 
 def test_accounting_counts_lost_duplicated_unexpected_and_recovered_results_per_agent():

@@ -231,6 +231,7 @@ class EmbeddedRig:
     current: dict[str, ManagedProcess] = field(default_factory=dict)
     incarnations: Counter[str] = field(default_factory=Counter)
     kills: Counter[str] = field(default_factory=Counter)
+    self_exits: Counter[str] = field(default_factory=Counter)  # incarnations that died without a kill
     down: set[str] = field(default_factory=set)
     engine: str = "sqlite"
     roles: tuple[str, ...] = EMBEDDED_ROLES
@@ -254,6 +255,15 @@ class EmbeddedRig:
         self.kills[role] += 1
         self.down.add(role)
 
+    def supervise(self) -> list[str]:
+        """Start the server again if it exited without being killed (as ``CrashRig.supervise``:
+        the soak, bench/soak.py, counts such exits)."""
+        exited = [role for role, p in self.current.items() if role not in self.down and not p.alive]
+        for role in exited:
+            self.self_exits[role] += 1
+            self.start(role)
+        return exited
+
     def ready(self, role: str) -> bool:
         process = self.current[role]
         return process.alive and port_open(self.daphne_port)
@@ -276,12 +286,13 @@ class EmbeddedRig:
         return self.processes.describe(60)
 
 
-def embedded_env(data_dir: Path, **overrides: str) -> dict[str, str]:
-    """The embedded product's environment on this test's SQLite database: no Redis (so the
-    in-memory channel layer and the in-process scheduler), its data directory (the login file) its own."""
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "LINEUP_DEBUG")}
+def embedded_env(data_dir: Path, database_url: str | None = None, **overrides: str) -> dict[str, str]:
+    """The embedded product's environment on this test's SQLite database (or ``database_url``, a
+    ``sqlite:///`` file: the soak's, bench/soak.py): no Redis (so the in-memory channel layer and
+    the in-process scheduler), its data directory (the login file) its own."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "LINEUP_DEBUG", "LINEUP_CELERY_QUEUE")}
     env.update(
-        DATABASE_URL=subprocess_database_url(sqlite=True),
+        DATABASE_URL=database_url or subprocess_database_url(sqlite=True),
         LINEUP_SECRET_KEY=os.environ.get("LINEUP_SECRET_KEY") or TEST_SECRET_KEY,
         LINEUP_LOG_LEVEL="INFO",
         PYTHONUNBUFFERED="1",
