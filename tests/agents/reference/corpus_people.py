@@ -375,6 +375,7 @@ focus - 50 min | start | 3000 | -
 my daughter needs 10 min of addition practice | help
 could I practise division for 5 minutes? | help
 my brother is doing a 25 min focus, start it | help
+can I get a 10 minute focus? | start | 600 | -
 this quiz is too hard | help
 I don't want to stop, end it | help
 give me 20 more minutes | help
@@ -716,6 +717,8 @@ quiz状态 | status
 背乘法表20分钟 | start | 1200 | 背乘法表
 除法测验五分钟 | help
 停一下专注 | stop
+新概念英语30分钟 | start | 1800 | 新概念英语
+新专注：尤克里里，20分钟 | start | 1200 | 尤克里里
 """
 
 HELD_OUT_PEOPLE_EN = """
