@@ -750,9 +750,9 @@ _EN_ACTIVITY_EDGES = _Template(
     r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap))+$"
-    r"|^(?:(?:one|a|an|new|another)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013-]\s*|\s+|$)"
+    r"|^(?:(?:one|a|an|new|another)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block)$"
-    r"|[\s.,!?;:\"'\u2013-]+$|^[\s,;:\"'\u2013-]+",
+    r"|[\s.,!?;:\"'\u2013\u2014-]+$|^[\s,;:\"'\u2013\u2014-]+",
     re.IGNORECASE,
 )
 # Words that are a request, not what it is for: never an activity on their own.
@@ -1051,7 +1051,7 @@ _ZH_START_VERB = re.compile(
 )
 _ZH_LEADING_FILLER = _Template(
     r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|另外|再|又|"
-    r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个|定时|开个|"
+    r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|我正在|我在|正在|可以|能不能|能|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
 )

@@ -376,6 +376,23 @@ my daughter needs 10 min of addition practice | help
 could I practise division for 5 minutes? | help
 my brother is doing a 25 min focus, start it | help
 can I get a 10 minute focus? | start | 600 | -
+could I do 20 minutes of drawing? | start | 1200 | drawing
+can i have a 45 min focus for my report | start | 2700 | my report
+may I practise multiplication for 4 minutes | quiz | 240 | multiplication
+could I study multiplication tables for 5 mins please? | start | 300 | study multiplication tables
+timer: 30 min, laundry | start | 1800 | laundry
+focus — 20 min — emails | start | 1200 | emails
+25 min focus, go | start | 1500 | -
+journaling for 10 min now | start | 600 | journaling
+homework 45 minutes starting now | start | 2700 | homework
+do something fun for 10 minutes | start | 600 | something fun
+learn spanish for 30 | ask
+foucs 25 min | start | 1500 | -
+both of them, stop | stop
+ok I'm done with the quiz, stop it | stop
+where am i at | help
+how much longer on this timer | status
+my son needs a 5 min times tables quiz, start it for him | quiz | 300 | multiplication
 this quiz is too hard | help
 I don't want to stop, end it | help
 give me 20 more minutes | help
@@ -719,6 +736,20 @@ quiz状态 | status
 停一下专注 | stop
 新概念英语30分钟 | start | 1800 | 新概念英语
 新专注：尤克里里，20分钟 | start | 1200 | 尤克里里
+来个 quiz 吧，乘法 5 分钟 | quiz | 300 | multiplication
+考一下九九乘法表，两分钟 | quiz | 120 | multiplication
+数学小测试 6 分钟 | quiz | 360 | mixed
+随便学点什么一小时 | start | 3600 | -
+我在练琴，计时四十分钟 | start | 2400 | 练琴
+专心背单词20分钟 | start | 1200 | 背单词
+定个时，25分中 | start | 1500 | -
+全都停掉 | stop
+两个都停 | stop
+把口算停了，计时继续 | stop
+进度咋样 | status
+还剩几分钟呀 | status
+女儿要练减法，帮她开个5分钟的 | quiz | 300 | subtraction
+弟弟在做口算10分钟 | help
 """
 
 HELD_OUT_PEOPLE_EN = """
