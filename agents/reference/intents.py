@@ -213,6 +213,8 @@ class _Grammar:
             "EN_DEFAULT": _alternation([w for a in default for w in (*a.words["en"], *a.nouns["en"]) if " " not in w]),
             "EN_DEFAULT_NOUNS": _alternation([w for a in default for w in a.nouns["en"]]),
             "ZH_DEFAULT_NOUNS": "(?i:" + _alternation([w for a in default for w in a.nouns["zh"]]) + ")",
+            # the default app's Chinese words ("专心读书" is 读书): a request word, no part of what it is for
+            "ZH_DEFAULT_WORDS": _alternation([w for a in default for w in a.words["zh"] if not _LATIN.match(w)]),
         }
         self.unitless = unitless
         self._compiled: dict[tuple[int, str], re.Pattern[str]] = {}
@@ -442,6 +444,7 @@ def _forgive_typos(g: _Grammar, text: str) -> str:
     text = re.sub(r"[A-Za-z]+", lambda match: _keyword_for(g, match), text)
     text = _BARE_CONTRACTIONS.sub(_contraction, text)
     text = re.sub(r"\br(?=\s+you\b)", "are", text, flags=re.IGNORECASE)  # "r u still timing me"
+    text = re.sub(r"(?<=[\d零〇一二两三四五六七八九十半])\s*分中", "分钟", text)  # a homophone typed for 分钟
     # What the apps declare as typed by mistake (a pinyin homophone: "专住" for "专注").
     return g.typo_pattern.sub(lambda match: g.typos[match.group(0)], text) if g.typo_pattern else text
 
@@ -568,7 +571,11 @@ _EN_KEEP = re.compile(
 _ZH_KEEP_FIRST = re.compile(
     r"^(?:除了|除开)(?P<kept>.+?)(?:以外|之外)?[,，\s]*(?=(?:其他|其它|别的|剩下的)?的?(?:都|全|也|统统))"
 )
-_ZH_KEEP_AFTER = re.compile(r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续)(?P<kept>.+)$")
+_ZH_KEEP_AFTER = re.compile(
+    r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续)(?P<kept>.+)$"
+    # the kept thing first, then the keep word ("停一下<noun>，<other noun>继续")
+    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停)(?:做|进行|着|吧)*[。.!！\s]*$"
+)
 
 
 def _stop_keeping(g: _Grammar, stop: str, kept: str, language: Language) -> Intent:
@@ -613,7 +620,7 @@ _EN_STOP_CLAUSE = _Template(
     rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:stop|off|end|cancel)"
     r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
-    r"|no\s+more(?:\s+@EN_NOUNS@)?|i\s+give\s+up|give\s+up|call\s+it\s+a\s+day"
+    r"|no\s+more(?:\s+@EN_NOUNS@)?|(?:i\s+)?give\s+up(?:\s+on\s+(?:the|this|my|that)\s+(?:\w+\s+)?@EN_NOUNS@)?|call\s+it\s+a\s+day"
     r"|i\s+(?:don'?t|do\s+not)\s+want\s+to\s+(?:@EN_NOUNS@|continue|keep\s+going|go\s+on|do\s+(?:this|it)(?:\s+now)?)(?:\s+any\s*more)?"
     r"|i'?m\s+not\s+(?:doing|@EN_NOUNS@\s+on)\s+(?:this|it)(?:\s+any\s*more)?"
     r")(?:\s+(?:now|please|already|then|anymore|any\s+more|for\s+now|for\s+today|right\s+now|thanks|thank\s+you))*$",
@@ -631,7 +638,7 @@ _EN_STATUS = _Template(
     r"\bhow\s+(?:much|long|many)(?:\s+\w+){0,4}\s+(?:left|remaining|remain|longer|to\s+go)\b"
     r"|\b(?:time|minutes|mins|seconds|hours)\s+(?:left|remaining|to\s+go)\b|\bremaining\s+time\b"
     r"|\bhow\s+long\s+(?:till|til|'til|until|before)\s+(?:it|this|the|my|i'?m|i\s+am|i'?ll|i\s+can|we)\b"
-    r"|^(?:what'?s\s+the\s+)?status\b|^(?:(?:the|my)\s+)?(?:\w+\s+)?@EN_NOUNS@\s+status\b|\bstatus\s+(?:of|on)\s+(?:the|my)\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
+    r"|^(?:what'?s\s+the\s+)?status\b|^(?:quick\s+)?time\s+check\b|\bhow\s+far\s+(?:along\s+)?(?:am\s+i|are\s+we|is\s+it)\b|^(?:(?:the|my)\s+)?(?:\w+\s+)?@EN_NOUNS@\s+status\b|\bstatus\s+(?:of|on)\s+(?:the|my)\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
     # "is my <noun> still going", "is the reading <noun> over yet", "is it over yet"
     rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
@@ -652,6 +659,17 @@ _EN_QUESTION = re.compile(
     r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i)\b)\w",
     re.IGNORECASE,
 )
+# Someone else opening a message: their doing, not this person's request (unless one follows: _EN_OWN_REQUEST).
+_EN_SOMEONE = (
+    r"^(?:(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|friends?|mom|mum|mother|dad|father|teacher|kids?|son|daughter|classmates?"
+    r"|roommates?|wife|husband|partner|boss|coworkers?|colleagues?)|he|she|they|someone|somebody|everyone|everybody)"
+)
+# The person's own request after someone else's need ("my daughter needs 10 min of <app's work>, start it").
+_EN_OWN_REQUEST = re.compile(
+    r"[,.;!]\s*(?:(?:ok(?:ay)?|so)\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:start|begin|set\s+up|run|kick\s+off)"
+    r"\s+(?:it|that|this|one)(?:\s+(?:for\s+(?:her|him|them)|please|pls|now|up))*[\s?.!]*$|[,.;!]\s*go[\s.!]*$",
+    re.IGNORECASE,
+)
 _EN_NOT_A_FOCUS = re.compile(
     r"\b(?:don'?t|do\s+not|never|no|not|break|rest|nap|sleep|snooze|remind|alarm|wait|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
     r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
@@ -662,19 +680,18 @@ _EN_NOT_A_FOCUS = re.compile(
     # "I usually study for an hour", "my teacher said to…", "at 3pm…", "on monday…"), a length judged
     r"|\b(?:can't|cannot|couldn't|won't|shouldn't|wouldn't|isn't|wasn't|usually|always|often|sometimes|normally|daily"
     r"|every\s+(?:day|morning|evening|night|week|time)|wish|hope|said|says|told|tells)\b"
-    r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much)\b"
+    r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much|hard|easy|difficult|boring)\b"
     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekend\b"
     # a statement about a thing, no request: "<noun> sounds like a pasta", "<noun> is hard"
     r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
     # someone else's doing ("my brother is doing…", "she wants…"), done already, a score reported
-    r"|^(?:(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|friends?|mom|mum|mother|dad|father|teacher|kids?|son|daughter|classmates?"
-    r"|roommates?|wife|husband|partner|boss|coworkers?|colleagues?)|he|she|they|someone|somebody|everyone|everybody)\b"
+    r"|" + _EN_SOMEONE + r"\b"
     r"|^(?:just\s+|already\s+)?[a-z]+ed\s+(?:a|an|the|my|for|\d)|\b(?:already|finished|completed)\b"
     r"|\bgot\s+(?:a\s+)?\d+(?!\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|m|h|s)\b)|\bscored\b"
     r"|\d\s*/\s*\d+(?!\s*(?:of\s+)?(?:an?\s+)?(?:hours?|hrs?|h|minutes?|mins?)\b)|\b\d+\s+out\s+of\s+\d+|\b\d+\s+(?:right|wrong|correct)\b"
     r"|^say\s+(?:i|we)\b|\bwhat\s+if\b|\bthen\s+what\b"
     # another verb on what runs: it is no start (pause, reset, extend, "add 5 more minutes")
-    r"|\b(?:pause[sd]?|pausing|resume|reset|restart|extend|lengthen|shorten|prolong)\b|\badd\s+(?:\S+\s+)?more\b|\bby\s+\d"
+    r"|\b(?:pause[sd]?|pausing|resume|reset|restart|extend|lengthen|shorten|prolong)\b|\b(?:add|give\s+me)\s+(?:\S+\s+)?more\b|\bby\s+\d"
     # rounds over again ("2 x 25 min", "x2", "twice"): one start would be a part of it, a guess
     r"|\b\d+\s*x\b|\bx\s*\d+\b|\b(?:twice|thrice|\d+\s+(?:rounds|sessions))\b"
     # a liking said, no request ("I love focusing")
@@ -706,6 +723,8 @@ _EN_LEAD = re.compile(
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
     r"|let'?s\s+|let\s+(?:me|us)\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
+    # a question that is a request ("could I read for…") and what the person says they are doing ("I'm painting")
+    r"|(?:can|could|may)\s+i\s+(?:(?:maybe|please|just)\s+)*|(?:i'?m|i\s+am)\s+(?:(?:working|busy)\s+(?:on|with)\s+)?"
     r"|(?:start|begin)(?:\s+(?:a|an|the|my))?\s+(?=\w+ing\b)|time\s+me\s+(?:while\s+i(?:'m|\s+am)?\s+)?)+",
     re.IGNORECASE,
 )
@@ -731,16 +750,18 @@ _EN_ACTIVITY_EDGES = _Template(
     r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap))+$"
-    r"|^(?:(?:one|a|an)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s+|$)"
+    r"|^(?:(?:one|a|an|new|another)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block)$"
-    r"|[\s.,!?;:\"']+$|^[\s,;:\"']+",
+    r"|[\s.,!?;:\"'\u2013\u2014-]+$|^[\s,;:\"'\u2013\u2014-]+",
     re.IGNORECASE,
 )
 # Words that are a request, not what it is for: never an activity on their own.
 _EN_NOT_AN_ACTIVITY = _Template(
     r"^(?:@EN_DEFAULT@|a|an|the|me|it|this|that|now|please|session|round|start|begin|run|set|go|do|get|"
     r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|sprint|block|more|another|just|ok|okay|"
-    r"fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|"
+    r"fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|pls|plz|go|starting(?:\s+now)?|right\s+now|"
+    # a placeholder, no activity said ("start something for 20 minutes")
+    r"something|anything|stuff|whatever|things|smth|sth|"
     r"of|for|on|with|to|one)?$",
     re.IGNORECASE,
 )
@@ -752,9 +773,9 @@ _EN_REQUEST_VERB = _Template(
 
 
 def _clean_english_activity(g: _Grammar, raw: str) -> str | None:
-    activity = _EN_LEAD.sub("", raw.strip())
+    activity = raw.strip()
     while True:
-        cleaned = g(_EN_ACTIVITY_EDGES).sub("", g(_EN_REQUEST_VERB).sub("", activity)).strip()
+        cleaned = g(_EN_ACTIVITY_EDGES).sub("", g(_EN_REQUEST_VERB).sub("", _EN_LEAD.sub("", activity))).strip()
         if cleaned == activity:
             break
         activity = cleaned
@@ -865,13 +886,49 @@ def _another_apps_work(g: _Grammar, activity: str | None) -> bool:
     return bool(activity) and any(g.work[app.app_id].search(activity or "") for app in g.named if "start" in app.tools)
 
 
+def _own_request(text: str, someone: str, request: re.Pattern[str]) -> str:
+    """Someone else's need followed by the person's own request for an app's work ("my daughter needs 10 min
+    of addition practice, start it", "孩子要练乘法，开个10分钟的<noun>"): the request is this person's, so
+    the opening no longer makes it someone else's doing. Without a request after it, ``text`` as it is."""
+    if request.search(text) is None:
+        return text
+    return re.sub(someone, "", text, count=1, flags=re.IGNORECASE)
+
+
+# Words that only say "let's go" ("ok lets do this.", "no distractions", "phone away"): a start, no activity.
+_EN_GO = re.compile(
+    r"(?:^|(?<=[,.!;]))\s*(?:(?:ok(?:ay)?|alright|all\s+right|right)[,\s]+)?let'?s\s+(?:do\s+(?:this|it)|go)(?=\s*(?:[,.!;]|$))",
+    re.IGNORECASE,
+)
+_EN_NO_DISTRACTIONS = re.compile(
+    r"[,.;!]\s*(?:(?:no|zero)\s+distractions?|phones?\s+(?:away|off|down)|let'?s\s+go)(?=\s*(?:[,.!;]|$))",
+    re.IGNORECASE,
+)
+# "20 more minutes of studying": a length, said as more of it (not "add 5 more minutes": another verb).
+_EN_MORE = re.compile(r"(?<=\d)\s+more(?=\s+(?:minutes?|mins?|hours?|hrs?|seconds?|secs?)\b)", re.IGNORECASE)
+# "grind chem for 45": a bare number where a length goes — minutes? hours? — ask how long, never a guess.
+_EN_FOR_NUMBER = re.compile(r"(?P<act>.+?)\s+for\s+\d{1,3}[\s.!?]*", re.IGNORECASE)
+
+
 def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    if not re.search(r"\b(?:add|give|extend|another)\b", text, re.IGNORECASE):
+        text = _EN_MORE.sub("", text)
+    text = _EN_NO_DISTRACTIONS.sub("", _EN_GO.sub(" start ", text)).strip()
     keep = _EN_KEEP.search(text)
     if keep is not None:
         stop = text[: keep.start()]
         if _all_clauses(stop, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(stop):
             return _stop_keeping(g, stop, keep.group("kept"), "en")
     if _all_clauses(text, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
+        return Stop(language="en", target=_stop_target(g, text))
+    clauses = _clauses(text, _EN_SEPARATORS)
+    if (
+        len(clauses) > 1
+        and g(_EN_STOP_CLAUSE).fullmatch(clauses[-1])
+        and not english_durations(text)
+        and not re.search(r"\b(?:don'?t|do\s+not|not|never|no|if|keep|should|would)\b", text, re.IGNORECASE)
+    ):
+        # "this quiz is too hard, end it": a stop said last, after why (no duration, nothing kept)
         return Stop(language="en", target=_stop_target(g, text))
     if g(_EN_STATUS).search(text):
         return Status(language="en")
@@ -881,7 +938,9 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     named = _named(g, text, ("en",))
     if named is not None and "start" not in named.tools:
         return Help(language="en")  # about an app that is not started ("add to my notes: …")
-    if named is not None and not (_EN_NOT_A_FOCUS.search(text) or _EN_QUESTION.match(text)):
+    if named is not None and not (
+        _EN_NOT_A_FOCUS.search(_own_request(text, _EN_SOMEONE, _EN_OWN_REQUEST)) or _EN_QUESTION.match(text)
+    ):
         spans = english_durations(text)
         span = first_duration(spans, text, EN_JOINER)
         if g.default_words["en"].search(text) and _more_than_its_work(g, named, _english_activity(g, text, span), "en"):
@@ -907,6 +966,8 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return unitless
     if _EN_QUESTION.match(text) or _EN_NOT_A_FOCUS.search(text) or _EN_STOP_WORD.search(text):
         return Help(language="en")
+    if span is None and (bare_for := _EN_FOR_NUMBER.fullmatch(text)) is not None:
+        return Help(language="en", missing_duration=True, activity=_clean_english_activity(g, bare_for.group("act")))
     if span is not None and _english_bare(text, span):
         return _outcome(g, span.seconds, None, "en") if awaiting_duration else Help(language="en")
     activity = _english_activity(g, framed, span) if g.default is not None and g.default.activity else None
@@ -928,7 +989,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
     r"(?:其他|其它|别的|剩下的|好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
-    r"|全部|全都|都|所有的?|统统|一起)*"
+    r"|全部|全都|都|所有的?|统统|一起|两个|俩)*"
 )
 # What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
 # never a time: "取消明天的<noun>" is no stop of this one).
@@ -940,7 +1001,7 @@ _ZH_STOP_CORE = (
 )
 _ZH_STOP_CLAUSE = _Template(
     # the thing may come first ("<noun>不做了", "把<noun>关了") or after ("结束阅读<noun>", "停止<noun>")
-    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就)?\s*"
+    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就)?\s*我?\s*"
     rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
@@ -950,7 +1011,7 @@ _ZH_FILLER_CLAUSE = re.compile(
 _ZH_STATUS = _Template(
     r"还(?:剩|有|要)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|@ZH_NOUNS@)什么"
-    r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|(?i:(?<![a-z])status(?![a-z]))|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
+    r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
@@ -958,6 +1019,14 @@ _ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|
 _ZH_YES_NO = re.compile(
     r"^(?![你您]?(?:可以|可不可以|能不能|能|请|帮我|麻烦|给我|来)).*(?<!好|以|行|能)吗[?？。!！\s]*$"
 )  # "25分钟够吗", "一个小时会累吗" ask; "…25分钟好吗", "…可以吗" are polite requests
+_ZH_SOMEONE = (
+    r"^(?:我的?|我们的?)?(?:弟弟|哥哥|姐姐|妹妹|妈妈|爸爸|同学们?|朋友们?|室友|老师|孩子|儿子|女儿|同事|老公|老婆|男朋友|女朋友)"
+    r"|^(?:他|她)们?(?:在|也|都|正|刚|要|想|说|开)|^(?:大家|别人|有人)"
+)
+# The person's own request after someone else's need ("孩子要练<app's work>，开个10分钟的<noun>").
+_ZH_OWN_REQUEST = re.compile(
+    r"[，,。\s]+(?:请|麻烦你?)?(?:帮(?:他|她|我|孩子)|给(?:他|她|我|孩子))?(?:开|来|开始|启动|定)(?:一?个)?(?![^，,。]*[吗？?])"
+)
 _ZH_NOT_A_FOCUS = _Template(
     # hypotheticals (如果…), a score asked back, "不做…" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
     r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)"
@@ -969,23 +1038,25 @@ _ZH_NOT_A_FOCUS = _Template(
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|"
     # someone else's doing, done already, a score, another verb on what runs, rounds over again, a liking
-    r"^(?:我的?|我们的?)?(?:弟弟|哥哥|姐姐|妹妹|妈妈|爸爸|同学们?|朋友们?|室友|老师|孩子|儿子|女儿|同事|老公|老婆|男朋友|女朋友)|^(?:他|她)们?(?:在|也|都|正|刚|要|想|说|开)|^(?:大家|别人|有人)|"
+    + _ZH_SOMEONE
+    + r"|"
     r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)完|完成了|搞定了?|得了|拿了|答对|答错|重置|重新开始|重来|重启|延长|加长|缩短|再加|多加|加时|续时|"
     r"[两二三四五六七八九十\d]\s*(?:次|轮|遍|个@ZH_NOUNS@)|^我(?:很|真|超|最)?(?:喜欢|爱)|"
     r"以后|之后|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
-    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又)*\s*(?:开始|来|start|begin)"
+    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又)*\s*(?:开始|来|start|begin|定时|定个时)"
     r"|[，,。\s](?:开始|start)(?:吧|啦)?[。!！\s]*$",  # "那就30分钟吧，开始"
     re.IGNORECASE,
 )
 _ZH_LEADING_FILLER = _Template(
     r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|另外|再|又|"
-    r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|@ZH_DEFAULT_NOUNS@于?|设个|设置|定个|开个|可以|能不能|能|"
+    r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
+    r"开启|启动|打开|我正在|我在|正在|可以|能不能|能|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
 )
 _ZH_TRAILING_FILLER = _Template(
-    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|左右|上下|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
+    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
 )
 # A one-character verb before the duration and its object after it read as one activity:
 # "做20分钟作业" -> "做作业", "看半小时书" -> "看书".
@@ -1002,7 +1073,7 @@ def _strip_zh(g: _Grammar, segment: str) -> str:
 
 # English request words in a Chinese message ("<noun> 25 min on 数学", "start 25分钟 for 写作业").
 _ZH_ENGLISH_FILLER = _Template(
-    r"^(?:(?:please|pls|start|begin|let'?s|a|an|the|@EN_DEFAULT_NOUNS@|session|round|on|for|of|doing|about|to|now)\b[\s,:]*)+",
+    r"^(?:(?:please|pls|start|begin|let'?s|a|an|the|@EN_DEFAULT_NOUNS@|session|round|on|for|of|doing|about|to|now)(?![A-Za-z])[\s,:]*)+",
     re.IGNORECASE,
 )
 _ZH_ENGLISH_TRAILING = _Template(
@@ -1048,11 +1119,19 @@ _ZH_FRAME = re.compile(
 )
 
 
+# A placeholder where the activity goes ("开始点什么10分钟", "随便干点啥"): a start with no activity said.
+_ZH_PLACEHOLDER = re.compile(
+    r"(?:随便)?(?:做|干|弄|搞|来|学)?点儿?(?:什么|啥|东西)|随便(?:做|干|弄|搞)?(?:点|些)?(?:什么|啥)?"
+)
+
+
 def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    if chinese_durations(text) or english_durations(text):
+        text = _ZH_PLACEHOLDER.sub(" 开始 ", text).strip()
     first, after = _ZH_KEEP_FIRST.search(text), _ZH_KEEP_AFTER.search(text)
     for keep, stop in ((first, text[first.end() :] if first else ""), (after, text[: after.start()] if after else "")):
         if keep is not None and stop and _all_clauses(stop, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
-            return _stop_keeping(g, stop, keep.group("kept"), "zh")
+            return _stop_keeping(g, stop, keep.group("kept") or keep.group("kept_first"), "zh")
     if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
         return Stop(language="zh", target=_stop_target(g, text))
     if g(_ZH_STATUS).search(text):
@@ -1064,7 +1143,9 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if named is not None and "start" not in named.tools:
         return Help(language="zh")
     if named is not None and not (
-        g(_ZH_NOT_A_FOCUS).search(text) or _ZH_QUESTION.search(text) or _ZH_YES_NO.match(text)
+        g(_ZH_NOT_A_FOCUS).search(_own_request(text, _ZH_SOMEONE, _ZH_OWN_REQUEST))
+        or _ZH_QUESTION.search(text)
+        or _ZH_YES_NO.match(text)
     ):
         spans = chinese_durations(text) or english_durations(text)
         span = first_duration(spans, text, ZH_JOINER)

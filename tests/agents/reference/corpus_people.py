@@ -23,6 +23,14 @@ reset, extend) and a stop that names what it keeps; another app's work inside a 
 people write it ("1h30", "一个钟", "one hour and a quarter", "1/2 hour"; "a few minutes" asks); the
 quiz's short kind names and a kind it cannot do (division); colloquial practice verbs, mixed languages,
 request frames, polite stops and status, and fillers or emoji around an activity.
+
+The last rows of each tuning table (from "begin something for 20 mins" / "开始做点什么 15 分钟") were
+written for round 7 (decision 0064, amended), wrong actions first: a placeholder activity ("something",
+点什么) and a question-form request ("could I…"); the quiz asked in Chinese with an English noun, the times
+table or a maths test (来个quiz, 乘法表测一下, 数学测试); activities cut cleanly (trailing "go"/"pls", a label
+"focus: guitar", "I'm painting", 专心读书, 定时, 专注模式); typos and units (fokus, 分中, "for 45" asks);
+stops of both or of one kept by name last (测验继续); status slang; someone else's need followed by the
+person's own request ("…, start it", 开个10分钟的测验).
 """
 
 from __future__ import annotations
@@ -324,6 +332,71 @@ I really like the 25 minute timer | help
 add quiz 5 min to my notes | help
 write down: quiz me on addition for 5 minutes | help
 note: 10 min multiplication quiz | help
+begin something for 20 mins | start | 1200 | -
+focus on something for 15 min | start | 900 | -
+do stuff for 30 minutes | start | 1800 | -
+could I practice subtraction for 6 minutes? | quiz | 360 | subtraction
+can I do some multiplication practice for 10 min? | quiz | 600 | multiplication
+could I get a 3 minute addition drill? | quiz | 180 | addition
+can i focus for 20 minutes? | start | 1200 | -
+could I read for 25 minutes? | start | 1500 | read
+writing for 30 minutes go | start | 1800 | writing
+reading 20 min, start | start | 1200 | reading
+coding for an hour, starting now | start | 3600 | coding
+sketching 15 minutes pls | start | 900 | sketching
+focus 25 min on flashcards now | start | 1500 | flashcards
+new focus - 14 mins | start | 840 | -
+focus: piano, 25 minutes | start | 1500 | piano
+fifteen minute focus, folding laundry | start | 900 | folding laundry
+set a timer for an hour, I'm knitting | start | 3600 | knitting
+timer for 40 minutes, I'm working on my essay | start | 2400 | my essay
+twenty minute timer please, im journaling | start | 1200 | journaling
+start a fokus for 25 minutes | start | 1500 | -
+fokus 10 min | start | 600 | -
+focsu for 45 minutes | start | 2700 | -
+grind physics for 40 | ask
+study bio for 30 | ask
+okay lets do this. 35 mins, no distractions | start | 2100 | -
+alright lets go. 40 minutes, phone away | start | 2400 | -
+15 more minutes of revising | start | 900 | revising
+10 more minutes of reading please | start | 600 | reading
+i give up on the quiz, end it | stop
+this quiz is too hard, end it | stop
+quick time check | status
+how far along are we? | status
+how far along am I? | status
+my daughter needs 12 min of addition practice, start it please | quiz | 720 | addition
+my son wants 5 minutes of multiplication practice, can you start it | quiz | 300 | multiplication
+my kid needs a 15 min subtraction drill, go | quiz | 900 | subtraction
+let me practise addition for 5 min? | quiz | 300 | addition
+could I maybe do a focus on something for 10 minutes | start | 600 | -
+start whatever for 25 minutes | start | 1500 | -
+focus - 50 min | start | 3000 | -
+my daughter needs 10 min of addition practice | help
+could I practise division for 5 minutes? | help
+my brother is doing a 25 min focus, start it | help
+can I get a 10 minute focus? | start | 600 | -
+could I do 20 minutes of drawing? | start | 1200 | drawing
+can i have a 45 min focus for my report | start | 2700 | my report
+may I practise multiplication for 4 minutes | quiz | 240 | multiplication
+could I study multiplication tables for 5 mins please? | start | 300 | study multiplication tables
+timer: 30 min, laundry | start | 1800 | laundry
+focus — 20 min — emails | start | 1200 | emails
+25 min focus, go | start | 1500 | -
+journaling for 10 min now | start | 600 | journaling
+homework 45 minutes starting now | start | 2700 | homework
+do something fun for 10 minutes | start | 600 | something fun
+learn spanish for 30 | ask
+foucs 25 min | start | 1500 | -
+both of them, stop | stop
+ok I'm done with the quiz, stop it | stop
+where am i at | help
+how much longer on this timer | status
+my son needs a 5 min times tables quiz, start it for him | quiz | 300 | multiplication
+this quiz is too hard | help
+I don't want to stop, end it | help
+give me 20 more minutes | help
+add 10 more minutes | help
 """
 
 TUNING_ZH = """
@@ -613,6 +686,70 @@ quiz状态 | status
 把口算5分钟记到笔记里 | help
 笔记：口算练习5分钟 | help
 记一下：考考我乘法5分钟 | help
+开始做点什么 15 分钟 | start | 900 | -
+做点什么二十分钟 | start | 1200 | -
+随便干点啥30分钟 | start | 1800 | -
+来个quiz，加法，4min | quiz | 240 | addition
+来个quiz，乘法，5分钟 | quiz | 300 | multiplication
+九九乘法表测一下，5分钟 | quiz | 300 | multiplication
+乘法表考一下 十分钟 | quiz | 600 | multiplication
+帮我测一下九九乘法表，3分钟 | quiz | 180 | multiplication
+数学测试10分钟 | quiz | 600 | mixed
+来个数学小测，五分钟 | quiz | 300 | mixed
+算术测验 8 分钟 | quiz | 480 | mixed
+做一个加法quiz，两分钟 | quiz | 120 | addition
+我要练字，给我计时二十分钟 | start | 1200 | 练字
+我要看书，帮我计时半小时 | start | 1800 | 看书
+麻烦开启一个四十五分钟的专注 | start | 2700 | -
+麻烦开一个二十分钟的番茄钟 | start | 1200 | -
+专心读书一个小时 | start | 3600 | 读书
+专心写代码45分钟 | start | 2700 | 写代码
+专注模式 2小时 | start | 7200 | -
+专注模式25分钟 | start | 1500 | -
+定时 50 分钟 | start | 3000 | -
+定时二十分钟 | start | 1200 | -
+帮我start一个timer，40分钟 | start | 2400 | -
+帮我开个focus 20分钟 | start | 1200 | -
+专注25分中 | start | 1500 | -
+看书30分中 | start | 1800 | 看书
+两个都停掉吧 | stop
+都给我停了吧 | stop
+全都停了吧 | stop
+停一下计时，口算继续 | stop
+把专注停了，口算继续做 | stop
+这个测验我不做了，停掉吧 | stop
+现在进度怎么样了 | status
+还有几分钟啊 | status
+还剩几分钟了 | status
+进度如何 | status
+孩子要练加法，开个6分钟的测验 | quiz | 360 | addition
+我女儿要做加法练习，开5分钟 | quiz | 300 | addition
+儿子想练减法，帮他开个8分钟的测验 | quiz | 480 | subtraction
+写作业四十分钟，开始 | start | 2400 | 写作业
+读书半小时，现在开始 | start | 1800 | 读书
+新专注：吉他，35分钟 | start | 2100 | 吉他
+我在画画，帮我计时一个小时 | start | 3600 | 画画
+孩子要练乘法10分钟 | help
+数学考试复习一个小时 | start | 3600 | 数学考试复习
+背乘法表20分钟 | start | 1200 | 背乘法表
+除法测验五分钟 | help
+停一下专注 | stop
+新概念英语30分钟 | start | 1800 | 新概念英语
+新专注：尤克里里，20分钟 | start | 1200 | 尤克里里
+来个 quiz 吧，乘法 5 分钟 | quiz | 300 | multiplication
+考一下九九乘法表，两分钟 | quiz | 120 | multiplication
+数学小测试 6 分钟 | quiz | 360 | mixed
+随便学点什么一小时 | start | 3600 | -
+我在练琴，计时四十分钟 | start | 2400 | 练琴
+专心背单词20分钟 | start | 1200 | 背单词
+定个时，25分中 | start | 1500 | -
+全都停掉 | stop
+两个都停 | stop
+把口算停了，计时继续 | stop
+进度咋样 | status
+还剩几分钟呀 | status
+女儿要练减法，帮她开个5分钟的 | quiz | 300 | subtraction
+弟弟在做口算10分钟 | help
 """
 
 HELD_OUT_PEOPLE_EN = """
