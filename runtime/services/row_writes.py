@@ -107,19 +107,23 @@ def own_transaction(owned: bool) -> Iterator[None]:
 # --- parameters and names --------------------------------------------------------------------
 
 # Per engine and field, the Python types whose values the field's ``get_db_prep_save`` passes on
-# unchanged: a start prepares ~70 parameters, most of them text, numbers, flags and (PostgreSQL)
-# uuids, and each went through two or three calls of the field for nothing.
+# unchanged: a start prepares ~70 parameters, most of them text, flags, None, uuids (PostgreSQL)
+# and numbers (SQLite), and each went through two or three calls of the field for nothing.
+# tests/runtime/services/test_row_writes.py holds it to what the fields answer, on each engine.
 _PLAIN: dict[tuple[str, Field], tuple[type, ...]] = {}
 
 
 def _plain_types(vendor: str, f: Field) -> tuple[type, ...]:
     target = f.target_field if f.is_relation else f
+    if not type(target).__module__.startswith("django."):  # a field of our own may prepare anything
+        _PLAIN[(vendor, f)] = ()
+        return ()
     plain: tuple[type, ...] = () if isinstance(target, JSONField) else (type(None),)
     if isinstance(target, CharField | TextField):
         plain += (str,)
     elif isinstance(target, BooleanField):
         plain += (bool,)
-    elif isinstance(target, IntegerField):
+    elif isinstance(target, IntegerField) and vendor != "postgresql":  # PostgreSQL's are typed (psycopg's Int8, …)
         plain += (int,)
     elif isinstance(target, UUIDField) and connection.features.has_native_uuid_field:
         plain += (uuid.UUID,)
