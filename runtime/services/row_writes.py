@@ -76,15 +76,15 @@ class Dialect:
         return self.postgres and not in_transaction(connection)
 
 
-_DIALECTS: dict[str, Dialect] = {}
+_DIALECT: list[Dialect] = []
 
 
 def dialect() -> Dialect:
-    vendor = connection.vendor
-    found = _DIALECTS.get(vendor)
-    if found is None:
-        found = _DIALECTS[vendor] = Dialect(vendor)
-    return found
+    """This process's engine's (the default database's, which never changes while it runs):
+    looked up once, as ``django.db.connection``'s proxy costs a thread-local lookup per attribute."""
+    if not _DIALECT:
+        _DIALECT.append(Dialect(connection.vendor))
+    return _DIALECT[0]
 
 
 def owns_transaction() -> bool:
@@ -110,33 +110,32 @@ def own_transaction(owned: bool) -> Iterator[None]:
 # unchanged: a start prepares ~70 parameters, most of them text, flags, None, uuids (PostgreSQL)
 # and numbers (SQLite), and each went through two or three calls of the field for nothing.
 # tests/runtime/services/test_row_writes.py holds it to what the fields answer, on each engine.
-_PLAIN: dict[tuple[str, Field], tuple[type, ...]] = {}
+_PLAIN: dict[Field, tuple[type, ...]] = {}
 
 
-def _plain_types(vendor: str, f: Field) -> tuple[type, ...]:
+def _plain_types(f: Field) -> tuple[type, ...]:
     target = f.target_field if f.is_relation else f
-    if not type(target).__module__.startswith("django."):  # a field of our own may prepare anything
-        _PLAIN[(vendor, f)] = ()
-        return ()
-    plain: tuple[type, ...] = () if isinstance(target, JSONField) else (type(None),)
-    if isinstance(target, CharField | TextField):
-        plain += (str,)
-    elif isinstance(target, BooleanField):
-        plain += (bool,)
-    elif isinstance(target, IntegerField) and vendor != "postgresql":  # PostgreSQL's are typed (psycopg's Int8, …)
-        plain += (int,)
-    elif isinstance(target, UUIDField) and connection.features.has_native_uuid_field:
-        plain += (uuid.UUID,)
-    _PLAIN[(vendor, f)] = plain
+    plain: tuple[type, ...] = ()
+    if type(target).__module__.startswith("django."):  # a field of our own may prepare anything
+        postgres = dialect().postgres
+        plain = () if isinstance(target, JSONField) else (type(None),)
+        if isinstance(target, CharField | TextField):
+            plain += (str,)
+        elif isinstance(target, BooleanField):
+            plain += (bool,)
+        elif isinstance(target, IntegerField) and not postgres:  # PostgreSQL's are typed (psycopg's Int8, …)
+            plain += (int,)
+        elif isinstance(target, UUIDField) and postgres:  # SQLite's are hex text
+            plain += (uuid.UUID,)
+    _PLAIN[f] = plain
     return plain
 
 
 def prep(f: Field, value: Any) -> Any:
     """``value`` as the field ``f`` stores it on this connection (a parameter)."""
-    vendor = connection.vendor
-    plain = _PLAIN.get((vendor, f))
+    plain = _PLAIN.get(f)
     if plain is None:
-        plain = _plain_types(vendor, f)
+        plain = _plain_types(f)
     return value if type(value) in plain else f.get_db_prep_save(value, connection)
 
 
@@ -149,8 +148,15 @@ def quote(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+_TABLES: dict[type[Model], str] = {}
+
+
 def table(model: type[Model]) -> str:
-    return quote(model._meta.db_table)
+    """The model's quoted table name (looked up once: a start names five tables a decision)."""
+    name = _TABLES.get(model)
+    if name is None:
+        name = _TABLES[model] = quote(model._meta.db_table)
+    return name
 
 
 # --- statements and their batch ----------------------------------------------------------------
@@ -275,7 +281,7 @@ def _insert_fields(model: type[Model]) -> list[Field]:
 
 
 def _insert_sql(model: type[Model], count: int) -> str:
-    key = (connection.vendor, model, count)
+    key = (dialect().vendor, model, count)
     sql = _INSERTS.get(key)
     if sql is None:
         fields = _insert_fields(model)
