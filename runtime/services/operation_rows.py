@@ -6,9 +6,10 @@ call, the conversation's previous valid foreground app) and locks it. The statem
 per shape from the models' columns (no ORM compilation per decision: building the equivalent
 queryset cost ~1.5 ms of Python a settlement, most of an interrupt's); its rows become model
 instances as a query would have built them (``runtime.internals.django_db``). What differs between
-the engines is only in ``_Dialect``: the row lock (``FOR UPDATE OF``; SQLite's IMMEDIATE
-transaction already holds the database) and how a list of ids is passed (``= ANY(%s)``, one
-parameter and one prepared statement for any length, or ``IN (%s, …)``).
+the engines is only the writer's ``Dialect`` (``runtime.services.row_writes``): the row lock
+(``FOR UPDATE OF o``; SQLite's IMMEDIATE transaction already holds the database) and how a list
+of ids is passed (``= ANY(%s)``, one parameter and one prepared statement for any length, or
+``IN (%s, …)``).
 """
 
 from __future__ import annotations
@@ -23,31 +24,8 @@ from django.db.models import Field, Q
 
 from runtime.internals.django_db import cache_related, model_from_row
 from runtime.models import NON_FINAL_TOOL_CALL_STATUSES, AppInstance, Operation, ToolCall
+from runtime.services.row_writes import converted, dialect, prep, value
 from runtime.transitions import RUNNING_STATES, LifecycleState
-
-
-class _Dialect:
-    """The little that PostgreSQL and SQLite say differently, for this module's statements."""
-
-    @staticmethod
-    def postgres() -> bool:
-        return connection.vendor == "postgresql"
-
-    @classmethod
-    def lock(cls) -> str:
-        return " FOR UPDATE OF o" if cls.postgres() else ""
-
-    @classmethod
-    def in_ids(cls, column: str, ids: Sequence[Any]) -> tuple[str, list[Any]]:
-        field = Operation._meta.pk
-        values = [field.get_db_prep_value(_uuid(value), connection) for value in ids]
-        if cls.postgres():
-            return f"{column} = ANY(%s)", [values]
-        return f"{column} IN ({', '.join(['%s'] * len(values)) or 'NULL'})", values
-
-    @staticmethod
-    def value(field: Field, value: Any) -> Any:
-        return field.get_db_prep_value(value, connection)
 
 
 def _uuid(value: Any) -> uuid.UUID:
@@ -96,44 +74,47 @@ def _select() -> tuple[str, list[Field], list[Field], list[Field]]:
     return sql, op_fields, call_fields, inst_fields
 
 
-def _converted(model: type[Any], fields: list[Field], values: Sequence[Any]) -> Any:
+def _instance(model: type[Any], fields: list[Field], values: Sequence[Any]) -> Any:
     """A model instance from one row's columns, converted as the ORM converts them (the backend's
     converters, e.g. SQLite's text uuids and datetimes, then the field's, e.g. JSON text)."""
-    converted = []
-    for f, value in zip(fields, values, strict=True):
-        expression = f.get_col(model._meta.db_table)
-        for convert in connection.ops.get_db_converters(expression) + f.get_db_converters(connection):
-            value = convert(value, expression, connection)
-        converted.append(value)
-    return model_from_row(model, connection, [f.attname for f in fields], converted)
+    row = converted(model, fields, values, key=(model, "lock"))
+    return model_from_row(model, connection, _ATTNAMES[model], row)
+
+
+_ATTNAMES = {model: [f.attname for f in model._meta.concrete_fields] for model in (Operation, ToolCall, AppInstance)}
+
+
+def _key(model: type[Any], value: Any) -> Any:
+    """Another model's id read by hand-written SQL, as the ORM converts it (None stays None)."""
+    return None if value is None else converted(model, [model._meta.pk], [value], key=(model, "pk"))[0]
+
+
+_TEXTS: dict[tuple[Any, str, tuple[str, ...]], str] = {}
 
 
 def _lock(where: str, params: list[Any], *, also: Iterable[str] = ()) -> list[Operation]:
     """Run the lock with ``where`` (and extra selected columns ``also``, named ``extra_<n>``)."""
     select, op_fields, call_fields, inst_fields = _select()
-    extra = list(also)
-    sql = select.replace("\n FROM ", "".join(f", {e}" for e in extra) + "\n FROM ", 1)
-    sql += f' WHERE {where} ORDER BY o."conversation_id"{_Dialect.lock()}'
+    engine, extra = dialect(), tuple(also)
+    sql = _TEXTS.get((engine, where, extra))
+    if sql is None:  # a constant text per engine and shape (one row, or a list length on SQLite)
+        sql = select.replace("\n FROM ", "".join(f", {e}" for e in extra) + "\n FROM ", 1)
+        sql += f' WHERE {where} ORDER BY o."conversation_id"{engine.lock(of="o")}'
+        _TEXTS[(engine, where, extra)] = sql
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     a, b, c = len(op_fields), len(op_fields) + len(call_fields), len(op_fields) + len(call_fields) + len(inst_fields)
-    pk = AppInstance._meta.pk
     locked = []
     for row in rows:
-        operation = _converted(Operation, op_fields, row[:a])
-        cache_related(operation, "tool_call", _converted(ToolCall, call_fields, row[a:b]))
-        cache_related(operation, "instance", _converted(AppInstance, inst_fields, row[b:c]))
+        operation = _instance(Operation, op_fields, row[:a])
+        cache_related(operation, "tool_call", _instance(ToolCall, call_fields, row[a:b]))
+        cache_related(operation, "instance", _instance(AppInstance, inst_fields, row[b:c]))
         previous_id, operation.previous_app_id, operation.previous_lifecycle_state, pending = row[c : c + 4]
         operation.pending_calls = pending is not None
-        operation.previous_id = None
-        if previous_id is not None:
-            expression = pk.get_col(AppInstance._meta.db_table)
-            for convert in connection.ops.get_db_converters(expression):
-                previous_id = convert(previous_id, expression, connection)
-            operation.previous_id = previous_id
-        for n, value in enumerate(row[c + 4 :]):
-            setattr(operation, f"extra_{n}", value)
+        operation.previous_id = _key(AppInstance, previous_id)
+        for n, extra in enumerate(row[c + 4 :]):
+            setattr(operation, f"extra_{n}", extra)
         locked.append(operation)
     return locked
 
@@ -141,9 +122,12 @@ def _lock(where: str, params: list[Any], *, also: Iterable[str] = ()) -> list[Op
 def lock_operations_by_id(ids: Sequence[Any], *, conversations: Sequence[Any] | None = None) -> list[Operation]:
     """Lock the operations ``ids`` (of ``conversations`` only, when given) with what their
     settlement reads, ordered by conversation."""
-    where, params = _Dialect.in_ids('o."id"', ids)
+    engine, pk, conversation = dialect(), Operation._meta.pk, Operation._meta.get_field("conversation")
+    where, params = engine.in_ids('o."id"', [prep(pk, _uuid(i)) for i in ids])
     if conversations is not None:
-        also_where, also_params = _Dialect.in_ids('o."conversation_id"', conversations)
+        also_where, also_params = engine.in_ids(
+            'o."conversation_id"', [prep(conversation, _uuid(c)) for c in conversations]
+        )
         where, params = f"{where} AND {also_where}", params + also_params
     return _lock(where, params)
 
@@ -152,7 +136,7 @@ def lock_running_of_app(conversation_id: Any, app_id: str, source_tool_call_id: 
     """Lock the app's running operations in the conversation (an interrupt binds one of them), each
     with ``retry_call_id``: the id of a call ``source_tool_call_id`` of the conversation, if one
     was answered already (the interrupt's retry)."""
-    conversation = _Dialect.value(Operation._meta.get_field("conversation"), _uuid(conversation_id))
+    conversation = value(Operation, "conversation", _uuid(conversation_id))
     running = ", ".join(["%s"] * len(RUNNING_STATES))
     retry = (
         f'(SELECT r."id" FROM "{ToolCall._meta.db_table}" r WHERE r."conversation_id" = %s'
@@ -163,14 +147,8 @@ def lock_running_of_app(conversation_id: Any, app_id: str, source_tool_call_id: 
         [conversation, source_tool_call_id, conversation, app_id, *RUNNING_STATES],
         also=[retry],
     )
-    pk = ToolCall._meta.pk
     for operation in locked:
-        retry_id = operation.extra_0
-        if retry_id is not None:
-            expression = pk.get_col(ToolCall._meta.db_table)
-            for convert in connection.ops.get_db_converters(expression):
-                retry_id = convert(retry_id, expression, connection)
-        operation.retry_call_id = retry_id
+        operation.retry_call_id = _key(ToolCall, operation.extra_0)
     return locked
 
 

@@ -22,16 +22,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
 from django.db.models import F
 
 from runtime.clock import isoformat
 from runtime.events import decision, record_event, write_event
-from runtime.internals.django_db import pipeline
 from runtime.models import AppInstance, LifecycleEvent, Operation, OutboxEntry, ToolCall, ToolCallStatus, Workspace
 from runtime.services.operation_rows import lock_operations_by_id
 from runtime.services.operation_views import checked_result, event_ids, project_settled
-from runtime.services.row_writes import EachRow, Returned, insert_rows, one_cursor, update_rows
+from runtime.services.row_writes import EachRow, Returned, batch, insert_rows, update_rows
 from runtime.services.workspace import Closing, close_instances
 from runtime.services.workspace_locks import lock_workspace_of_operation, lock_workspaces_of_operations
 from runtime.transitions import (
@@ -232,7 +230,7 @@ def _write_settlements(
         return
     by_id = {operation.pk: (operation, verdict) for _, operation, verdict in settling}
     # PostgreSQL: the writes go in one round trip or two, not one each; through one cursor.
-    with pipeline(connection), one_cursor():
+    with batch():
         won = _compare_and_set(by_id, now=now)
         entries = _write_results(settling, by_id, now=now, next_foreground=next_foreground, facts=(facts := {}))
         if len(won.rows()) != len(by_id):  # unreachable under the locks; the compare-and-set keeps it true anyway

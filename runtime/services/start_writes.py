@@ -1,7 +1,7 @@
 """A start's writes: one implementation, the same statements on PostgreSQL and SQLite (decision 0055).
 
 ``write_start`` takes the plan Python chose (ids, snapshot, audit event) and runs, in this fixed
-order, in two batches (on PostgreSQL each batch is one round trip, ``runtime.services.statements``):
+order, in two batches (on PostgreSQL each batch is one round trip, ``runtime.services.row_writes``):
 
 1. under the workspace's row lock: lock it (creating it with Interact in front on the
    conversation's first decision) and read, in one statement after the lock, a retry of this call,
@@ -34,8 +34,8 @@ from runtime.models import (
     ToolCallStatus,
     Workspace,
 )
-from runtime.services import statements as sql
-from runtime.services.statements import Statement
+from runtime.services import row_writes as sql
+from runtime.services.row_writes import Statement
 from runtime.services.workspace import IN_FRONT
 from runtime.services.workspace_locks import workspace_created_in_sql
 from runtime.transitions import RUNNING_STATES, LifecycleState, OperationState
@@ -147,7 +147,7 @@ def _lock_and_read(plan: StartPlan) -> list[Statement]:
     the lock was granted would read with a snapshot missing what the previous holder committed."""
     conversation = sql.value(Workspace, "conversation", plan.conversation_id)
     lock = Statement(
-        f"SELECT focus_seq FROM {sql.table(Workspace)} WHERE conversation_id = %s{sql.for_update()}",
+        f"SELECT focus_seq FROM {sql.table(Workspace)} WHERE conversation_id = %s{sql.dialect().lock()}",
         [conversation],
         rows=True,
     )
@@ -209,7 +209,7 @@ def _create_workspace(plan: StartPlan) -> bool:
         app_id=interact.app_id,
         previous=LifecycleState.LAUNCHING,
     )
-    sql.run([sql.insert_instance(interact), sql.insert_instance(opened), sql.insert_instance(moved)])
+    sql.run([sql.insert_statement([interact]), sql.insert_statement([opened]), sql.insert_statement([moved])])
     return True
 
 
@@ -298,5 +298,5 @@ def _writes(plan: StartPlan, focus_seq: int, in_front: list[AppInstance], event:
             ends_at=plan.ends_at,
         )
     )
-    writes.append(sql.insert_instance(event))
+    writes.append(sql.insert_statement([event]))
     return writes

@@ -22,9 +22,9 @@ from runtime.events import decision
 from runtime.manifests import conversation_exclusive_apps, first_error, get_manifest
 from runtime.models import AppInstance, DeliveryChannel, Operation, ToolCall
 from runtime.projections import project_on_commit
-from runtime.services import statements
 from runtime.services.operation_rows import lock_operations
 from runtime.services.operation_views import busy_rejection, operation_projection, policy_of
+from runtime.services.row_writes import owns_transaction
 from runtime.services.settlements import settle_locked
 from runtime.services.snapshots import encoded_size
 from runtime.services.start_writes import Seen, StartPlan, write_start
@@ -39,13 +39,13 @@ def start_operation(**kwargs: Any) -> Accepted:
 
     On PostgreSQL, with no transaction open around it, the start opens its own: its ``BEGIN``
     goes with its first batch of statements and its ``COMMIT`` with its last (two round trips in
-    all, ``runtime.services.statements``), not Django's ``atomic`` (two more). Otherwise (SQLite,
+    all, ``runtime.services.row_writes``), not Django's ``atomic`` (two more). Otherwise (SQLite,
     or inside a caller's transaction) it is a ``@decision`` like the others.
     """
     alone = conversation_exclusive_apps() - {kwargs["tool"].split(".", 1)[0]}
     if alone:  # another app's operation may run alone: the start decides beside it (decision 0041)
         return _start_beside_alone(alone=alone, **kwargs)
-    if statements.owns_transaction():
+    if owns_transaction():
         return _start_in_autocommit(**kwargs)
     return _start_in_transaction(**kwargs)
 

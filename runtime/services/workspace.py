@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Expression, Field, Model, OuterRef, Subquery, Value
+from django.db.models import OuterRef, Subquery
 
 from runtime.errors import Rejection, RejectionCode
 from runtime.events import record_event
@@ -359,43 +359,6 @@ def _restore_front(
         else:
             facts[closed]["foreground"] = {"instance_id": str(target.pk), "app_id": target.app_id, "previous": previous}
             project_move(target, previous, LifecycleState.FOREGROUND)
-
-
-def per_row(model: type[Model], field: str, values: dict[uuid.UUID, object]) -> PerRow | Value:
-    """A value of ``field`` per primary key, for one UPDATE over many rows (plain when they agree)."""
-    output_field = model._meta.get_field(field)
-    first = next(iter(values.values()))
-    if all(value == first for value in values.values()):
-        return Value(first, output_field=output_field)
-    return PerRow(model, output_field, values)
-
-
-class PerRow(Expression):
-    """``CASE <table>.<pk> WHEN %s THEN %s … END``, written in one pass.
-
-    What ``Case(When(pk=…, then=Value(…)), …)`` says, without its cost: Django resolves and copies
-    every ``When`` and its ``Q``, which made a batch of 500 settlements spend half its time building
-    two CASE expressions. The values are plain, so there is nothing to resolve.
-    """
-
-    def __init__(self, model: type[Model], output_field: Field, values: dict[uuid.UUID, object]) -> None:
-        super().__init__(output_field=output_field)
-        self.model, self.values = model, values
-
-    def resolve_expression(self, query=None, allow_joins=True, reuse=None, summarize=False, for_save=False):
-        return self
-
-    def as_sql(self, compiler, connection) -> tuple[str, list[object]]:
-        pk, field, quote = self.model._meta.pk, self.output_field, connection.ops.quote_name
-        placeholder = field.get_placeholder if hasattr(field, "get_placeholder") else None
-        sql, params = [f"CASE {quote(self.model._meta.db_table)}.{quote(pk.column)}"], []
-        for key, value in self.values.items():
-            prepared = field.get_db_prep_save(value, connection=connection)
-            then = placeholder(prepared, compiler, connection) if placeholder else "%s"
-            sql.append(f"WHEN %s THEN {then}")
-            params += [pk.get_db_prep_value(key, connection), prepared]
-        sql.append("END")
-        return " ".join(sql), params
 
 
 def _cancel_pending_calls(

@@ -15,36 +15,32 @@ from django.db import connection
 from runtime.events import announce_written, event_data, record_event
 from runtime.manifests import system_app_id
 from runtime.models import AppInstance, Operation, Workspace
+from runtime.services.row_writes import dialect, prep, value
 from runtime.services.workspace import project_move, record_move
 from runtime.transitions import LifecycleState
 
 
-def lock_workspace(conversation_id: uuid.UUID | str, *, now: datetime, reserve: bool = True) -> Workspace:
+def lock_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> Workspace:
     """Lock the conversation's workspace row, creating it (with Interact in front) on first use.
 
     One statement: an ``UPDATE … RETURNING`` that takes the row lock and reserves the next focus
     number (``workspace.focus_seq``) for whatever this decision brings to the front, so bringing an
     app forward costs no further write to this row. Numbers a decision reserves and does not use
     are gaps, which is fine: only their order means anything.
-
-    ``reserve=False`` only locks (``SELECT … FOR UPDATE``) and leaves the row as it is; the decision
-    reserves with ``reserve_focus_seq`` when it writes.
     """
-    lock = _lock_and_reserve if reserve else _lock_only
-    row = lock(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
+    row = _lock_and_reserve(_BY_CONVERSATION, [_key(conversation_id)], now=now)
     if not row:
         _create_workspace(conversation_id, now=now)
-        row = lock(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
+        row = _lock_and_reserve(_BY_CONVERSATION, [_key(conversation_id)], now=now)
     [(_, focus_seq)] = row
-    workspace = _locked(conversation_id, focus_seq)
-    workspace.focus_seq_reserved = reserve
-    return workspace
+    return _locked(conversation_id, focus_seq)
 
 
 def lock_existing_workspace(conversation_id: uuid.UUID | str, *, now: datetime) -> Workspace | None:
-    """Lock the conversation's workspace row if it has one (``reserve=False``); None, creating
-    nothing, before its first decision: that decision creates it in its own way (the SQL start)."""
-    row = _lock_only(f"{_WS} = %s", [_db_uuid(conversation_id)], now=now)
+    """Lock the conversation's workspace row if it has one, reserving nothing (``SELECT … FOR
+    UPDATE``); None, creating nothing, before its first decision: that decision creates it in its
+    own way (the start's writes)."""
+    row = _lock_only(_BY_CONVERSATION, [_key(conversation_id)])
     if not row:
         return None
     [(_, focus_seq)] = row
@@ -53,22 +49,13 @@ def lock_existing_workspace(conversation_id: uuid.UUID | str, *, now: datetime) 
     return workspace
 
 
-def reserve_focus_seq(workspace: Workspace, *, now: datetime) -> None:
-    """Reserve the next focus number on a workspace locked with ``reserve=False`` (and move its
-    ``updated_at``), as ``lock_workspace`` would have."""
-    [(_, workspace.focus_seq)] = _lock_and_reserve(f"{_WS} = %s", [_db_uuid(workspace.conversation_id)], now=now)
-    workspace.focus_seq_reserved = True
-
-
 def lock_workspace_of_operation(operation_id: uuid.UUID | str, *, now: datetime) -> Workspace | None:
     """Lock the workspace of the operation's conversation, in one statement; None if it is gone.
 
     The operation's ``conversation_id`` never changes, so reading it inside the locking statement
     is safe whatever snapshot that read uses.
     """
-    row = _lock_and_reserve(
-        f"{_WS} = (SELECT conversation_id FROM {_OP} WHERE id = %s)", [_db_uuid(operation_id)], now=now
-    )
+    row = _lock_and_reserve(f"{_WS} = (SELECT conversation_id FROM {_OP} WHERE id = %s)", [_key(operation_id)], now=now)
     if not row:
         return None
     [(conversation_id, focus_seq)] = row
@@ -84,21 +71,13 @@ def lock_workspaces_of_operations(operation_ids: list[uuid.UUID], *, now: dateti
     """
     if not operation_ids:
         return {}
-    placeholders = ", ".join(["%s"] * len(operation_ids))
-    locking = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
+    engine = dialect()
+    among, params = engine.in_ids("id", [_key(op_id) for op_id in operation_ids])
     locked = (
         f"SELECT w.conversation_id FROM {_WS_TABLE} w WHERE w.conversation_id IN "
-        f"(SELECT conversation_id FROM {_OP} WHERE id IN ({placeholders})) ORDER BY w.conversation_id{locking}"
+        f"(SELECT conversation_id FROM {_OP} WHERE {among}) ORDER BY w.conversation_id{engine.lock(skip_locked=True)}"
     )
-    # On PostgreSQL ``= ANY(ARRAY(…))``: the locked keys become an array the UPDATE probes the
-    # primary key with. ``IN (…)`` let the planner hash-join them against a sequential scan of the
-    # whole workspace table, once per batch: a recovery of N due operations cost O(N²) (issue 27).
-    where = f"{_WS} = ANY(ARRAY({locked}))" if connection.vendor == "postgresql" else f"{_WS} IN ({locked})"
-    rows = _lock_and_reserve(
-        where,
-        [_db_uuid(op_id) for op_id in operation_ids],
-        now=now,
-    )
+    rows = _lock_and_reserve(engine.in_select(_WS, locked), params, now=now)
     return {uuid.UUID(str(conv)): _locked(conv, seq) for conv, seq in rows}
 
 
@@ -108,9 +87,12 @@ _WS = "conversation_id"
 _OP = f'"{Operation._meta.db_table}"'
 
 
-def _db_uuid(value: uuid.UUID | str) -> str:
-    # How Django stores a UUIDField: native uuid on PostgreSQL, 32 hex digits on SQLite.
-    return uuid.UUID(str(value)).hex if connection.vendor == "sqlite" else str(uuid.UUID(str(value)))
+_BY_CONVERSATION = f"{_WS} = %s"
+
+
+def _key(id_: uuid.UUID | str) -> object:
+    # Both tables' keys are uuids, stored as the engine stores a UUIDField.
+    return prep(Workspace._meta.pk, uuid.UUID(str(id_)))
 
 
 def _lock_and_reserve(where: str, params: list, *, now: datetime) -> list[tuple]:
@@ -119,16 +101,14 @@ def _lock_and_reserve(where: str, params: list, *, now: datetime) -> list[tuple]
         cursor.execute(
             f"UPDATE {_WS_TABLE} SET focus_seq = focus_seq + 1, updated_at = %s WHERE {where} "
             "RETURNING conversation_id, focus_seq",
-            [Workspace._meta.get_field("updated_at").get_db_prep_value(now, connection), *params],
+            [value(Workspace, "updated_at", now), *params],
         )
         return cursor.fetchall()
 
 
-def _lock_only(where: str, params: list, *, now: datetime) -> list[tuple]:
-    # SQLite has no row locks: its IMMEDIATE transactions already hold the one write lock.
-    locking = " FOR UPDATE" if connection.features.has_select_for_update else ""
+def _lock_only(where: str, params: list) -> list[tuple]:
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT conversation_id, focus_seq FROM {_WS_TABLE} WHERE {where}{locking}", params)
+        cursor.execute(f"SELECT conversation_id, focus_seq FROM {_WS_TABLE} WHERE {where}{dialect().lock()}", params)
         return cursor.fetchall()
 
 
