@@ -86,8 +86,62 @@ class Rig(Protocol):
     def describe(self) -> str: ...
 
 
+class SupervisedRoles:
+    """What both rigs do the same way with their processes: kill a role, start again what exited by
+    itself, wait until roles are ready, run the operator's recovery, describe the logs."""
+
+    processes: ProcessSupervisor
+    env: dict[str, str]
+    current: dict[str, ManagedProcess]
+    kills: Counter[str]
+    self_exits: Counter[str]
+    down: set[str]
+
+    def start(self, role: str) -> ManagedProcess:
+        raise NotImplementedError
+
+    def ready(self, role: str) -> bool:
+        raise NotImplementedError
+
+    def kill(self, role: str) -> None:
+        """SIGKILL the running incarnation of ``role``: no shutdown handler, no ack, no flush."""
+        self.current[role].kill()
+        self.kills[role] += 1
+        self.down.add(role)
+
+    def supervise(self) -> list[str]:
+        """Start again every role whose process exited without being killed, as a process
+        supervisor (systemd ``Restart=always``) does in production; return those roles.
+
+        Nothing is expected to exit by itself (the worker used to, when Redis restarted under it:
+        tests/reliability/test_worker_and_redis.py); the count of such exits is reported.
+        """
+        exited = [role for role, p in self.current.items() if role not in self.down and not p.alive]
+        for role in exited:
+            self.self_exits[role] += 1
+            self.start(role)
+        return exited
+
+    def wait_ready(self, *roles: str, timeout: float = 30.0) -> None:
+        wait_for(
+            lambda: all(self.ready(role) for role in roles),
+            timeout=timeout,
+            what=f"{', '.join(roles)} to be ready",
+            describe=self.processes.describe,
+        )
+
+    def recover_runtime(self) -> dict[str, Any]:
+        """``manage.py recover_runtime --json`` as the operator runs it (on either engine); its summary."""
+        n = sum(1 for p in self.processes.processes if p.name.startswith("recover_runtime"))
+        out = self.processes.run(f"recover_runtime-{n + 1}", manage_py_argv("recover_runtime", "--json"), env=self.env)
+        return json.loads(out.strip().splitlines()[-1])
+
+    def describe(self) -> str:
+        return self.processes.describe(60)
+
+
 @dataclass
-class CrashRig:
+class CrashRig(SupervisedRoles):
     """Redis, Daphne, worker and beat of one test, each killable and restartable by role."""
 
     processes: ProcessSupervisor
@@ -137,25 +191,6 @@ class CrashRig:
         self.down.discard(role)
         return process
 
-    def kill(self, role: str) -> None:
-        """SIGKILL the running incarnation of ``role``: no shutdown handler, no ack, no flush."""
-        self.current[role].kill()
-        self.kills[role] += 1
-        self.down.add(role)
-
-    def supervise(self) -> list[str]:
-        """Start again every role whose process exited without being killed, as a process
-        supervisor (systemd ``Restart=always``) does in production; return those roles.
-
-        Nothing is expected to exit by itself (the worker used to, when Redis restarted under it:
-        tests/reliability/test_worker_and_redis.py); the count of such exits is reported.
-        """
-        exited = [role for role, p in self.current.items() if role not in self.down and not p.alive]
-        for role in exited:
-            self.self_exits[role] += 1
-            self.start(role)
-        return exited
-
     def ready(self, role: str) -> bool:
         process = self.current[role]
         if not process.alive:
@@ -166,26 +201,9 @@ class CrashRig:
             return port_open(self.port_of(role))
         return (WORKER_READY if role == "worker" else BEAT_READY).search(process.log_text()) is not None
 
-    def wait_ready(self, *roles: str, timeout: float = 30.0) -> None:
-        wait_for(
-            lambda: all(self.ready(role) for role in roles),
-            timeout=timeout,
-            what=f"{', '.join(roles)} to be ready",
-            describe=self.processes.describe,
-        )
-
-    def recover_runtime(self) -> dict[str, Any]:
-        """``manage.py recover_runtime --json`` as the operator runs it; its summary."""
-        n = sum(1 for p in self.processes.processes if p.name.startswith("recover_runtime"))
-        out = self.processes.run(f"recover_runtime-{n + 1}", manage_py_argv("recover_runtime", "--json"), env=self.env)
-        return json.loads(out.strip().splitlines()[-1])
-
     def redis_client(self) -> redis.Redis:
         """A client of this rig's Redis (for faults a kill can not make, e.g. a full Redis)."""
         return redis.Redis(host="127.0.0.1", port=self.redis_port, socket_timeout=5)
-
-    def describe(self) -> str:
-        return self.processes.describe(60)
 
 
 @pytest.fixture
@@ -217,7 +235,7 @@ EMBEDDED_ROLES = ("server",)
 
 
 @dataclass
-class EmbeddedRig:
+class EmbeddedRig(SupervisedRoles):
     """The embedded product (``manage.py run_embedded``: SQLite, the in-memory channel layer, the
     in-process deadline scheduler) on the test database's SQLite file: one role, ``server``, which
     is Daphne, worker and beat at once. Killed, everything it held in memory is lost (the channel
@@ -250,40 +268,9 @@ class EmbeddedRig:
         self.down.discard(role)
         return process
 
-    def kill(self, role: str) -> None:
-        self.current[role].kill()
-        self.kills[role] += 1
-        self.down.add(role)
-
-    def supervise(self) -> list[str]:
-        """Start the server again if it exited without being killed (as ``CrashRig.supervise``:
-        the soak, bench/soak.py, counts such exits)."""
-        exited = [role for role, p in self.current.items() if role not in self.down and not p.alive]
-        for role in exited:
-            self.self_exits[role] += 1
-            self.start(role)
-        return exited
-
     def ready(self, role: str) -> bool:
         process = self.current[role]
         return process.alive and port_open(self.daphne_port)
-
-    def wait_ready(self, *roles: str, timeout: float = 30.0) -> None:
-        wait_for(
-            lambda: all(self.ready(role) for role in roles),
-            timeout=timeout,
-            what=f"{', '.join(roles)} to be ready",
-            describe=self.processes.describe,
-        )
-
-    def recover_runtime(self) -> dict[str, Any]:
-        """``manage.py recover_runtime --json`` on the SQLite file, as the operator runs it."""
-        n = sum(1 for p in self.processes.processes if p.name.startswith("recover_runtime"))
-        out = self.processes.run(f"recover_runtime-{n + 1}", manage_py_argv("recover_runtime", "--json"), env=self.env)
-        return json.loads(out.strip().splitlines()[-1])
-
-    def describe(self) -> str:
-        return self.processes.describe(60)
 
 
 def embedded_env(data_dir: Path, database_url: str | None = None, **overrides: str) -> dict[str, str]:
