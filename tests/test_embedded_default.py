@@ -105,6 +105,7 @@ def test_embedded_default_boots_with_nothing_set_and_settles_a_2_second_focus(tm
         assert f"http://127.0.0.1:{port}/" in banner
         login = json.loads((tmp_path / "login.json").read_text())
         assert f"login:     {login['username']}" in banner and login["password"] in banner
+        assert "the built-in reference Agent answers in the IM" in banner
 
         started = _manage("shell", "-c", START_FOCUS, env=env)
         assert started.returncode == 0, started.stderr
@@ -168,6 +169,19 @@ def _stop(server: subprocess.Popen) -> None:
 
 
 @pytest.mark.spec("R-4.2.3")
+@pytest.mark.spec("R-4.2.3")
+def test_the_banner_says_when_the_built_in_agent_is_turned_off(tmp_path):
+    """An empty LINEUP_REFERENCE_AGENT_URL turns the built-in Agent off: the banner says so instead of
+    promising an answer in the IM."""
+    server, _port, log = _serve(tmp_path, env={**_clean_env(tmp_path), "LINEUP_REFERENCE_AGENT_URL": ""})
+    try:
+        banner = log.read_text()
+        assert "the built-in reference Agent is off" in banner
+        assert "answers in the IM" not in banner
+    finally:
+        _stop(server)
+
+
 def test_embedded_default_runs_without_debug_and_with_its_own_persistent_key(tmp_path):
     """Nothing configured: DEBUG is off (a 404 names no URL pattern, static files are still served),
     the SECRET_KEY is this install's own (made once in var/secret_key, readable only by its owner,

@@ -42,6 +42,7 @@ from runtime.internals.django_db import model_from_row
 from runtime.models import Agent, AgentConnection, AgentToken, Conversation
 from runtime.models.agents import liveness_window
 from runtime.projections import notify_agent_on_commit
+from runtime.services.row_writes import dialect
 
 TOKEN_PREFIX = "lu_"
 MAX_AGENT_NAME_LENGTH = 100
@@ -76,10 +77,10 @@ def lock_user_against_new_agents(user_id: int) -> None:
     Agent's creation: either the new Agent's backfill sees the message, or the message sees the
     Agent. SQLite runs one writer at a time, so there is nothing to take there.
     """
-    if connection.vendor == "postgresql":
+    if lock := dialect().key_share():
         table = connection.ops.quote_name(get_user_model()._meta.db_table)
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR KEY SHARE", [user_id])
+            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s{lock}", [user_id])
 
 
 def _get_or_create_agent(*, user: AbstractBaseUser, name: str, now: datetime) -> Agent:
@@ -190,7 +191,7 @@ def token_refusal_and_conversation(digest: str, conversation_id: uuid.UUID) -> t
 
     PostgreSQL only: its driver gives the row's values their Python types (uuid, datetime). On
     SQLite a statement is no round trip, so the conversation is read as before (None here)."""
-    if connection.vendor != "postgresql":
+    if not dialect().typed_rows:
         return token_refusal(digest), None
     with connection.cursor() as cursor:
         cursor.execute(_token_and_conversation_sql(), [conversation_id, digest])

@@ -33,6 +33,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 
 from runtime.models import LifecycleEvent
+from runtime.services.row_writes import dialect
 
 logger = structlog.get_logger("lineup.runtime")
 
@@ -108,16 +109,16 @@ def events_archive(*, before: datetime, directory: Path) -> tuple[Path | None, a
 
 
 def _delete_batch(ids: list[int]) -> int:
+    engine = dialect()
+    condition, params = engine.in_ids("id", ids)
     with transaction.atomic(), connection.cursor() as cursor:
         table = connection.ops.quote_name(LifecycleEvent._meta.db_table)
-        if connection.vendor == "postgresql":
+        if engine.audit_guard:
             cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {TRIGGER}")
-            cursor.execute(f"DELETE FROM {table} WHERE id = ANY(%s)", [ids])
-            deleted = cursor.rowcount
+        cursor.execute(f"DELETE FROM {table} WHERE {condition}", params)
+        deleted = cursor.rowcount
+        if engine.audit_guard:
             cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER {TRIGGER}")
-        else:
-            cursor.execute(f"DELETE FROM {table} WHERE id IN ({','.join(['%s'] * len(ids))})", ids)
-            deleted = cursor.rowcount
         if deleted != len(ids):
             # Rolled back: something else deleted archived rows meanwhile; stop and let a person look.
             raise ArchiveError(f"a batch deleted {deleted} of {len(ids)} archived events; rolled back")

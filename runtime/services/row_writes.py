@@ -18,6 +18,7 @@ What differs between the engines lives in ``Dialect`` and nowhere else (``operat
   length) or ``IN (%s, …)``;
 * the typed placeholder PostgreSQL needs in a ``CASE`` whose parameters it cannot type
   (``CAST(%s AS <column type>)``);
+* what PostgreSQL alone has: ``FOR KEY SHARE``, typed raw rows, the audit log's trigger;
 * who opens the transaction: on PostgreSQL with none open, a decision may open its own (``BEGIN``
   sent with its first batch, ``COMMIT`` with its last), which saves the two round trips of
   Django's ``atomic``; on SQLite it is always Django's.
@@ -70,6 +71,22 @@ class Dialect:
         if text is None:
             text = self._typed[field] = f"CAST(%s AS {field.db_type(connection)})" if self.postgres else "%s"
         return text
+
+    def key_share(self) -> str:
+        """The lock clause that orders a reader against a row's ``FOR UPDATE`` without waiting for another
+        reader; "" on SQLite, where there is nothing to take (its one writer at a time orders them)."""
+        return " FOR KEY SHARE" if self.postgres else ""
+
+    @property
+    def typed_rows(self) -> bool:
+        """Whether a raw row comes back with its values' Python types (uuid, datetime): psycopg's do;
+        sqlite3's are text and numbers that only the model's fields convert."""
+        return self.postgres
+
+    @property
+    def audit_guard(self) -> bool:
+        """Whether the audit log has its append-only trigger (migration 0002 makes it on PostgreSQL)."""
+        return self.postgres
 
     def owns_transaction(self) -> bool:
         """Whether a decision running now opens and ends its own transaction (PostgreSQL, none open)."""

@@ -88,7 +88,9 @@ def _start_beside(*, alone: frozenset[str], **kwargs: Any) -> Accepted:
                 operation_id=str(operation.id),
             )
     accepted = _start(**kwargs)
-    # Read again after the start: it moved their apps to the background, which the settlement reads.
+    # Read again after the start: it moved their apps to the background, which the settlement reads,
+    # and took the next focus number, which a bring-forward in the settlement must not take again.
+    workspace = lock_existing_workspace(conversation_id, now=now)
     for operation in lock_operations(Q(pk__in=[operation.pk for operation in running])):
         settle_locked([(workspace, operation)], trigger=Trigger.SWITCH_APP, now=now)  # one closing at a time
     return accepted

@@ -75,7 +75,11 @@ class Command(BaseCommand):
         self.stdout.write(f"  data:      {data_dir} (the database, the login and this install's secret key)")
         if debug:
             self.stdout.write(self.style.WARNING("  debug:     on (Django's debug pages; for development only)"))
-        self.stdout.write("  agent:     the built-in reference Agent answers in the IM (English or Chinese)")
+        if os.environ.get("LINEUP_REFERENCE_AGENT_URL") == "":
+            # An empty URL is the documented off switch: say so rather than promise an answer.
+            self.stdout.write("  agent:     the built-in reference Agent is off (LINEUP_REFERENCE_AGENT_URL is empty)")
+        else:
+            self.stdout.write("  agent:     the built-in reference Agent answers in the IM (English or Chinese)")
         self.stdout.write("  stop with Ctrl+C; a focus running now is settled from its ends_at on the next start")
         self.stdout.flush()
         if debug:
