@@ -65,9 +65,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from agents.reference import clauses, traditional
 from agents.reference.declared import DeclaredApp
 from agents.reference.durations import (
     EN_JOINER,
@@ -265,6 +266,19 @@ class _Grammar:
             )
             for a in self.named
         }
+        # Any installed app's work (the default app's words too): a clause naming it is no mere context.
+        self.guard = re.compile(
+            "|".join(
+                p
+                for p in (
+                    *(self.work[a.app_id].pattern for a in self.named),
+                    *(self.default_words[lang].pattern for lang in ("en", "zh")),
+                )
+                if p != "(?!)"
+            )
+            or "(?!)",
+            re.IGNORECASE,
+        )
         keywords = {k.lower() for a in self.apps for k in a.keywords}
         self.swap_keywords = _SWAP_KEYWORDS + tuple(sorted(k for k in keywords if len(k) < 8))
         self.edit_keywords = _EDIT_KEYWORDS + tuple(sorted(k for k in keywords if len(k) >= 8))
@@ -332,7 +346,9 @@ def _named_start(
     """A start of a named app: its words and a duration ("<word> for 5 minutes"); without a duration,
     "how long?" (remembering the app and its choice, so that the answer starts it)."""
     span = first_duration(spans, text, joiner)
-    choice = next((value for value, pattern in g.choices[app.app_id] if pattern.search(text)), app.choice_default)
+    named = {value for value, pattern in g.choices[app.app_id] if pattern.search(text)}
+    # several values named ("plus and minus"): the app's default choice, never one of them
+    choice = next(iter(named)) if len(named) == 1 else app.choice_default
     if _another_duration(spans, span):
         return Help(language=language)
     if span is None:
@@ -454,13 +470,25 @@ def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_durati
     ``awaiting_duration``: the Agent's last word here was "how long?", so a bare duration ("25
     minutes", "半小时", "25") is the answer, a start."""
     g = _grammar(apps)
-    # NFKC folds full-width digits and punctuation ("２５分钟", "！") into their ASCII forms.
-    normalized = _forgive_typos(g, _tidy(unicodedata.normalize("NFKC", text).strip()))
     language = detect_language(text)
+    # NFKC folds full-width digits and punctuation ("２５分钟", "！") into their ASCII forms.
+    written = _tidy(unicodedata.normalize("NFKC", text).strip())
+    read = traditional.simplified(written)  # "專注25分鐘" is "专注25分钟"
+    normalized = _forgive_typos(g, read)
+    # "topic is X, 20 minutes": the label's value stands where it was (a Chinese label is cut with the activity)
+    intent = _parse_message(
+        g, clauses.unlabel(normalized, language) if language == "en" else normalized, language, awaiting_duration
+    )
+    if isinstance(intent, Start | Help) and intent.activity and read != written:
+        intent = replace(intent, activity=traditional.in_their_characters(intent.activity, read, written))
+    return intent
+
+
+def _parse_message(g: _Grammar, normalized: str, language: Language, awaiting_duration: bool) -> Intent:
     parse = _parse_chinese if language == "zh" else _parse_english
     if _quoted_request(normalized):
         return Help(language=language)  # he said "<a request>": someone's words, not this person's request
-    intent = parse(g, normalized, awaiting_duration)
+    intent = _with_context(g, normalized, language, parse(g, normalized, awaiting_duration))
     vague = (_ZH_VAGUE if language == "zh" else _EN_VAGUE).search(normalized)
     if vague is not None and not isinstance(intent, Stop | Status):
         # "a few minutes of reading": a start whose length is not said — read as one to ask "how long?".
@@ -480,6 +508,38 @@ def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_durati
         if g.declines.search(normalized):
             return Help(language=language)  # work no installed app does ("division"): never another kind
     return intent
+
+
+def _seconds(text: str, language: Language) -> float | None:
+    spans = (chinese_durations(text) or english_durations(text)) if language == "zh" else english_durations(text)
+    span = first_duration(spans, text, ZH_JOINER if language == "zh" else EN_JOINER)
+    return span.seconds if span is not None else None
+
+
+def _with_context(g: _Grammar, text: str, language: Language, intent: Intent) -> Intent:
+    """A start asked in one clause among others that are only context (why, a greeting, what it is for,
+    whom it is for: ``clauses.reduce``): that clause's start of the default app, with the activity the
+    others name when it names none. Another app's start, a stop or a status stays what it is."""
+    default = g.default
+    if (
+        default is None
+        or isinstance(intent, Stop | Status)
+        or (isinstance(intent, Start) and intent.app_id != default.app_id)
+    ):
+        return intent
+    reduced = clauses.reduce(text, language, g.guard, g.default_words[language], lambda c: _seconds(c, language))
+    if reduced is None:
+        return intent
+    parse = _parse_chinese if language == "zh" else _parse_english
+    alt = parse(g, reduced.core, False)
+    if not isinstance(alt, Start) or alt.app_id != default.app_id:
+        return intent
+    if isinstance(intent, Start) and intent.duration_seconds != alt.duration_seconds:
+        return intent
+    # what the whole message's reading named, when it is one of the other clauses as it stands ("专注 1秒 阅读")
+    kept = intent.activity if isinstance(intent, Start) and intent.activity in reduced.context else None
+    activity = alt.activity or reduced.activity or kept
+    return Start(alt.app_id, alt.duration_seconds, _clip(activity) if default.activity else None, language)
 
 
 # Emoji and other symbols, and a list's or a checklist's marker, are no part of a request ("- [ ] reading").
@@ -568,13 +628,18 @@ _EN_KEEP = re.compile(
     r"|not\s+(?:the|my))\b(?P<kept>.*)$",
     re.IGNORECASE,
 )
+_EN_KEEP_LAST = re.compile(
+    r"[,;]\s*(?:(?:but|and)\s+)?(?P<kept>(?:(?:the|my)\s+)?(?:\w+\s+)?\w+)\s+(?:stays(?:\s+on)?|keeps\s+(?:going|running)|can\s+(?:stay|keep\s+going|continue|go\s+on)"
+    r"|continues|goes\s+on)[\s.!]*$",
+    re.IGNORECASE,
+)
 _ZH_KEEP_FIRST = re.compile(
     r"^(?:除了|除开)(?P<kept>.+?)(?:以外|之外)?[,，\s]*(?=(?:其他|其它|别的|剩下的)?的?(?:都|全|也|统统))"
 )
 _ZH_KEEP_AFTER = re.compile(
-    r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续)(?P<kept>.+)$"
+    r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续|别动)(?P<kept>.+)$"
     # the kept thing first, then the keep word ("停一下<noun>，<other noun>继续")
-    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停)(?:做|进行|着|吧)*[。.!！\s]*$"
+    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停|别动|不动|留下)(?:做|进行|着|吧)*[。.!！\s]*$"
 )
 
 
@@ -606,7 +671,7 @@ def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.P
 
 _EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s+(?:and|so|just)\s+"
 _EN_POLITE = (
-    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh)\s+"
+    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh|just)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
@@ -617,13 +682,13 @@ _EN_STOP_CLAUSE = _Template(
     # what is stopped: it, everything, or a thing by name ("the <noun>", "my <noun> session", "the math <noun>")
     r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
     rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?))?"
-    rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:stop|off|end|cancel)"
+    rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:(?:can|could|should|may)\s+(?:be\s+)?)?(?:stop|off|end|cancel|stopped|ended|finish|finished|over)"
     r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
     r"|no\s+more(?:\s+@EN_NOUNS@)?|(?:i\s+)?give\s+up(?:\s+on\s+(?:the|this|my|that)\s+(?:\w+\s+)?@EN_NOUNS@)?|call\s+it\s+a\s+day"
     r"|i\s+(?:don'?t|do\s+not)\s+want\s+to\s+(?:@EN_NOUNS@|continue|keep\s+going|go\s+on|do\s+(?:this|it)(?:\s+now)?)(?:\s+any\s*more)?"
     r"|i'?m\s+not\s+(?:doing|@EN_NOUNS@\s+on)\s+(?:this|it)(?:\s+any\s*more)?"
-    r")(?:\s+(?:now|please|already|then|anymore|any\s+more|for\s+now|for\s+today|right\s+now|thanks|thank\s+you))*$",
+    r")(?:\s+(?:now|please|pls|already|then|anymore|any\s+more|for\s+now|for\s+today|right\s+now|thanks|thank\s+you|early|too|as\s+well))*$",
     re.IGNORECASE,
 )
 _EN_FILLER_CLAUSE = re.compile(
@@ -719,7 +784,8 @@ _EN_START_VERB = re.compile(
 
 _MARK = "\u00a7"  # stands in for the duration while looking for the activity
 _EN_LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|yeah|right|ugh+|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
+    r"^(?:(?:ok(?:ay)?|hey(?:\s+there)?|hi|hello|hiya|yo|sir|ma'?am|(?:good\s+)?morning|please|pls|now|so|well|actually|alright|yeah|right|ugh+"
+    r"|quick(?:ly)?|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
     r"|let'?s\s+|let\s+(?:me|us)\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
@@ -749,9 +815,9 @@ _EN_ACTIVITY_PATTERNS = [
 _EN_ACTIVITY_EDGES = _Template(
     r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
-    r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap))+$"
-    r"|^(?:(?:one|a|an|new|another)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
-    r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block)$"
+    r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing))+$"
+    r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|sesh)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
+    r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|sesh|thing)$"
     r"|[\s.,!?;:\"'\u2013\u2014-]+$|^[\s,;:\"'\u2013\u2014-]+",
     re.IGNORECASE,
 )
@@ -762,6 +828,8 @@ _EN_NOT_AN_ACTIVITY = _Template(
     r"fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|pls|plz|go|starting(?:\s+now)?|right\s+now|"
     # a placeholder, no activity said ("start something for 20 minutes")
     r"something|anything|stuff|whatever|things|smth|sth|"
+    # a greeting or a sound said before the request ("alright, 45 minutes, go")
+    r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|"
     r"of|for|on|with|to|one)?$",
     re.IGNORECASE,
 )
@@ -773,7 +841,7 @@ _EN_REQUEST_VERB = _Template(
 
 
 def _clean_english_activity(g: _Grammar, raw: str) -> str | None:
-    activity = raw.strip()
+    activity = clauses.label_value(raw.strip(), "en")
     while True:
         cleaned = g(_EN_ACTIVITY_EDGES).sub("", g(_EN_REQUEST_VERB).sub("", _EN_LEAD.sub("", activity))).strip()
         if cleaned == activity:
@@ -801,7 +869,8 @@ def _english_bare(text: str, span: Span) -> bool:
     """Nothing but the duration and fillers: "25 minutes", "half an hour please", "ok, 25 min"."""
     rest = f"{text[: span.start]} {text[span.end :]}"
     return not re.sub(
-        r"\b(?:ok(?:ay)?|please|pls|then|thanks|thank\s+you|just|maybe|about|around|let'?s\s+(?:do|say)|make\s+it|say|for|yes|yeah|sure|um+|uh+)\b|[\s,.!?~]+",
+        r"\b(?:ok(?:ay)?|please|pls|then|thanks|thank\s+you|just|maybe|about|around|let'?s\s+(?:do|say|go)|make\s+it|say|for|yes|yeah|sure|um+|uh+"
+        r"|alright|all\s+right|go|do)\b|[\s,.!?~]+",
         "",
         rest,
         flags=re.IGNORECASE,
@@ -904,6 +973,8 @@ _EN_NO_DISTRACTIONS = re.compile(
     r"[,.;!]\s*(?:(?:no|zero)\s+distractions?|phones?\s+(?:away|off|down)|let'?s\s+go)(?=\s*(?:[,.!;]|$))",
     re.IGNORECASE,
 )
+# A bare duration said as a go ("let's do 30 minutes", "ok do 20 min", "45 minutes, go").
+_EN_GO_FRAME = re.compile(r"\b(?:let'?s\s+(?:do|go|say)|do|go|make\s+it)\b", re.IGNORECASE)
 # "20 more minutes of studying": a length, said as more of it (not "add 5 more minutes": another verb).
 _EN_MORE = re.compile(r"(?<=\d)\s+more(?=\s+(?:minutes?|mins?|hours?|hrs?|seconds?|secs?)\b)", re.IGNORECASE)
 # "grind chem for 45": a bare number where a length goes — minutes? hours? — ask how long, never a guess.
@@ -914,7 +985,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if not re.search(r"\b(?:add|give|extend|another)\b", text, re.IGNORECASE):
         text = _EN_MORE.sub("", text)
     text = _EN_NO_DISTRACTIONS.sub("", _EN_GO.sub(" start ", text)).strip()
-    keep = _EN_KEEP.search(text)
+    keep = _EN_KEEP.search(text) or _EN_KEEP_LAST.search(text)
     if keep is not None:
         stop = text[: keep.start()]
         if _all_clauses(stop, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(stop):
@@ -924,11 +995,12 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     clauses = _clauses(text, _EN_SEPARATORS)
     if (
         len(clauses) > 1
-        and g(_EN_STOP_CLAUSE).fullmatch(clauses[-1])
+        and (g(_EN_STOP_CLAUSE).fullmatch(clauses[-1]) or g(_EN_STOP_CLAUSE).fullmatch(clauses[0]))
         and not english_durations(text)
         and not re.search(r"\b(?:don'?t|do\s+not|not|never|no|if|keep|should|would)\b", text, re.IGNORECASE)
     ):
-        # "this quiz is too hard, end it": a stop said last, after why (no duration, nothing kept)
+        # "this quiz is too hard, end it", "end my focus please, something came up": a stop said first or
+        # last, with why (no duration, nothing kept)
         return Stop(language="en", target=_stop_target(g, text))
     if g(_EN_STATUS).search(text):
         return Status(language="en")
@@ -969,7 +1041,9 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if span is None and (bare_for := _EN_FOR_NUMBER.fullmatch(text)) is not None:
         return Help(language="en", missing_duration=True, activity=_clean_english_activity(g, bare_for.group("act")))
     if span is not None and _english_bare(text, span):
-        return _outcome(g, span.seconds, None, "en") if awaiting_duration else Help(language="en")
+        if awaiting_duration or _EN_GO_FRAME.search(text):
+            return _outcome(g, span.seconds, None, "en")  # "let's do 30 minutes": the default app's start
+        return Help(language="en")
     activity = _english_activity(g, framed, span) if g.default is not None and g.default.activity else None
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
@@ -977,8 +1051,12 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if g.default_words["en"].search(text) and _another_apps_work(g, activity):
         return Help(language="en")
     meant = bool(g.default_words["en"].search(text) or _EN_START_VERB.match(text) or activity)
-    if not meant or g.default is None:
-        return Help(language="en")
+    if (
+        not meant
+        or g.default is None
+        or (span is None and not (g.default_words["en"].search(text) or _EN_START_VERB.match(text)))
+    ):
+        return Help(language="en")  # "haha my cat walked on the keyboard": no start said, no length: noise
     if span is None:
         return Help(language="en", missing_duration=True, activity=activity)
     return _outcome(g, span.seconds, activity, "en")
@@ -996,12 +1074,12 @@ _ZH_STOP_LEAD = (
 _ZH_THING = r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才)[\u4e00-\u9fff]){0,4}?@ZH_NOUNS@)"
 _ZH_ACTIVITY_VERBS = r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|测|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
-    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
+    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销|退出"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = _Template(
     # the thing may come first ("<noun>不做了", "把<noun>关了") or after ("结束阅读<noun>", "停止<noun>")
-    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就)?\s*我?\s*"
+    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就|先|可以|提前|就先|先提前)?\s*我?\s*(?:提前|先)?"
     rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
@@ -1045,18 +1123,19 @@ _ZH_NOT_A_FOCUS = _Template(
     r"以后|之后|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
-    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又)*\s*(?:开始|来|start|begin|定时|定个时)"
+    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又|就|先|那|那就)*\s*(?:开始|来|start|begin|定时|定个时|开一?个)"
     r"|[，,。\s](?:开始|start)(?:吧|啦)?[。!！\s]*$",  # "那就30分钟吧，开始"
     re.IGNORECASE,
 )
 _ZH_LEADING_FILLER = _Template(
-    r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|另外|再|又|"
+    r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
+    r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|我正在|我在|正在|可以|能不能|能|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
 )
 _ZH_TRAILING_FILLER = _Template(
-    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
+    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
 )
 # A one-character verb before the duration and its object after it read as one activity:
 # "做20分钟作业" -> "做作业", "看半小时书" -> "看书".
@@ -1096,7 +1175,8 @@ def _chinese_activity(g: _Grammar, text: str, span: Span | None) -> str | None:
     # After wins over before, except a verb split by the duration ("做20分钟作业").
     if span is None:
         return _clip(_strip_mixed(g, text))
-    after, before = _strip_mixed(g, text[span.end :]), _strip_mixed(g, text[: span.start])
+    after = _strip_mixed(g, clauses.label_value(_strip_mixed(g, text[span.end :]), "zh"))
+    before = _strip_mixed(g, clauses.label_value(_strip_mixed(g, text[: span.start]), "zh"))
     if after and _ZH_SPLIT_VERB.match(before):
         return _clip(before + after)
     return _clip(after or before)
@@ -1125,14 +1205,31 @@ _ZH_PLACEHOLDER = re.compile(
 )
 
 
+def _zh_stop_after_why(g: _Grammar, text: str) -> bool:
+    """A stop said last, after why ("临时有事，先停了吧", "有人找我，专注停一下"): no duration, no negation."""
+    parts = _clauses(text, _ZH_SEPARATORS)
+    return (
+        len(parts) > 1
+        and bool(g(_ZH_STOP_CLAUSE).fullmatch(parts[-1]))
+        and not (chinese_durations(text) or english_durations(text))
+        and not re.search(r"不|别|没|如果|要是|假如|的话|[?？吗]", "".join(parts[:-1]))
+    )
+
+
 def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if chinese_durations(text) or english_durations(text):
         text = _ZH_PLACEHOLDER.sub(" 开始 ", text).strip()
     first, after = _ZH_KEEP_FIRST.search(text), _ZH_KEEP_AFTER.search(text)
     for keep, stop in ((first, text[first.end() :] if first else ""), (after, text[: after.start()] if after else "")):
-        if keep is not None and stop and _all_clauses(stop, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
+        if (
+            keep is not None
+            and stop
+            and (
+                _all_clauses(stop, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE) or _zh_stop_after_why(g, stop)
+            )
+        ):
             return _stop_keeping(g, stop, keep.group("kept") or keep.group("kept_first"), "zh")
-    if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
+    if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE) or _zh_stop_after_why(g, text):
         return Stop(language="zh", target=_stop_target(g, text))
     if g(_ZH_STATUS).search(text):
         return Status(language="zh")

@@ -397,6 +397,108 @@ this quiz is too hard | help
 I don't want to stop, end it | help
 give me 20 more minutes | help
 add 10 more minutes | help
+45 min on my chemistry lab report | start | 2700 | my chemistry lab report
+focus 30 min for the sales deck | start | 1800 | sales deck
+timer 20 min for the quarterly budget pls | start | 1200 | quarterly budget
+topic is spanish verbs, 20 minutes | start | 1200 | spanish verbs
+subject: calculus, 45 min focus | start | 2700 | calculus
+task = invoices, timer 30 min | start | 1800 | invoices
+25 min focus, topic: photosynthesis | start | 1500 | photosynthesis
+focus 40 min, subject is organic chem | start | 2400 | organic chem
+project: garden plan. 1 hour please | start | 3600 | garden plan
+I'm drafting a grant proposal, start a 50 min focus | start | 3000 | grant proposal
+im so behind on my history essay, can u start a focus for 25 min | start | 1500 | my history essay
+I want to do the expense report. 30 min timer please | start | 1800 | expense report
+studying for the bar exam, set a timer for 2 hours | start | 7200 | bar exam
+start a focus for 35 minutes, I'm cleaning the garage | start | 2100 | cleaning the garage
+need to finish the slides. focus 45 min | start | 2700 | slides
+gotta write a cover letter, 30 min focus pls | start | 1800 | write a cover letter
+yo start focus 20 min | start | 1200 | -
+hey focus 15 min | start | 900 | -
+Sir please start a 30 minute focus | start | 1800 | -
+Good morning! focus 25 min on emails | start | 1500 | emails
+start a 25 min focus, thank you so much | start | 1500 | -
+pls pls start a timer for 10 min | start | 600 | -
+thirty min focus sesh | start | 1800 | -
+quick focus session 15 min lol | start | 900 | -
+20 min focus thing | start | 1200 | -
+focus 25 min on reading, thanks! | start | 1500 | reading
+hello, could you set a 45 minute timer for physics please | start | 2700 | physics
+my daughter is doing homework, start a 30 min focus timer | start | 1800 | homework
+my son is practicing piano, can you start a 20 minute timer | start | 1200 | practicing piano
+my roommate is asleep so start a 40 min focus | start | 2400 | -
+the baby is napping so I've got maybe forty minutes. start a focus for 40 min, I need to do the bills | start | 2400 | bills
+exam tomorrow aaaa quick start focus one hour | start | 3600 | -
+i have a test tmrw, pls start focus 30 min | start | 1800 | -
+big presentation on friday!! start a 50 minute focus | start | 3000 | -
+deadline tonight, focus 90 min now | start | 5400 | -
+i have an exam tomorrow. start a 45 minute focus for chemistry | start | 2700 | chemistry
+my sister is doing a 25 min focus | help
+my son did homework for an hour | help
+my daughter is doing homework | help
+tomorrow start a focus for 1 hour | help
+let's do 30 minutes | start | 1800 | -
+ok do 20 min | start | 1200 | -
+let's go 25 minutes | start | 1500 | -
+alright, 45 minutes, go | start | 2700 | -
+lets do 15 min then | start | 900 | -
+do 10 mins | start | 600 | -
+finish the focus early | stop
+end the timer now pls | stop
+the quiz can stop now | stop
+quiz can end | stop
+please finish the quiz early | stop
+end my focus please, something came up | stop
+something came up, stop the timer | stop
+sorry gotta go, stop the focus | stop
+stop the quiz but keep my focus going | stop
+the quiz can end, timer stays | stop
+end the quiz, leave my timer alone | stop
+stop the timer, quiz keeps going | stop
+kill the quiz but not the focus | stop
+test me on adding numbers for 5 minutes | quiz | 300 | addition
+quiz me ten minutes, just sums | quiz | 600 | mixed
+times tables 5 min | quiz | 300 | multiplication
+5 minutes of taking away | quiz | 300 | subtraction
+plus and minus practice for 6 min | quiz | 360 | mixed
+give me 8 minutes of adding | quiz | 480 | addition
+test me on taking away for 4 min | quiz | 240 | subtraction
+3 min of multiplying numbers | quiz | 180 | multiplication
+focus 20 min on sums | quiz | 1200 | mixed
+focus 10 min on times tables | quiz | 600 | multiplication
+haha my cat walked on the keyboard | help
+lol ok | help
+brb coffee | help
+asdfgh | help
+oops wrong chat | help
+hmm | help
+nice | help
+test | help
+focus 30 min on math | start | 1800 | math
+focus 45 min on math homework | start | 2700 | math homework
+start a 25 min focus for my maths revision | start | 1500 | my maths revision
+i need to revise for my maths test, 40 min focus | start | 2400 | my maths test
+start a focus for 1 hour, topic is tax returns | start | 3600 | tax returns
+25 min, subject: french grammar | start | 1500 | french grammar
+can you start a 30 minute focus? I'm writing my thesis | start | 1800 | writing my thesis
+focus 30 min: the history essay | start | 1800 | history essay
+25 mins on the budget spreadsheet please | start | 1500 | budget spreadsheet
+start 15 min on a blog post | start | 900 | blog post
+hey there! start a timer for 20 minutes please | start | 1200 | -
+morning! focus 1 hour on the novel | start | 3600 | novel
+hiya, 30 min focus on guitar | start | 1800 | guitar
+thanks in advance, start a 25 minute focus | start | 1500 | -
+start a focus 25 min ty | start | 1500 | -
+focus 25 min on laundry pls ty | start | 1500 | laundry
+20 min focus on emails kthx | start | 1200 | emails
+ugh ok stop the timer | stop
+stop the focus, i'm leaving | stop
+done for today, end the timer | stop
+just end the quiz | stop
+abort the quiz pls | stop
+stop the quiz, keep the focus | stop
+my mum is cooking, start a 30 minute focus for me | start | 1800 | -
+my kids are at school so focus 2 hours on the website | start | 7200 | website
 """
 
 TUNING_ZH = """
@@ -750,6 +852,112 @@ quiz状态 | status
 还剩几分钟呀 | status
 女儿要练减法，帮她开个5分钟的 | quiz | 300 | subtraction
 弟弟在做口算10分钟 | help
+内容是整理照片，专注四十分钟 | start | 2400 | 整理照片
+项目是报销，计时半小时 | start | 1800 | 报销
+主题是英语听力，专注25分钟 | start | 1500 | 英语听力
+任务：写周报，30分钟 | start | 1800 | 写周报
+专注一小时，内容：改讲稿 | start | 3600 | 改讲稿
+科目是物理，专注45分钟 | start | 2700 | 物理
+我在看小说，帮我计时二十分钟 | start | 1200 | 看小说
+我要改讲稿，开个专注半小时 | start | 1800 | 改讲稿
+准备面试，专注一个小时 | start | 3600 | 准备面试
+练毛笔字，计时40分钟 | start | 2400 | 练毛笔字
+专注25分钟，我要写周报 | start | 1500 | 写周报
+我得准备面试，帮我开个一小时的专注 | start | 3600 | 准备面试
+孩子写作业，帮忙开个三十分钟的专注计时 | start | 1800 | 写作业
+爷爷想练太极，帮他开个半小时专注 | start | 1800 | 练太极
+女儿要背课文，帮她计时15分钟 | start | 900 | 背课文
+弟弟在写作业 | help
+爷爷在练太极 | help
+宝宝睡着了，专注四十分钟，我要记账 | start | 2400 | 记账
+明天要交报告了啊啊啊 快开专注一小时 | start | 3600 | -
+明天考试了，帮我开专注半小时 | start | 1800 | -
+下午要开会，先专注30分钟 | start | 1800 | -
+好累啊，专注20分钟吧 | start | 1200 | -
+来个30分钟吧 | start | 1800 | -
+就来20分钟 | start | 1200 | -
+来一个25分钟 | start | 1500 | -
+开个15分钟 | start | 900 | -
+那就45分钟，开始吧 | start | 2700 | -
+退出quiz | stop
+测验不用了 | stop
+专注先结束 | stop
+临时有事，先停了吧 | stop
+有人找我，专注停一下 | stop
+两个都在跑，把测验停了，专注留着 | stop
+测验停掉，专注别动 | stop
+测验结束，计时保留 | stop
+先把专注停了，测验继续 | stop
+退出测验 | stop
+专注提前结束 | stop
+提前结束计时 | stop
+做7分钟的数学题 | quiz | 420 | mixed
+来10分钟口算题 | quiz | 600 | mixed
+做几道加法题，五分钟 | quiz | 300 | addition
+乘法口诀5分钟 | quiz | 300 | multiplication
+专注15分钟口算 | quiz | 900 | mixed
+哈哈我的猫踩了键盘 | help
+哈哈哈 | help
+好的 | help
+去倒杯水 | help
+嗯嗯 | help
+发错了 | help
+吃饭去了 | help
+專注25分鐘 | start | 1500 | -
+開始計時一小時 | start | 3600 | -
+專注半小時讀書 | start | 1800 | 讀書
+停止測驗 | stop
+測驗還剩多久 | status
+還剩幾分鐘 | status
+練習乘法五分鐘 | quiz | 300 | multiplication
+幫我開個二十分鐘的專注 | start | 1200 | -
+結束專注 | stop
+計時器停止 | stop
+看書四十分鐘 | start | 2400 | 看書
+來個口算測驗，十分鐘 | quiz | 600 | mixed
+專注二十五分鐘寫報告 | start | 1500 | 寫報告
+嗨，专注25分钟 | start | 1500 | -
+你好，帮我计时半小时，谢谢 | start | 1800 | -
+早上好！专注一小时写代码 | start | 3600 | 写代码
+麻烦了，开个专注40分钟 | start | 2400 | -
+专注30分钟谢谢啦 | start | 1800 | -
+专注半小时看书，拜托了 | start | 1800 | 看书
+专注20分钟哈 | start | 1200 | -
+亲，帮我开个专注一小时 | start | 3600 | -
+主题：背单词，专注20分钟 | start | 1200 | 背单词
+内容是复习英语，计时一小时 | start | 3600 | 复习英语
+专注30分钟，任务是整理房间 | start | 1800 | 整理房间
+今天的任务是写论文，专注两小时 | start | 7200 | 写论文
+专注40分钟准备面试 | start | 2400 | 准备面试
+帮我开个专注，45分钟，写周报 | start | 2700 | 写周报
+我在练吉他，专注半小时 | start | 1800 | 练吉他
+我想看小说，开一个二十分钟的专注 | start | 1200 | 看小说
+要写周报了，专注半小时 | start | 1800 | 写周报
+我得改简历，计时四十分钟 | start | 2400 | 改简历
+妈妈想练瑜伽，帮她开个半小时的专注 | start | 1800 | 练瑜伽
+妹妹在练琴，帮忙计时半小时 | start | 1800 | 练琴
+我弟弟在专注半小时 | help
+孩子在写作业，已经写了一小时 | help
+快迟到了啊啊啊，专注15分钟 | start | 900 | -
+救命 明天要考试 开个一小时专注 | start | 3600 | -
+来个一小时吧 | start | 3600 | -
+那来25分钟吧 | start | 1500 | -
+先来20分钟 | start | 1200 | -
+测验可以结束了 | stop
+专注不用了 | stop
+计时先停了吧 | stop
+家里来客人了，先停了 | stop
+测验停了吧，专注继续 | stop
+把quiz停了，计时别停 | stop
+算了测验不做了，专注继续 | stop
+口算练习七分钟 | quiz | 420 | mixed
+来五分钟数学题 | quiz | 300 | mixed
+减法题8分钟 | quiz | 480 | subtraction
+专注8分钟做减法 | quiz | 480 | subtraction
+做数学作业半个钟 | start | 1800 | 做数学作业
+我出去一下 | help
+哦哦 | help
+收到 | help
 """
 
 HELD_OUT_PEOPLE_EN = """
