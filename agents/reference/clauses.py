@@ -42,7 +42,7 @@ class Reduced:
 
 
 _EN_SPLIT = re.compile(
-    r"\s*(?:(?:[,;!?\u2026]|\.(?!\d))+|\s-\s|\n)\s*|\s+(?:so|but|and\s+so)\s+(?!much\b|many\b)|\s+(?:a{3,}h*|omg+|ugh+|ahh+|lol)\s+",
+    r"\s*(?:(?:[,;!?\u2026]|\.(?!\d))+|\s-\s|\n)\s*|(?<!i'm)(?<!\bam)(?<!\bis)(?<!are)(?<!was)(?<!not)(?<!it's)\s+(?:so|but|and\s+so)\s+(?!much\b|many\b)|\s+(?:a{3,}h*|omg+|ugh+|ahh+|lol)\s+",
     re.IGNORECASE,
 )
 # Chinese clauses: punctuation, or a space between two Chinese characters ("明天考试 开个一小时专注").
@@ -65,7 +65,7 @@ _EN_BLOCK = re.compile(
     re.IGNORECASE,
 )
 _ZH_BLOCK = re.compile(
-    r"停|结束|取消|算了|不|别|没|如果|假如|假设|要是|的话|提醒|闹钟|以后|之后|待会|等会|等下|一会|回头|晚点|稍后|下次"
+    r"停|结束|取消|算了|(?<!来)不(?!及|错|少|过)|别|没|如果|假如|假设|要是|的话|提醒|闹钟|以后|之后|待会|等会|等下|一会|回头|晚点|稍后|下次"
     r"|已经|完了|做完|写完|看完|学完|完成|(?<!小)说|让我|叫我|吗|[?？“”\"]"
 )
 # Words of a time alone ("tomorrow", "at 3pm", 明天下午): a clause of only these says when, not why.
@@ -112,14 +112,21 @@ _ZH_LABEL = re.compile(
 )
 # What the person (or whom it is for) says they do: a work verb and an article are no part of a label.
 _EN_DOING = re.compile(
-    r"^(?:(?:i'?m|i\s+am|we'?re|(?:he|she)'?s|(?:he|she)\s+is|they'?re|(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:is|are))\s+(?:so\s+|really\s+|still\s+)?"
-    r"|^(?:(?:i|we|(?:my|our)\s+\w+)\s+)?(?:(?:need|needs|have|has|want|wants|got|must|should)\s+to|gotta|gonna|must|should)\s+)"
+    r"^(?:(?P<being>(?:i'?m|i\s+am|we'?re|(?:he|she)'?s|(?:he|she)\s+is|they'?re|(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:is|are))"
+    r"\s+(?:so\s+|really\s+|still\s+)?)"
+    r"|(?:(?:i|we|(?:my|our)\s+\w+)\s+)?(?:(?:need|needs|have|has|want|wants|got|must|should)\s+to|gotta|gonna|must|should)\s+)"
     r"(?P<act>.+)$",
     re.IGNORECASE,
 )
 _EN_WORK_VERB = re.compile(
     r"^(?:(?:behind|working|busy|stuck)\s+(?:on|with)\s+|(?:do|doing|finish|finishing|draft|drafting|work\s+on)\s+"
     r"|(?:studying|study|prepping|prep|preparing|prepare|revising|revise|cramming|cram)\s+for\s+)",
+    re.IGNORECASE,
+)
+# How the person feels ("so tired lol"): why, never what for.
+_EN_FEELING = re.compile(
+    r"\b(?:so|too|very|really|super|kinda|pretty|lol|lmao|omg|tired|exhausted|sleepy|bored|stressed|hungry|sick|late|busy"
+    r"|anxious|nervous|sad|happy|excited|ready|behind)\b",
     re.IGNORECASE,
 )
 _EN_ARTICLE = re.compile(r"^(?:the|a|an|some)\s+", re.IGNORECASE)
@@ -161,7 +168,7 @@ _EN_TIME_WORD = re.compile(
     re.IGNORECASE,
 )
 _ZH_TIME_WORD = re.compile(
-    r"明天|后天|今天|今晚|明早|明晚|下午|上午|晚上|早上|中午|周[一二三四五六日天末]|星期|下周|点|迟到|截止"
+    r"明天|后天|今晚|明早|明晚|下午|上午|晚上|早上|中午|周[一二三四五六日天末]|星期|下周|点|迟到|截止"
 )
 # What someone the request is for does, said with a verb of work ("is doing homework", "is practicing piano");
 # a state ("is asleep", "is cooking") names nothing to label.
@@ -191,11 +198,15 @@ def _activity(clause: str, language: str, someone: bool) -> tuple[int, str] | No
         act = doing.group("act").strip()
         if someone and not _EN_WORK_DOING.match(act):
             return None
+        if doing.group("being") and not (_EN_WORK_VERB.match(act) or re.match(r"\w+ing\b", act)):
+            return None  # "I'm exhausted": a state, nothing to label
         act = _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", act)).strip(" .!")
         return (2 if someone else 1, act) if act and not _EN_STATEMENT.search(act) else None
     if someone:
         return None
     # a bare clause ("folding laundry", "studying for the bar exam"): an activity when it states nothing
+    if _EN_FEELING.search(clause):
+        return None
     act = _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", clause)).strip(" .!")
     return (3, act) if 1 <= len(act.split()) <= 4 and not _EN_STATEMENT.search(act) else None
 

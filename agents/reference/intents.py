@@ -932,12 +932,14 @@ def _activity_of_another(g: _Grammar, activity: str | None, language: Language) 
     return next((app for app in g.named if g.activities[app.app_id][language].fullmatch(activity)), None)
 
 
+# Two things joined ("times tables and spelling", 背单词和做加法): an app's start only when its words read both.
+_JOINED = re.compile(r"\b(?:and|with)\b|&|和|跟|与|还有|以及|加上", re.IGNORECASE)
 # What is left of an activity once another app's work is taken out: request words and joiners only.
 _EN_WORK_LEFT = re.compile(
-    r"\b(?:on|my|some|the|a|an|of|for|with|doing|do|me|to|practi[cs]e|practi[cs]ing|session|round|please|pls)\b|[\s,.!?;:'\"-]+",
+    r"\b(?:and|on|my|some|the|a|an|of|for|with|doing|do|me|to|practi[cs]e|practi[cs]ing|session|round|please|pls)\b|[\s,.!?;:'\"-]+",
     re.IGNORECASE,
 )
-_ZH_WORK_LEFT = re.compile(r"[做练习刷考测学一下会儿些点几道题个的\s,，。.!！?？、:：]+")
+_ZH_WORK_LEFT = re.compile(r"[和跟与做练习刷考测学一下会儿些点几道题个的\s,，。.!！?？、:：]+")
 
 
 def _more_than_its_work(g: _Grammar, app: DeclaredApp, activity: str | None, language: Language) -> bool:
@@ -947,6 +949,16 @@ def _more_than_its_work(g: _Grammar, app: DeclaredApp, activity: str | None, lan
         return False
     rest = g.work[app.app_id].sub(" ", activity)
     return bool((_ZH_WORK_LEFT if language == "zh" else _EN_WORK_LEFT).sub("", rest))
+
+
+# Studying a subject ("study multiplication", 背乘法表, 乘法作业, "math homework"): the default app's work, as
+# the corpus has it, even where another app's words name the subject. Without such a word, another app's
+# work inside an activity is that app's start (its words read all of it) or unclear, never a focus.
+_STUDY = re.compile(
+    r"\b(?:stud(?:y|ying|ied)|learn(?:ing)?|revis(?:e|ing|ion)|review(?:ing)?|homework|notes?|exam|test|lesson|class|chapter)\b"
+    r"|作业|功课|复习|预习|背|学习|考试|课|笔记|讲义|试卷",
+    re.IGNORECASE,
+)
 
 
 def _another_apps_work(g: _Grammar, activity: str | None) -> bool:
@@ -1015,7 +1027,10 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     ):
         spans = english_durations(text)
         span = first_duration(spans, text, EN_JOINER)
-        if g.default_words["en"].search(text) and _more_than_its_work(g, named, _english_activity(g, text, span), "en"):
+        activity = _english_activity(g, text, span)
+        if (g.default_words["en"].search(text) or _JOINED.search(activity or "")) and _more_than_its_work(
+            g, named, activity, "en"
+        ):
             return Help(language="en")
         return _named_start(g, named, text, spans, EN_JOINER, "en")
     spans = english_durations(text)
@@ -1048,7 +1063,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, EN_JOINER, "en")
-    if g.default_words["en"].search(text) and _another_apps_work(g, activity):
+    if _another_apps_work(g, activity) and (g.default_words["en"].search(text) or not _STUDY.search(activity or "")):
         return Help(language="en")
     meant = bool(g.default_words["en"].search(text) or _EN_START_VERB.match(text) or activity)
     if (
@@ -1179,7 +1194,12 @@ def _chinese_activity(g: _Grammar, text: str, span: Span | None) -> str | None:
     before = _strip_mixed(g, clauses.label_value(_strip_mixed(g, text[: span.start]), "zh"))
     if after and _ZH_SPLIT_VERB.match(before):
         return _clip(before + after)
-    return _clip(after or before)
+    activity = after or before
+    return None if _ZH_NOT_AN_ACTIVITY.fullmatch(activity) else _clip(activity)
+
+
+# A pronoun or a request verb alone ("我专注一小时", "开一个小时专注"): no activity said.
+_ZH_NOT_AN_ACTIVITY = re.compile(r"我|你|您|他|她|我们|咱们|开|来|定|设|先|快|就|那|亲")
 
 
 _ZH_HELP = re.compile(
@@ -1246,7 +1266,10 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     ):
         spans = chinese_durations(text) or english_durations(text)
         span = first_duration(spans, text, ZH_JOINER)
-        if g.default_words["zh"].search(text) and _more_than_its_work(g, named, _chinese_activity(g, text, span), "zh"):
+        activity = _chinese_activity(g, text, span)
+        if (g.default_words["zh"].search(text) or _JOINED.search(activity or "")) and _more_than_its_work(
+            g, named, activity, "zh"
+        ):
             return Help(language="zh")
         return _named_start(g, named, text, spans, ZH_JOINER, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "<noun> 25 min 写作业" mixes both
@@ -1277,7 +1300,7 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     other = _activity_of_another(g, activity, "zh") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, ZH_JOINER, "zh")
-    if g.default_words["zh"].search(text) and _another_apps_work(g, activity):
+    if _another_apps_work(g, activity) and (g.default_words["zh"].search(text) or not _STUDY.search(activity or "")):
         return Help(language="zh")
     focus_word = g.default_words["zh"].search(text)
     if span is not None and activity is None and not focus_word and not _ZH_START_VERB.search(text):

@@ -499,6 +499,54 @@ abort the quiz pls | stop
 stop the quiz, keep the focus | stop
 my mum is cooking, start a 30 minute focus for me | start | 1800 | -
 my kids are at school so focus 2 hours on the website | start | 7200 | website
+heyyy can u start a 25 min focus for my bio notes | start | 1500 | my bio notes
+yo can you do a 45 minute focus, working on the podcast script | start | 2700 | podcast script
+good evening, 1 hour focus for tax stuff please | start | 3600 | tax stuff
+pls start a 30 minute timer thx | start | 1800 | -
+start a 20 minute focus sesh for reading | start | 1200 | reading
+Could you kindly start a focus of 40 minutes for the quarterly report? | start | 2400 | quarterly report
+ok so I'm revising for finals, 50 min focus | start | 3000 | finals
+i'm writing a novel. 2 hour focus please | start | 7200 | writing a novel
+focus timer 25 mins - task: clean inbox | start | 1500 | clean inbox
+focus 30m, topic = linear algebra | start | 1800 | linear algebra
+label: piano scales, 15 min | start | 900 | piano scales
+25 min focus pls, gonna read | start | 1500 | read
+the kids are finally asleep. 45 minute focus please | start | 2700 | -
+im exhausted but start a 25 min focus | start | 1500 | -
+so tired lol, start 20 min focus | start | 1200 | -
+presentation due friday, set a 90 min timer for the slides | start | 5400 | slides
+30 min focus please - thank you! | start | 1800 | -
+go for 20 minutes | start | 1200 | -
+ok let's go, 50 min | start | 3000 | -
+let's do 1 hour | start | 3600 | -
+do 45 min please | start | 2700 | -
+stop the focus please, my boss is calling | stop
+my boss just walked in, end the timer | stop
+the focus can end now, thanks | stop
+end quiz, keep timer | stop
+quiz off, focus stays | stop
+finish the timer early please | stop
+i'm done with the timer, end it | stop
+quiz me on plus for 3 minutes | quiz | 180 | addition
+minus practice 4 min | quiz | 240 | subtraction
+do sums for 6 minutes | quiz | 360 | mixed
+multiplying practice 5 min | quiz | 300 | multiplication
+focus 15 min on adding | quiz | 900 | addition
+focus 20 minutes on times tables and spelling | help
+spend 10 minutes on times tables and spelling | help
+practice piano and multiplication for 20 min | help
+revise multiplication for 15 min | start | 900 | revise multiplication
+my cat is sitting on my laptop lmao | help
+whoops | help
+k cool | help
+coffee time | help
+sry wrong window | help
+my brother has a test tomorrow | help
+tomorrow, focus 1 hour | help
+at 9pm, start a 30 min focus | help
+in 10 minutes, start a focus for 25 min | help
+if i finish early, start a 20 min focus | help
+my sister wants a 25 min focus, start it | help
 """
 
 TUNING_ZH = """
@@ -958,6 +1006,57 @@ quiz状态 | status
 我出去一下 | help
 哦哦 | help
 收到 | help
+你好呀，开个专注30分钟，写周报 | start | 1800 | 写周报
+嗨嗨，帮我计时45分钟，背单词 | start | 2700 | 背单词
+今天要做PPT，专注一小时 | start | 3600 | 做PPT
+任务是背古诗，计时20分钟 | start | 1200 | 背古诗
+主题：学Python，专注1小时 | start | 3600 | 学Python
+专注半小时，内容是读论文 | start | 1800 | 读论文
+我在准备考研，帮我开个两小时专注 | start | 7200 | 准备考研
+要复习英语了，开个专注40分钟 | start | 2400 | 复习英语
+我得写实验报告，专注90分钟 | start | 5400 | 写实验报告
+弟弟要练字，帮他计时半小时 | start | 1800 | 练字
+女儿在练钢琴，帮她计时四十分钟 | start | 2400 | 练钢琴
+儿子写作业呢，开个一小时专注 | start | 3600 | 写作业
+老公在睡觉，我专注一小时 | start | 3600 | -
+烦死了 明天考试 开一个小时专注 | start | 3600 | -
+啊啊啊要来不及了，专注半小时 | start | 1800 | -
+马上要开会了，专注15分钟先 | start | 900 | -
+开个25分钟吧 | start | 1500 | -
+就25分钟吧，开始 | start | 1500 | -
+先来个15分钟 | start | 900 | -
+专注可以停了 | stop
+先不测了，停吧 | stop
+孩子哭了，计时先停一下 | stop
+有点事，测验先结束吧 | stop
+测验关了吧，专注继续 | stop
+退出专注 | stop
+测验提前结束吧 | stop
+来8分钟的数学题 | quiz | 480 | mixed
+刷10分钟口算题 | quiz | 600 | mixed
+加减法练习6分钟 | quiz | 360 | mixed
+做5分钟的乘法口算 | quiz | 300 | multiplication
+口算题，十分钟 | quiz | 600 | mixed
+背单词和做加法20分钟 | help
+专注30分钟练乘法和背课文 | help
+幫我計時四十五分鐘，寫作業 | start | 2700 | 寫作業
+專注一個小時 | start | 3600 | -
+番茄鐘25分鐘 | start | 1500 | -
+停止計時 | stop
+還有多久 | status
+測驗停止，專注繼續 | stop
+來個五分鐘的乘法測驗 | quiz | 300 | multiplication
+考考我減法三分鐘 | quiz | 180 | subtraction
+開始專注，半小時，讀書 | start | 1800 | 讀書
+哈哈哈哈笑死 | help
+我去拿快递 | help
+喝口水先 | help
+😂😂 | help
+弟弟明天考试 | help
+明天，专注一小时 | help
+下午三点，专注半小时 | help
+十分钟后开个专注 | help
+我妹妹要专注25分钟，帮她开 | help
 """
 
 HELD_OUT_PEOPLE_EN = """
