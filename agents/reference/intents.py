@@ -751,7 +751,7 @@ _EN_NOT_A_FOCUS = re.compile(
     r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
     # someone else's doing ("my brother is doing…", "she wants…"), done already, a score reported
     r"|" + _EN_SOMEONE + r"\b"
-    r"|^(?:just\s+|already\s+)?[a-z]+ed\s+(?:a|an|the|my|for|\d)|\b(?:already|finished|completed)\b"
+    r"|^(?:just\s+|already\s+)?(?!need\b|speed\b)[a-z]+ed\s+(?:a|an|the|my|for|\d)|\b(?:already|finished|completed)\b"
     r"|\bgot\s+(?:a\s+)?\d+(?!\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|m|h|s)\b)|\bscored\b"
     r"|\d\s*/\s*\d+(?!\s*(?:of\s+)?(?:an?\s+)?(?:hours?|hrs?|h|minutes?|mins?)\b)|\b\d+\s+out\s+of\s+\d+|\b\d+\s+(?:right|wrong|correct)\b"
     r"|^say\s+(?:i|we)\b|\bwhat\s+if\b|\bthen\s+what\b"
@@ -815,7 +815,8 @@ _EN_ACTIVITY_PATTERNS = [
 _EN_ACTIVITY_EDGES = _Template(
     r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
-    r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing))+$"
+    r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
+    r"|thanks\s+a\s+lot))+$"
     r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|sesh)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|sesh|thing)$"
     r"|[\s.,!?;:\"'\u2013\u2014-]+$|^[\s,;:\"'\u2013\u2014-]+",
@@ -1143,14 +1144,14 @@ _ZH_START_VERB = re.compile(
     re.IGNORECASE,
 )
 _ZH_LEADING_FILLER = _Template(
-    r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
+    r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦[你您]?|你|您|时长|时间[是为]?|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|我正在|我在|正在|可以|能不能|能|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
 )
 _ZH_TRAILING_FILLER = _Template(
-    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
+    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|时长|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
 )
 # A one-character verb before the duration and its object after it read as one activity:
 # "做20分钟作业" -> "做作业", "看半小时书" -> "看书".

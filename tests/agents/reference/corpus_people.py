@@ -547,6 +547,26 @@ at 9pm, start a 30 min focus | help
 in 10 minutes, start a focus for 25 min | help
 if i finish early, start a 20 min focus | help
 my sister wants a 25 min focus, start it | help
+start a focus: 30 min, spanish homework | start | 1800 | spanish homework
+focus mode 45 min physics | start | 2700 | physics
+timer 30 min for reading pls | start | 1800 | reading
+can you time 40 mins of studying for me | start | 2400 | studying
+set focus to 25 minutes for the essay | start | 1500 | essay
+focus on the presentation for 1 hour please | start | 3600 | presentation
+I'd like to focus on my French for 20 minutes | start | 1200 | my French
+need 30 mins to work on the website | start | 1800 | website
+45 minute focus block for coding | start | 2700 | coding
+Focus session, 30 mins, topic: budgeting | start | 1800 | budgeting
+let me focus for 20 min on the cover letter | start | 1200 | cover letter
+start focusing on spanish vocab for 15 minutes | start | 900 | spanish vocab
+could you set up a 25-min focus for revision | start | 1500 | revision
+one hour of focus for my dissertation pls | start | 3600 | my dissertation
+timer 15m yoga | start | 900 | yoga
+hey can you time me, 30 min of drawing | start | 1800 | drawing
+start a 40min focus, ty! | start | 2400 | -
+30 mins focus on emails pls and thank u | start | 1800 | emails
+focus 25 min on my lab report, thanks a lot | start | 1500 | my lab report
+hi hi hi can i get a 30 min focus for the essay | start | 1800 | essay
 """
 
 TUNING_ZH = """
@@ -1057,6 +1077,20 @@ quiz状态 | status
 下午三点，专注半小时 | help
 十分钟后开个专注 | help
 我妹妹要专注25分钟，帮她开 | help
+开个25分钟的专注，看书 | start | 1500 | 看书
+专注模式45分钟，学英语 | start | 2700 | 学英语
+帮我设置一个30分钟的番茄钟来写作业 | start | 1800 | 写作业
+给我开一个专注，时长40分钟，内容是做PPT | start | 2400 | 做PPT
+计时30分钟用来背单词 | start | 1800 | 背单词
+专注25分钟，写作文呢 | start | 1500 | 写作文
+我要专注写代码一个小时 | start | 3600 | 写代码
+番茄钟走起，25分钟，学习 | start | 1500 | 学习
+半小时专注，练口语 | start | 1800 | 练口语
+开专注，一个小时 | start | 3600 | -
+整理房间，计时20分钟 | start | 1200 | 整理房间
+专注时长一小时，写论文 | start | 3600 | 写论文
+帮忙计时25分钟哦，谢谢 | start | 1500 | -
+麻烦您开一个半小时的专注，我要复习 | start | 5400 | 复习
 """
 
 HELD_OUT_PEOPLE_EN = """
