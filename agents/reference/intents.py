@@ -56,6 +56,14 @@ The grammar, the same in both languages, in the order it is applied:
    ``grammar.unitless_minutes``. A bare duration is a start only as the answer to the Agent's own "how
    long?" (``awaiting_duration``); without a duration, a start asks "how long?".
 
+6. **The request among context** (decision 0068, ``agents.reference.clauses``) — a message of several
+   clauses whose one timed clause asks for a start, the others being only a greeting, why, what it is
+   for or whom it is for ("i have a test tomorrow, pls start focus 30 min", "准备面试，专注一个小时"), is
+   that clause's start, with the activity the others name; any other clause keeps the whole reading.
+
+Traditional Chinese is read as Simplified (``agents.reference.traditional``); an activity is given back
+in the person's own characters.
+
 The reply language is Chinese when the message has any CJK character, English otherwise (the
 Agent may answer in the person's saved language instead: ``agents.reference.agent``).
 """
