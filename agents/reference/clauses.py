@@ -112,7 +112,7 @@ _ZH_LABEL = re.compile(
 )
 # What the person (or whom it is for) says they do: a work verb and an article are no part of a label.
 _EN_DOING = re.compile(
-    r"^(?:(?P<being>(?:i'?m|i\s+am|we'?re|(?:he|she)'?s|(?:he|she)\s+is|they'?re|(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:is|are))"
+    r"^(?:(?P<being>(?:i'?m|i\s+am|i'?ll\s+be|i\s+will\s+be|we'?re|(?:he|she)'?s|(?:he|she)\s+is|they'?re|(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:is|are))"
     r"\s+(?:so\s+|really\s+|still\s+)?)"
     r"|(?:(?:i|we|(?:my|our)\s+\w+)\s+)?(?:(?:need|needs|have|has|want|wants|got|must|should)\s+to|gotta|gonna|must|should)\s+)"
     r"(?P<act>.+)$",
@@ -129,6 +129,7 @@ _EN_FEELING = re.compile(
     r"|anxious|nervous|sad|happy|excited|ready|behind)\b",
     re.IGNORECASE,
 )
+_EN_TAIL = re.compile(r"(?:\s+(?:rn|fr|tbh|ngl|lol|now|today|please|pls|right\s+now|atm))+$", re.IGNORECASE)
 _EN_ARTICLE = re.compile(r"^(?:the|a|an|some)\s+", re.IGNORECASE)
 _EN_STATEMENT = re.compile(
     r"\b(?:i|we|you|he|she|they|it|is|are|was|were|am|have|has|had|got|been|my\s+\w+\s+is)\b", re.IGNORECASE
@@ -200,14 +201,14 @@ def _activity(clause: str, language: str, someone: bool) -> tuple[int, str] | No
             return None
         if doing.group("being") and not (_EN_WORK_VERB.match(act) or re.match(r"\w+ing\b", act)):
             return None  # "I'm exhausted": a state, nothing to label
-        act = _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", act)).strip(" .!")
+        act = _EN_TAIL.sub("", _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", act))).strip(" .!")
         return (2 if someone else 1, act) if act and not _EN_STATEMENT.search(act) else None
     if someone:
         return None
     # a bare clause ("folding laundry", "studying for the bar exam"): an activity when it states nothing
     if _EN_FEELING.search(clause):
         return None
-    act = _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", clause)).strip(" .!")
+    act = _EN_TAIL.sub("", _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", clause))).strip(" .!")
     return (3, act) if 1 <= len(act.split()) <= 4 and not _EN_STATEMENT.search(act) else None
 
 

@@ -691,6 +691,7 @@ _EN_STOP_CLAUSE = _Template(
     r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
     rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?))?"
     rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:(?:can|could|should|may)\s+(?:be\s+)?)?(?:stop|off|end|cancel|stopped|ended|finish|finished|over)"
+    rf"|(?:turn|switch|shut)\s+(?:it|that|everything|(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING})\s+off"
     r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
     r"|no\s+more(?:\s+@EN_NOUNS@)?|(?:i\s+)?give\s+up(?:\s+on\s+(?:the|this|my|that)\s+(?:\w+\s+)?@EN_NOUNS@)?|call\s+it\s+a\s+day"
@@ -799,7 +800,7 @@ _EN_LEAD = re.compile(
     r"|let'?s\s+|let\s+(?:me|us)\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
     # a question that is a request ("could I read for…") and what the person says they are doing ("I'm painting")
     r"|(?:can|could|may)\s+i\s+(?:(?:maybe|please|just)\s+)*|(?:i'?m|i\s+am)\s+(?:(?:working|busy)\s+(?:on|with)\s+)?"
-    r"|(?:start|begin)(?:\s+(?:a|an|the|my))?\s+(?=\w+ing\b)|time\s+me\s+(?:while\s+i(?:'m|\s+am)?\s+)?)+",
+    r"|(?:start|begin)(?:\s+(?:a|an|the|my))?\s+(?=\w+ing\b)|time\s+me\s+|while\s+(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+)+",
     re.IGNORECASE,
 )
 _EN_ACTIVITY_PATTERNS = [
@@ -827,7 +828,7 @@ _EN_ACTIVITY_EDGES = _Template(
     r"|thanks\s+a\s+lot))+$"
     r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|sesh)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|sesh|thing)$"
-    r"|[\s.,!?;:\"'\u2013\u2014-]+$|^[\s,;:\"'\u2013\u2014-]+",
+    r"|[\s.,!?;:\"'()\[\]\u2013\u2014-]+$|^[\s,;:\"'()\[\]\u2013\u2014-]+",
     re.IGNORECASE,
 )
 # Words that are a request, not what it is for: never an activity on their own.
@@ -1098,12 +1099,12 @@ _ZH_STOP_LEAD = (
 _ZH_THING = r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才)[\u4e00-\u9fff]){0,4}?@ZH_NOUNS@)"
 _ZH_ACTIVITY_VERBS = r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|测|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
-    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销|退出"
+    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|(?:就|先)?(?:做|练|学|写|考)?到这(?:里|儿)?|停一停|收工|关掉?|撤销|退出"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = _Template(
     # the thing may come first ("<noun>不做了", "把<noun>关了") or after ("结束阅读<noun>", "停止<noun>")
-    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就|先|可以|提前|就先|先提前)?\s*我?\s*(?:提前|先)?"
+    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:那个|这个)?\s*(?:也|都|就|先|可以|提前|就先|先提前)?\s*我?\s*(?:提前|先)?"
     rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
@@ -1156,10 +1157,10 @@ _ZH_LEADING_FILLER = _Template(
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|我正在|我在|正在|可以|能不能|能|"
-    r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
+    r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\(|\)|\s)+"
 )
 _ZH_TRAILING_FILLER = _Template(
-    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|时长|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
+    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|时长|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\(|\)|\s)+$"
 )
 # A one-character verb before the duration and its object after it read as one activity:
 # "做20分钟作业" -> "做作业", "看半小时书" -> "看书".

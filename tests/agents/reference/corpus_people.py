@@ -574,6 +574,23 @@ start a 40min focus, ty! | start | 2400 | -
 30 mins focus on emails pls and thank u | start | 1800 | emails
 focus 25 min on my lab report, thanks a lot | start | 1500 | my lab report
 hi hi hi can i get a 30 min focus for the essay | start | 1800 | essay
+focus 30 min on our pitch deck | start | 1800 | our pitch deck
+set a timer for 25 min while I read | start | 1500 | read
+time me for 30 min while I study | start | 1800 | study
+I'll be working on the pitch deck, 45 min focus please | start | 2700 | pitch deck
+working on slides rn, start 30 min | start | 1800 | slides
+doing taxes, 1 hr focus | start | 3600 | taxes
+coding session 2 hours | start | 7200 | coding
+a 25 minute pomodoro for chapter 4 reading | start | 1500 | chapter 4 reading
+25 min focus (reading) | start | 1500 | reading
+Start a focus session of 45 min for my German lesson. | start | 2700 | my German lesson
+focus for 30 min pls I have to study chem | start | 1800 | study chem
+turn it off | stop
+switch the timer off please | stop
+stop the timer I need to leave | stop
+ok that's enough, stop | stop
+can you end the quiz now | stop
+focus done, end it | stop
 """
 
 TUNING_ZH = """
@@ -1098,6 +1115,18 @@ quiz状态 | status
 专注时长一小时，写论文 | start | 3600 | 写论文
 帮忙计时25分钟哦，谢谢 | start | 1500 | -
 麻烦您开一个半小时的专注，我要复习 | start | 5400 | 复习
+专注半小时（看书） | start | 1800 | 看书
+25分钟，看书 | start | 1500 | 看书
+开个专注，25分钟，内容：背单词 | start | 1500 | 背单词
+我要边听歌边写作业，专注一小时 | start | 3600 | 边听歌边写作业
+帮我计个时，四十分钟，我要跑步 | start | 2400 | 跑步
+写完作业再说吧，先专注半小时 | help
+停一停 | stop
+不计时了 | stop
+测验到此为止 | stop
+把计时器关掉吧，谢谢 | stop
+专注那个先停掉 | stop
+口算就做到这吧 | stop
 """
 
 HELD_OUT_PEOPLE_EN = """
