@@ -80,6 +80,7 @@ from agents.reference import clauses, traditional
 from agents.reference.declared import DeclaredApp
 from agents.reference.durations import (
     EN_JOINER,
+    EN_WORD_NUMBER,
     ZH_JOINER,
     Span,
     chinese_durations,
@@ -571,11 +572,20 @@ def _quoted_request(text: str) -> bool:
 
 
 # A length not said: "a few minutes", "some time", "几分钟".
+# A range is one too ("20-30 min", "one or two hours", 二三十分钟, 一两个小时): which end is meant is a guess.
+_EN_RANGE_NUMBER = rf"(?:\d+|{EN_WORD_NUMBER})"
 _EN_VAGUE = re.compile(
-    r"\b(?:a\s+few|few|some|several|a\s+bit\s+of|a\s+little)\s+(?:more\s+)?(?:minutes?|mins?|hours?|seconds?|secs?)\b",
+    r"\b(?:a\s+few|few|some|several|a\s+bit\s+of|a\s+little)\s+(?:more\s+)?(?:minutes?|mins?|hours?|seconds?|secs?)\b"
+    rf"|(?:(?<![\d/])\d+\s*(?:-|\u2013|\u2014|~)\s*\d+|\b{_EN_RANGE_NUMBER}\s+(?:to|or)\s+{_EN_RANGE_NUMBER})"
+    r"\s*-?\s*(?:minutes?|mins?|m|hours?|hrs?|h|seconds?|secs?|s)\b",
     re.IGNORECASE,
 )
-_ZH_VAGUE = re.compile(r"几\s*(?:个\s*)?(?:分钟|小时|钟头|秒钟?)|若干(?:分钟|小时)")
+_ZH_VAGUE = re.compile(
+    r"几\s*(?:个\s*)?(?:分钟|小时|钟头|秒钟?)|若干(?:分钟|小时)"
+    r"|\d+\s*[-~～到至或]\s*\d+\s*(?:个\s*)?(?:分钟|分|小时|钟头|秒)"
+    r"|(?:一两|两三|三四|三五|四五|五六|六七|七八|八九)(?:个\s*)?(?:分钟|小时|钟头|秒)"
+    r"|(?:一二|二三|两三|三四|四五|五六)十(?:来)?(?:个\s*)?(?:分钟|小时|秒)"
+)
 
 
 # A noun of an app that counts unitless numbers ("<noun> 25"): minutes, up to its
@@ -767,7 +777,7 @@ _EN_NOT_A_FOCUS = re.compile(
     # another verb on what runs: it is no start (pause, reset, extend, "add 5 more minutes")
     r"|\b(?:pause[sd]?|pausing|resume|reset|restart|extend|lengthen|shorten|prolong)\b|\b(?:add|give\s+me)\s+(?:\S+\s+)?more\b|\bby\s+\d"
     # rounds over again ("2 x 25 min", "x2", "twice"): one start would be a part of it, a guess
-    r"|\b\d+\s*x\b|\bx\s*\d+\b|\b(?:twice|thrice|\d+\s+(?:rounds|sessions))\b"
+    r"|\b\d+\s*x\b|\bx\s*\d+\b|\b(?:twice|thrice|\d+\s+(?:rounds|sessions)|every|each|per)\b"
     # a liking said, no request ("I love focusing")
     r"|^i\s+(?:really\s+)?(?:love|like|enjoy|hate)\b",
     re.IGNORECASE,
@@ -974,7 +984,29 @@ _STUDY = re.compile(
 def _another_apps_work(g: _Grammar, activity: str | None) -> bool:
     """An activity of the default app that chooses another app's work in part ("addition and my essay",
     "做乘法和写作文"): which one is meant is unclear — help, never a start named after the other's work."""
-    return bool(activity) and any(g.work[app.app_id].search(activity or "") for app in g.named if "start" in app.tools)
+    if not activity:
+        return False
+    started = [app for app in g.named if "start" in app.tools]
+    return any(g.work[app.app_id].search(activity) for app in started)
+
+
+def _only_another_apps_noun(g: _Grammar, activity: str | None) -> bool:
+    """The activity is only what another app runs ("test 10 min", "quiz 5 min" said without its words)."""
+    return bool(activity) and any(
+        g.nouns[app.app_id].fullmatch(activity or "") for app in g.named if "start" in app.tools
+    )
+
+
+# One thing after another ("20 min reading then times tables", "先测验5分钟，再看书"): two requests, or a
+# plan — which to start is a guess. A "then" that ends the message is a filler ("20 min of coding then").
+_EN_SEQUENCE = re.compile(r"\bthen\s+\w|\b(?:after\s+that|afterwards|followed\s+by|and\s+later)\b", re.IGNORECASE)
+_ZH_SEQUENCE = re.compile(r"然后|接着|之后再|完了再|再去|先[^，,。]+[，,。\s]+再")
+
+
+def _two_apps_joined(g: _Grammar, app: DeclaredApp, text: str, language: Language) -> bool:
+    """The default app's words and another app's joined ("quiz 5 min and focus"): two requests, not one;
+    a joiner inside the other app's own words ("addition and subtraction") is no second request."""
+    return bool(g.default_words[language].search(text)) and bool(_JOINED.search(g.work[app.app_id].sub(" ", text)))
 
 
 def _own_request(text: str, someone: str, request: re.Pattern[str]) -> str:
@@ -1029,6 +1061,8 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
     if talk is not None:
         return talk
+    if _EN_SEQUENCE.search(text):
+        return Help(language="en")
     named = _named(g, text, ("en",))
     if named is not None and "start" not in named.tools:
         return Help(language="en")  # about an app that is not started ("add to my notes: …")
@@ -1041,6 +1075,8 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         if (g.default_words["en"].search(text) or _JOINED.search(activity or "")) and _more_than_its_work(
             g, named, activity, "en"
         ):
+            return Help(language="en")
+        if _two_apps_joined(g, named, text, "en"):
             return Help(language="en")
         return _named_start(g, named, text, spans, EN_JOINER, "en")
     spans = english_durations(text)
@@ -1073,7 +1109,9 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, EN_JOINER, "en")
-    if _another_apps_work(g, activity) and (g.default_words["en"].search(text) or not _STUDY.search(activity or "")):
+    if (_only_another_apps_noun(g, activity) and not g.default_words["en"].search(text)) or (
+        _another_apps_work(g, activity) and (g.default_words["en"].search(text) or not _STUDY.search(activity or ""))
+    ):
         return Help(language="en")
     meant = bool(g.default_words["en"].search(text) or _EN_START_VERB.match(text) or activity)
     if (
@@ -1266,6 +1304,8 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
         return talk
+    if _ZH_SEQUENCE.search(text) or _EN_SEQUENCE.search(text):
+        return Help(language="zh")
     named = _named(g, text, ("zh", "en"))
     if named is not None and "start" not in named.tools:
         return Help(language="zh")
@@ -1280,6 +1320,8 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         if (g.default_words["zh"].search(text) or _JOINED.search(activity or "")) and _more_than_its_work(
             g, named, activity, "zh"
         ):
+            return Help(language="zh")
+        if _two_apps_joined(g, named, text, "zh"):
             return Help(language="zh")
         return _named_start(g, named, text, spans, ZH_JOINER, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "<noun> 25 min 写作业" mixes both
@@ -1310,7 +1352,9 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     other = _activity_of_another(g, activity, "zh") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, ZH_JOINER, "zh")
-    if _another_apps_work(g, activity) and (g.default_words["zh"].search(text) or not _STUDY.search(activity or "")):
+    if (_only_another_apps_noun(g, activity) and not g.default_words["zh"].search(text)) or (
+        _another_apps_work(g, activity) and (g.default_words["zh"].search(text) or not _STUDY.search(activity or ""))
+    ):
         return Help(language="zh")
     focus_word = g.default_words["zh"].search(text)
     if span is not None and activity is None and not focus_word and not _ZH_START_VERB.search(text):

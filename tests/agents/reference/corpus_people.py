@@ -591,6 +591,22 @@ stop the timer I need to leave | stop
 ok that's enough, stop | stop
 can you end the quiz now | stop
 focus done, end it | stop
+focus 20-30 min | ask
+study for 1 to 2 hours | ask
+start a focus of twenty or thirty minutes | ask
+read for 20~30 mins | ask
+focus 1/2 hour on emails | start | 1800 | emails
+a 25-minute focus | start | 1500 | -
+focus 25 min every hour | help
+25 min each | help
+20 min reading then times tables | help
+study then quiz me 10 min | help
+quiz 5 min and focus | help
+test 10 min | help
+a quick test 5 min | help
+exam prep 30 min | start | 1800 | exam prep
+focus 20 min on the test | start | 1200 | test
+ok fine, 15 min of sketching then | start | 900 | sketching
 """
 
 TUNING_ZH = """
@@ -1127,6 +1143,15 @@ quiz状态 | status
 把计时器关掉吧，谢谢 | stop
 专注那个先停掉 | stop
 口算就做到这吧 | stop
+专注二三十分钟 | ask
+看书一两个小时 | ask
+专注20-30分钟 | ask
+学习三四十分钟 | ask
+专注两三分钟 | ask
+先测验5分钟，再看书 | help
+专注半小时然后做口算 | help
+看书20分钟，接着做乘法题 | help
+考试复习30分钟 | start | 1800 | 考试复习
 """
 
 HELD_OUT_PEOPLE_EN = """
