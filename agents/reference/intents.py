@@ -536,11 +536,16 @@ def _with_context(g: _Grammar, text: str, language: Language, intent: Intent) ->
         or (isinstance(intent, Start) and intent.app_id != default.app_id)
     ):
         return intent
-    reduced = clauses.reduce(text, language, g.guard, g.default_words[language], lambda c: _seconds(c, language))
+    if (_ZH_SEQUENCE if language == "zh" else _EN_SEQUENCE).search(text):
+        return intent  # one thing after another: never read as one of them
+    # the request clause may ask by any app's words ("…, quiz him on times tables for 10 minutes")
+    reduced = clauses.reduce(text, language, g.guard, g.guard, lambda c: _seconds(c, language))
     if reduced is None:
         return intent
     parse = _parse_chinese if language == "zh" else _parse_english
     alt = parse(g, reduced.core, False)
+    if isinstance(alt, Start) and alt.app_id != default.app_id and not isinstance(intent, Start):
+        return alt  # another app's start, asked among context: no activity to fill
     if not isinstance(alt, Start) or alt.app_id != default.app_id:
         return intent
     if isinstance(intent, Start) and intent.duration_seconds != alt.duration_seconds:

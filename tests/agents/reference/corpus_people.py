@@ -607,6 +607,10 @@ a quick test 5 min | help
 exam prep 30 min | start | 1800 | exam prep
 focus 20 min on the test | start | 1200 | test
 ok fine, 15 min of sketching then | start | 900 | sketching
+my son has a maths test tomorrow, quiz him on times tables for 10 minutes | quiz | 600 | multiplication
+exam tomorrow!! quiz me on multiplication for 5 min | quiz | 300 | multiplication
+hey there, quiz me on addition for 5 minutes please | quiz | 300 | addition
+my brother did a quiz, quiz me for 5 min | help
 """
 
 TUNING_ZH = """
@@ -1152,6 +1156,9 @@ quiz状态 | status
 专注半小时然后做口算 | help
 看书20分钟，接着做乘法题 | help
 考试复习30分钟 | start | 1800 | 考试复习
+明天考试了，考考我乘法十分钟 | quiz | 600 | multiplication
+嗨，来个5分钟的口算 | quiz | 300 | mixed
+先看书，再测验5分钟 | help
 """
 
 HELD_OUT_PEOPLE_EN = """
