@@ -65,14 +65,14 @@ _EN_LEAD = re.compile(
 _EN_ACTIVITY_PATTERNS = [
     # "start a 10 minute timer for stretching", "a 25 minute <noun> for reading"
     Template(
-        rf"{MARK}\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block)\s+(?:on|for|of)\s+(?P<act>[^{MARK}]+?)\s*[.!?]*$",
+        rf"{MARK}\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot)\s+(?:on|for|of)\s+(?P<act>[^{MARK}]+?)\s*[.!?]*$",
         re.IGNORECASE,
     ),
     # "<noun> 90 seconds on homework", "<noun> on my essay for 25 minutes", "start it for 2 hours on writing"
     Template(rf"\b(?:on|doing|with)\s+(?P<act>[^{MARK}]+?)(?:\s+for)?\s*(?:{MARK}|[.!?]*$)", re.IGNORECASE),
     # "start a 25 minute reading <noun>", "a 3 second reading session"
     Template(
-        rf"{MARK}\s*(?:long\s+)?(?P<act>[^{MARK}]+?)\s+(?:@EN_DEFAULT_NOUNS@|session|block|sprint)\b",
+        rf"{MARK}\s*(?:long\s+)?(?P<act>[^{MARK}]+?)\s+(?:@EN_DEFAULT_NOUNS@|session|block|sprint|period|slot)\b",
         re.IGNORECASE,
     ),
     # "25 minutes of reading", "<noun> 25 minutes for my essay", "spend 30 minutes reading"
@@ -84,9 +84,9 @@ _EN_ACTIVITY_EDGES = Template(
     r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
-    r"|thanks\s+a\s+lot))+$"
-    r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|sesh)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
-    r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|sesh|thing)$"
+    r"|thanks\s+a\s+lot|in))+$"
+    r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
+    r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|thing)$"
     r"|[\s.,!?;:\"'()\[\]\u2013\u2014-]+$|^[\s,;:\"'()\[\]\u2013\u2014-]+",
     re.IGNORECASE,
 )
@@ -98,12 +98,12 @@ _EN_NOT_AN_ACTIVITY = Template(
     # a placeholder, no activity said ("start something for 20 minutes")
     r"something|anything|stuff|whatever|things|smth|sth|"
     # a greeting or a sound said before the request ("alright, 45 minutes, go")
-    r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|"
+    r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|and|in|up|"
     r"of|for|on|with|to|one)?$",
     re.IGNORECASE,
 )
 _EN_REQUEST_VERB = Template(
-    r"^(?:(?:start|begin|run|set|kick\s+off|give\s+me|do|spend|go|get)\s+(?:(?:a|an|the|my)\s+)?)+"
+    r"^(?:(?:start|begin|run|set\s+up|set|kick\s+off|give\s+me|do|spend|go|get|block\s+out|put\s+me\s+on)\s+(?:(?:a|an|the|my)\s+)?)+"
     r"(?:(?:@EN_DEFAULT_NOUNS@|session)\s+(?:on|for)\s+)?",
     re.IGNORECASE,
 )
@@ -147,14 +147,14 @@ def english_bare(text: str, span: Span) -> bool:
 
 
 _ZH_LEADING_FILLER = Template(
-    r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦[你您]?|你|您|时长|时间[是为]?|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
+    r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦[你您]?|你|您|时长|时段|时间段|时间[是为]?|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|我正在|我在|正在|可以|能不能|能|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\(|\)|\s)+"
 )
 _ZH_TRAILING_FILLER = Template(
-    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|时长|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\(|\)|\s)+$"
+    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|时长|时段|时间段|走起|冲|开始吧|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\(|\)|\s)+$"
 )
 # A one-character verb before the duration and its object after it read as one activity:
 # "做20分钟作业" -> "做作业", "看半小时书" -> "看书".
@@ -203,4 +203,4 @@ def chinese_activity(g: Splicer, text: str, span: Span | None) -> str | None:
 
 
 # A pronoun or a request verb alone ("我专注一小时", "开一个小时专注"): no activity said.
-_ZH_NOT_AN_ACTIVITY = re.compile(r"我|你|您|他|她|我们|咱们|开|来|定|设|先|快|就|那|亲")
+_ZH_NOT_AN_ACTIVITY = re.compile(r"我|你|您|他|她|我们|咱们|开|来|定|设|先|快|就|那|亲|个")

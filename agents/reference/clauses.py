@@ -55,6 +55,7 @@ _EN_ASKS = re.compile(
     re.IGNORECASE,
 )
 _EN_POLITE = re.compile(r"\b(?:please|pls|plz)\b", re.IGNORECASE)
+_GO = re.compile(r"(?:go|start|let'?s\s+go|starting\s+now|开始吧?|走起|冲)[\s.!。！]*", re.IGNORECASE)
 _ZH_ASKS = re.compile(r"帮|开|来|请|麻烦|给我|我要|我想|先|快|定")
 
 # Context that must not be passed over: the message is read whole.
@@ -108,7 +109,7 @@ _EN_LABEL = re.compile(
     re.IGNORECASE,
 )
 _ZH_LABEL = re.compile(
-    r"^(?:今天的?)?(?:内容|项目|主题|任务|科目|事情|事项|目标|标签)\s*(?:是|为|[:：=])\s*(?P<act>.+)$"
+    r"^(?:今天的?)?(?:(?:内容|项目|主题|任务|科目|事情|事项|目标|标签)\s*(?:是|为|[:：=])|(?:主题|科目|内容)(?=[^是为:：=]{2}))\s*(?P<act>.+)$"
 )
 # What the person (or whom it is for) says they do: a work verb and an article are no part of a label.
 _EN_DOING = re.compile(
@@ -169,7 +170,7 @@ _EN_TIME_WORD = re.compile(
     re.IGNORECASE,
 )
 _ZH_TIME_WORD = re.compile(
-    r"明天|后天|今晚|明早|明晚|下午|上午|晚上|早上|中午|周[一二三四五六日天末]|星期|下周|点|迟到|截止"
+    r"明天|后天|今晚|明早|明晚|下午|上午|晚上|早上|中午|周[一二三四五六日天末]|星期|下周|点|迟到|截止|时间到|到点"
 )
 # What someone the request is for does, said with a verb of work ("is doing homework", "is practicing piano");
 # a state ("is asleep", "is cooking") names nothing to label.
@@ -254,8 +255,12 @@ def reduce(
         return None
     timed = [c for c in clauses if _durations(c, language)]
     asks = _ZH_ASKS if zh else _EN_ASKS
+    # a go said in a clause of its own ("25 minutes. reading. go.") asks for the timed clause
+    go = any(_GO.fullmatch(c) for c in clauses)
     asking = [
-        c for c in timed if (asks.search(c) if zh else asks.match(c) or _EN_POLITE.search(c)) or default_words.search(c)
+        c
+        for c in timed
+        if go or (asks.search(c) if zh else asks.match(c) or _EN_POLITE.search(c)) or default_words.search(c)
     ]
     if not asking:
         return None
@@ -280,4 +285,6 @@ def reduce(
             ranked = _activity(clause, language, kind == "someone")
             if ranked is not None:
                 found.append(ranked)
+    if go:  # the go said apart goes with the request ("25 minutes. reading. go." -> "25 minutes, go")
+        core = f"{core}，开始" if zh else f"{core}, go"
     return Reduced(core=core, activity=min(found)[1] if found else None, context=tuple(context))

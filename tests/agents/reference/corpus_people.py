@@ -611,6 +611,22 @@ my son has a maths test tomorrow, quiz him on times tables for 10 minutes | quiz
 exam tomorrow!! quiz me on multiplication for 5 min | quiz | 300 | multiplication
 hey there, quiz me on addition for 5 minutes please | quiz | 300 | addition
 my brother did a quiz, quiz me for 5 min | help
+Please begin a 30-minute focus period for reading. | start | 1800 | reading
+Could you please set up a timer of 45 minutes? I'll be reviewing contracts. | start | 2700 | reviewing contracts
+Set a 20 min timer. Meditation. | start | 1200 | Meditation
+Timer, 1 hour, spreadsheet cleanup | start | 3600 | spreadsheet cleanup
+let's get 40 mins of deep work in | start | 2400 | deep work
+need a 25m focus block for inbox zero | start | 1500 | inbox zero
+1h focus pls - thesis | start | 3600 | thesis
+put me on a 30 min focus for the quarterly numbers | start | 1800 | quarterly numbers
+I want a 50-minute focus on the grant | start | 3000 | grant
+25 minutes. reading. go. | start | 1500 | reading
+please time 30 minutes for my workout | start | 1800 | my workout
+block out 2 hours for the novel | start | 7200 | novel
+focus 25 min pls and thx | start | 1500 | -
+can we do 45 min on the essay? | start | 2700 | essay
+i'd love a 20 min focus on guitar please! | start | 1200 | guitar
+start timer 30 minutes laundry folding | start | 1800 | laundry folding
 """
 
 TUNING_ZH = """
@@ -1159,6 +1175,15 @@ quiz状态 | status
 明天考试了，考考我乘法十分钟 | quiz | 600 | multiplication
 嗨，来个5分钟的口算 | quiz | 300 | mixed
 先看书，再测验5分钟 | help
+请开始一个30分钟的专注时段，用于阅读 | start | 1800 | 阅读
+番茄钟一个，25分钟，主题英语 | start | 1500 | 英语
+麻烦计时一小时，我要做饭 | start | 3600 | 做饭
+学习时间到了，开专注45分钟 | start | 2700 | -
+专注一下，25分钟 | start | 1500 | -
+给我来个25分钟的专注，我要学数学 | start | 1500 | 学数学
+25分钟专注走起 | start | 1500 | -
+专注个半小时 | start | 1800 | -
+专注30分钟，谢谢你哦 | start | 1800 | -
 """
 
 HELD_OUT_PEOPLE_EN = """
