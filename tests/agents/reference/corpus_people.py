@@ -627,6 +627,17 @@ focus 25 min pls and thx | start | 1500 | -
 can we do 45 min on the essay? | start | 2700 | essay
 i'd love a 20 min focus on guitar please! | start | 1200 | guitar
 start timer 30 minutes laundry folding | start | 1800 | laundry folding
+practice my 7 times table for 5 min | quiz | 300 | multiplication
+number drills 5 min | quiz | 300 | mixed
+arithmetic 10 min | quiz | 600 | mixed
+where are we at with the timer | status
+how long has it been | status
+when's my timer up | status
+how many minutes till the end | status
+how much time is left on the quiz? | status
+lol the timer is funny | help
+cool app | help
+omg | help
 """
 
 TUNING_ZH = """
@@ -1184,6 +1195,13 @@ quiz状态 | status
 25分钟专注走起 | start | 1500 | -
 专注个半小时 | start | 1800 | -
 专注30分钟，谢谢你哦 | start | 1800 | -
+计时到哪了 | status
+专注还有多少分钟 | status
+还差多久 | status
+测验还要多久结束 | status
+练7的乘法口诀5分钟 | quiz | 300 | multiplication
+计时器挺好玩的 | help
+哈哈 | help
 """
 
 HELD_OUT_PEOPLE_EN = """
