@@ -761,6 +761,7 @@ _EN_OWN_REQUEST = re.compile(
 _EN_NOT_A_FOCUS = re.compile(
     r"\b(?:don'?t|do\s+not|never|no|not|break|rest|nap|sleep|snooze|remind|alarm|wait|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
     r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
+    r"|\bfrom\s+now\b|\bsoon\b"
     r"|^i\s+(?!need\b)\w+ed\b"  # "I studied for an hour" (but "I need")
     # hypotheticals ("if I started a timer…", "would a 50 minute one be too long"), a score asked back
     r"|\b(?:if|whether|suppose|imagine|would(?!\s+(?:you|u|like|love)\b)|score|hate)\b|\bhow\s+did\s+i\s+do\b|\bget\s+right\b"

@@ -638,6 +638,13 @@ how much time is left on the quiz? | status
 lol the timer is funny | help
 cool app | help
 omg | help
+start a focus 10 minutes from now | help
+start a 30 min focus soon | help
+focus 1 hr and 15 | start | 4500 | -
+focus an hour-long | start | 3600 | -
+focus for 25 min at once | start | 1500 | -
+start focus 25 minutes right away | start | 1500 | -
+reading 1 hour and 10 | start | 4200 | reading
 """
 
 TUNING_ZH = """
@@ -1202,6 +1209,9 @@ quiz状态 | status
 练7的乘法口诀5分钟 | quiz | 300 | multiplication
 计时器挺好玩的 | help
 哈哈 | help
+专注一个半钟头 | start | 5400 | -
+专注一小时一刻钟 | start | 4500 | -
+专注25分钟，等下开始 | help
 """
 
 HELD_OUT_PEOPLE_EN = """
