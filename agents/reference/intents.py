@@ -658,7 +658,7 @@ _ZH_KEEP_FIRST = re.compile(
 _ZH_KEEP_AFTER = re.compile(
     r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续|别动)(?P<kept>.+)$"
     # the kept thing first, then the keep word ("停一下<noun>，<other noun>继续")
-    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停|别动|不动|留下)(?:做|进行|着|吧)*[。.!！\s]*$"
+    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停|别动|不动|留下|还要)(?:做|进行|着|吧)*[。.!！\s]*$"
 )
 
 
@@ -1038,7 +1038,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:其他|其它|别的|剩下的|好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
+    r"(?:其他|其它|别的|剩下的|好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
     r"|全部|全都|都|所有的?|统统|一起|两个|俩)*"
 )
 # What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
@@ -1123,14 +1123,16 @@ _ZH_PLACEHOLDER = re.compile(
 
 
 def _zh_stop_after_why(g: _Grammar, text: str) -> bool:
-    """A stop said last, after why ("临时有事，先停了吧", "有人找我，专注停一下"): no duration, no negation."""
+    """A stop said last after why, or first before it ("临时有事，先停了吧", "测验先停一下吧，我去接个电话"):
+    no duration, no negation nor question in the why."""
     parts = _clauses(text, _ZH_SEPARATORS)
-    return (
-        len(parts) > 1
-        and bool(g(_ZH_STOP_CLAUSE).fullmatch(parts[-1]))
-        and not (chinese_durations(text) or english_durations(text))
-        and not re.search(r"不|别|没|如果|要是|假如|的话|[?？吗]", "".join(parts[:-1]))
-    )
+    if len(parts) < 2 or chinese_durations(text) or english_durations(text):
+        return False
+    stop = g(_ZH_STOP_CLAUSE)
+    for said, why in ((parts[-1], parts[:-1]), (parts[0], parts[1:])):
+        if stop.fullmatch(said) and not re.search(r"不|别|没|如果|要是|假如|的话|继续|保留|留着|[?？吗]", "".join(why)):
+            return True
+    return False
 
 
 def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:

@@ -645,6 +645,13 @@ focus an hour-long | start | 3600 | -
 focus for 25 min at once | start | 1500 | -
 start focus 25 minutes right away | start | 1500 | -
 reading 1 hour and 10 | start | 4200 | reading
+can i get a focus going? 30 min, econ reading | start | 1800 | econ reading
+ok 45 min focus, gonna grind through the backlog | start | 2700 | grind through the backlog
+set the timer for 25 please i need to read chapter 6 | ask
+let's focus for an hour, I have to finish the deck | start | 3600 | deck
+pls stop the quiz, gotta go | stop
+you can turn off the timer now | stop
+okay quiz is over, stop it | stop
 """
 
 TUNING_ZH = """
@@ -1212,6 +1219,22 @@ quiz状态 | status
 专注一个半钟头 | start | 5400 | -
 专注一小时一刻钟 | start | 4500 | -
 专注25分钟，等下开始 | help
+作业好多啊，帮我专注一小时 | start | 3600 | -
+要考四级了，开个专注两小时背单词 | start | 7200 | 背单词
+等会要上课，专注20分钟预习一下 | help
+老师让我们练字，专注半小时 | help
+我想专心看会儿书，计时40分钟 | start | 2400 | 看会儿书
+能帮我开个专注吗，45分钟，复习数学 | start | 2700 | 复习数学
+专注，25分钟，谢谢 | start | 1500 | -
+开始专注吧，一小时 | start | 3600 | -
+帮我开一个专注，时长半小时 | start | 1800 | -
+专注20分钟，科目：化学 | start | 1200 | 化学
+测验先停一下吧，我去接个电话 | stop
+计时器可以关了 | stop
+不用计时了，谢谢 | stop
+专注就到这里吧 | stop
+把两个都关了 | stop
+口算停了吧，计时还要 | stop
 """
 
 HELD_OUT_PEOPLE_EN = """
