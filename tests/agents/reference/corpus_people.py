@@ -37,7 +37,8 @@ were written for round 8 (decision 0068) by a helper that read no held-out row, 
 its brief: the request among context clauses (a greeting, why, what it is for in a clause of its own, a
 label frame, whom it is for), greetings and tails cut from an activity, a bare duration with a go-frame,
 stops with a reason or the kept thing first, the quiz asked with arithmetic words (and another app's work
-joined to something else: help), noise, and Traditional Chinese.
+joined to something else: help), noise, and Traditional Chinese; then, from its own rows, what is never a
+guess (a range of lengths, "every", "from now", one thing after another) and status asked in more words.
 """
 
 from __future__ import annotations
