@@ -944,6 +944,13 @@ _EN_MORE = re.compile(r"(?<=\d)\s+more(?=\s+(?:minutes?|mins?|hours?|hrs?|second
 _EN_FOR_NUMBER = re.compile(r"(?P<act>.+?)\s+for\s+\d{1,3}[\s.!?]*", re.IGNORECASE)
 
 
+# "stop procrastinating", "quit scrolling": a habit stopped, not what runs (unless it is an app's noun: "timing").
+_EN_STOP_HABIT = re.compile(
+    r"\b(?:stop|quit)\s+(?!\w*thing\b|morning\b|evening\b|ring\b|king\b|spring\b|string\b)(?P<ing>\w+ing)\b",
+    re.IGNORECASE,
+)
+
+
 def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if not re.search(r"\b(?:add|give|extend|another)\b", text, re.IGNORECASE):
         text = _EN_MORE.sub("", text)
@@ -953,6 +960,9 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         stop = text[: keep.start()]
         if _all_clauses(stop, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(stop):
             return _stop_keeping(g, stop, keep.group("kept"), "en")
+    habit = _EN_STOP_HABIT.search(text)
+    if habit is not None and not any(g.nouns[a.app_id].fullmatch(habit.group("ing")) for a in g.apps):
+        return Help(language="en")  # "I need to stop procrastinating, …": a habit, no app stopped
     if _all_clauses(text, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
         return Stop(language="en", target=_stop_target(g, text))
     clauses = _clauses(text, _EN_SEPARATORS)

@@ -653,6 +653,10 @@ let's focus for an hour, I have to finish the deck | start | 3600 | deck
 pls stop the quiz, gotta go | stop
 you can turn off the timer now | stop
 okay quiz is over, stop it | stop
+i need to stop procrastinating, start a 25 min focus | help
+I have to quit scrolling | help
+yesterday was rough. start a focus for 25 min | start | 1500 | -
+my mom says hi, start a focus for 20 min | help
 """
 
 TUNING_ZH = """
