@@ -103,7 +103,8 @@ _EN_NOT_AN_ACTIVITY = Template(
     re.IGNORECASE,
 )
 _EN_REQUEST_VERB = Template(
-    r"^(?:(?:start|begin|run|set\s+up|set|kick\s+off|give\s+me|do|spend|go|get|block\s+out|put\s+me\s+on)\s+(?:(?:a|an|the|my)\s+)?)+"
+    r"^(?:(?:start|begin|run|set\s+up|set|kick\s+off|give\s+me|do|spend|go|get|block\s+out|put\s+me\s+on"
+    r"|fire\s+up|spin\s+up|throw\s+on|put\s+on|queue\s+up|need|want)\s+(?:(?:a|an|the|my)\s+)?)+"
     r"(?:(?:@EN_DEFAULT_NOUNS@|session)\s+(?:on|for)\s+)?",
     re.IGNORECASE,
 )
@@ -147,7 +148,7 @@ def english_bare(text: str, span: Span) -> bool:
 
 
 _ZH_LEADING_FILLER = Template(
-    r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦[你您]?|你|您|时长|时段|时间段|时间[是为]?|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
+    r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦[你您]?|你|您|时长|时段|时间段|时间[是为]?|搞一?个|整一?个|弄一?个|来一发|一发|调到|调成|设成|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|我正在|我在|正在|可以|能不能|能|"

@@ -657,6 +657,11 @@ i need to stop procrastinating, start a 25 min focus | help
 I have to quit scrolling | help
 yesterday was rough. start a focus for 25 min | start | 1500 | -
 my mom says hi, start a focus for 20 min | help
+fire up a 25 min focus | start | 1500 | -
+kick off a 30 minute timer for emails | start | 1800 | emails
+throw on a 20 min timer | start | 1200 | -
+gimme a 45 min focus on the report pls | start | 2700 | report
+need a 30 min timer asap | start | 1800 | -
 """
 
 TUNING_ZH = """
@@ -1240,6 +1245,18 @@ quiz状态 | status
 专注就到这里吧 | stop
 把两个都关了 | stop
 口算停了吧，计时还要 | stop
+請幫我開始專注三十分鐘，謝謝 | start | 1800 | -
+搞个专注半小时 | start | 1800 | -
+整一个25分钟的专注 | start | 1500 | -
+来一发专注30分钟 | start | 1800 | -
+弄个计时器，二十分钟 | start | 1200 | -
+设个20分钟的倒计时 | start | 1200 | -
+倒计时十分钟 | start | 600 | -
+计时器调到30分钟 | start | 1800 | -
+專注結束 | stop
+計時還剩多少 | status
+幫我計時半小時，我要練琴 | start | 1800 | 練琴
+來個10分鐘的加法練習 | quiz | 600 | addition
 """
 
 HELD_OUT_PEOPLE_EN = """
