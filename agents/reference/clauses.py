@@ -198,8 +198,8 @@ def _activity(clause: str, language: str, someone: bool) -> tuple[int, str] | No
     doing = _EN_DOING.match(clause)
     if doing is not None:
         act = doing.group("act").strip()
-        if someone and not _EN_WORK_DOING.match(act):
-            return None
+        if someone and doing.group("being") and not _EN_WORK_DOING.match(act):
+            return None  # "is asleep": a state; "needs to practice violin" is what they do
         if doing.group("being") and not (_EN_WORK_VERB.match(act) or re.match(r"\w+ing\b", act)):
             return None  # "I'm exhausted": a state, nothing to label
         act = _EN_TAIL.sub("", _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", act))).strip(" .!")

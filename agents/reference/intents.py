@@ -553,7 +553,11 @@ def _with_context(g: _Grammar, text: str, language: Language, intent: Intent) ->
     if isinstance(intent, Start) and intent.duration_seconds != alt.duration_seconds:
         return intent
     # what the whole message's reading named, when it is one of the other clauses as it stands ("专注 1秒 阅读")
-    kept = intent.activity if isinstance(intent, Start) and intent.activity in reduced.context else None
+    kept = (
+        intent.activity
+        if language == "zh" and isinstance(intent, Start) and intent.activity in reduced.context
+        else None
+    )
     activity = alt.activity or reduced.activity or kept
     return Start(alt.app_id, alt.duration_seconds, _clip(activity) if default.activity else None, language)
 

@@ -662,6 +662,11 @@ kick off a 30 minute timer for emails | start | 1800 | emails
 throw on a 20 min timer | start | 1200 | -
 gimme a 45 min focus on the report pls | start | 2700 | report
 need a 30 min timer asap | start | 1800 | -
+my kid has homework, can you start a 30 min timer for him | start | 1800 | -
+my son needs to practice violin, start a 20 minute focus for him | start | 1200 | practice violin
+grandpa wants to do his crossword, set a 25 min timer please | start | 1500 | -
+it's my daughter's reading time, 20 minute timer please | start | 1200 | -
+the kids are doing homework so start a 45 min focus | start | 2700 | homework
 """
 
 TUNING_ZH = """
