@@ -157,7 +157,8 @@ def english_durations(text: str) -> list[Span]:
 # The bare minutes after an hour ("1h30", "1 hour 30 of reading"): a number under 60 that is not the
 # start of a duration of its own ("1 hour 30 minutes" is two spans summed) nor of a time or fraction.
 _EN_HOUR_MINUTES = re.compile(
-    r"\s*([1-5]?\d)(?![\d:/.])(?!\s*-?\s*(?:seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b)", re.IGNORECASE
+    r"\s*(?:and\s+)?([1-5]?\d)(?![\d:/.])(?!\s*-?\s*(?:seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b)",
+    re.IGNORECASE,
 )
 
 

@@ -56,6 +56,14 @@ The grammar, the same in both languages, in the order it is applied:
    ``grammar.unitless_minutes``. A bare duration is a start only as the answer to the Agent's own "how
    long?" (``awaiting_duration``); without a duration, a start asks "how long?".
 
+6. **The request among context** (decision 0068, ``agents.reference.clauses``) — a message of several
+   clauses whose one timed clause asks for a start, the others being only a greeting, why, what it is
+   for or whom it is for ("i have a test tomorrow, pls start focus 30 min", "准备面试，专注一个小时"), is
+   that clause's start, with the activity the others name; any other clause keeps the whole reading.
+
+Traditional Chinese is read as Simplified (``agents.reference.traditional``); an activity is given back
+in the person's own characters.
+
 The reply language is Chinese when the message has any CJK character, English otherwise (the
 Agent may answer in the person's saved language instead: ``agents.reference.agent``).
 """
@@ -65,12 +73,24 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from agents.reference import clauses, traditional
+from agents.reference.activities import MARK as _MARK
+from agents.reference.activities import (
+    MAX_ACTIVITY_LENGTH,
+    chinese_activity,
+    clean_english_activity,
+    english_activity,
+    english_bare,
+)
+from agents.reference.activities import Template as _Template
+from agents.reference.activities import clip as _clip
 from agents.reference.declared import DeclaredApp
 from agents.reference.durations import (
     EN_JOINER,
+    EN_WORD_NUMBER,
     ZH_JOINER,
     Span,
     chinese_durations,
@@ -103,7 +123,6 @@ MIN_SECONDS = 1
 # an app's own comes with the Inventory (its ``max_duration_seconds``), checked here too so that the
 # person gets a plain answer instead of a rejected call.
 MAX_DURATION_SECONDS = 24 * 60 * 60
-MAX_ACTIVITY_LENGTH = 256  # the longest activity the Agent passes on
 
 
 @dataclass(frozen=True)
@@ -177,13 +196,6 @@ def _found(words: Sequence[str], *, whole_words: bool, anywhere: bool = False) -
     if other:
         parts.append(_alternation(other))
     return re.compile("|".join(parts) or "(?!)", re.IGNORECASE)
-
-
-class _Template:
-    """A pattern whose ``@NAME@`` tokens are alternations of what the installed apps declare."""
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self.source, self.flags = source, flags
 
 
 class _Grammar:
@@ -265,6 +277,19 @@ class _Grammar:
             )
             for a in self.named
         }
+        # Any installed app's work (the default app's words too): a clause naming it is no mere context.
+        self.guard = re.compile(
+            "|".join(
+                p
+                for p in (
+                    *(self.work[a.app_id].pattern for a in self.named),
+                    *(self.default_words[lang].pattern for lang in ("en", "zh")),
+                )
+                if p != "(?!)"
+            )
+            or "(?!)",
+            re.IGNORECASE,
+        )
         keywords = {k.lower() for a in self.apps for k in a.keywords}
         self.swap_keywords = _SWAP_KEYWORDS + tuple(sorted(k for k in keywords if len(k) < 8))
         self.edit_keywords = _EDIT_KEYWORDS + tuple(sorted(k for k in keywords if len(k) >= 8))
@@ -332,7 +357,9 @@ def _named_start(
     """A start of a named app: its words and a duration ("<word> for 5 minutes"); without a duration,
     "how long?" (remembering the app and its choice, so that the answer starts it)."""
     span = first_duration(spans, text, joiner)
-    choice = next((value for value, pattern in g.choices[app.app_id] if pattern.search(text)), app.choice_default)
+    named = {value for value, pattern in g.choices[app.app_id] if pattern.search(text)}
+    # several values named ("plus and minus"): the app's default choice, never one of them
+    choice = next(iter(named)) if len(named) == 1 else app.choice_default
     if _another_duration(spans, span):
         return Help(language=language)
     if span is None:
@@ -454,13 +481,25 @@ def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_durati
     ``awaiting_duration``: the Agent's last word here was "how long?", so a bare duration ("25
     minutes", "半小时", "25") is the answer, a start."""
     g = _grammar(apps)
-    # NFKC folds full-width digits and punctuation ("２５分钟", "！") into their ASCII forms.
-    normalized = _forgive_typos(g, _tidy(unicodedata.normalize("NFKC", text).strip()))
     language = detect_language(text)
+    # NFKC folds full-width digits and punctuation ("２５分钟", "！") into their ASCII forms.
+    written = _tidy(unicodedata.normalize("NFKC", text).strip())
+    read = traditional.simplified(written)  # "專注25分鐘" is "专注25分钟"
+    normalized = _forgive_typos(g, read)
+    # "topic is X, 20 minutes": the label's value stands where it was (a Chinese label is cut with the activity)
+    intent = _parse_message(
+        g, clauses.unlabel(normalized, language) if language == "en" else normalized, language, awaiting_duration
+    )
+    if isinstance(intent, Start | Help) and intent.activity and read != written:
+        intent = replace(intent, activity=traditional.in_their_characters(intent.activity, read, written))
+    return intent
+
+
+def _parse_message(g: _Grammar, normalized: str, language: Language, awaiting_duration: bool) -> Intent:
     parse = _parse_chinese if language == "zh" else _parse_english
     if _quoted_request(normalized):
         return Help(language=language)  # he said "<a request>": someone's words, not this person's request
-    intent = parse(g, normalized, awaiting_duration)
+    intent = _with_context(g, normalized, language, parse(g, normalized, awaiting_duration))
     vague = (_ZH_VAGUE if language == "zh" else _EN_VAGUE).search(normalized)
     if vague is not None and not isinstance(intent, Stop | Status):
         # "a few minutes of reading": a start whose length is not said — read as one to ask "how long?".
@@ -480,6 +519,47 @@ def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_durati
         if g.declines.search(normalized):
             return Help(language=language)  # work no installed app does ("division"): never another kind
     return intent
+
+
+def _seconds(text: str, language: Language) -> float | None:
+    spans = (chinese_durations(text) or english_durations(text)) if language == "zh" else english_durations(text)
+    span = first_duration(spans, text, ZH_JOINER if language == "zh" else EN_JOINER)
+    return span.seconds if span is not None else None
+
+
+def _with_context(g: _Grammar, text: str, language: Language, intent: Intent) -> Intent:
+    """A start asked in one clause among others that are only context (why, a greeting, what it is for,
+    whom it is for: ``clauses.reduce``): that clause's start of the default app, with the activity the
+    others name when it names none. Another app's start, a stop or a status stays what it is."""
+    default = g.default
+    if (
+        default is None
+        or isinstance(intent, Stop | Status)
+        or (isinstance(intent, Start) and intent.app_id != default.app_id)
+    ):
+        return intent
+    if (_ZH_SEQUENCE if language == "zh" else _EN_SEQUENCE).search(text):
+        return intent  # one thing after another: never read as one of them
+    # the request clause may ask by any app's words ("…, quiz him on times tables for 10 minutes")
+    reduced = clauses.reduce(text, language, g.guard, g.guard, lambda c: _seconds(c, language))
+    if reduced is None:
+        return intent
+    parse = _parse_chinese if language == "zh" else _parse_english
+    alt = parse(g, reduced.core, False)
+    if isinstance(alt, Start) and alt.app_id != default.app_id and not isinstance(intent, Start):
+        return alt  # another app's start, asked among context: no activity to fill
+    if not isinstance(alt, Start) or alt.app_id != default.app_id:
+        return intent
+    if isinstance(intent, Start) and intent.duration_seconds != alt.duration_seconds:
+        return intent
+    # what the whole message's reading named, when it is one of the other clauses as it stands ("专注 1秒 阅读")
+    kept = (
+        intent.activity
+        if language == "zh" and isinstance(intent, Start) and intent.activity in reduced.context
+        else None
+    )
+    activity = alt.activity or reduced.activity or kept
+    return Start(alt.app_id, alt.duration_seconds, _clip(activity) if default.activity else None, language)
 
 
 # Emoji and other symbols, and a list's or a checklist's marker, are no part of a request ("- [ ] reading").
@@ -503,11 +583,20 @@ def _quoted_request(text: str) -> bool:
 
 
 # A length not said: "a few minutes", "some time", "几分钟".
+# A range is one too ("20-30 min", "one or two hours", 二三十分钟, 一两个小时): which end is meant is a guess.
+_EN_RANGE_NUMBER = rf"(?:\d+|{EN_WORD_NUMBER})"
 _EN_VAGUE = re.compile(
-    r"\b(?:a\s+few|few|some|several|a\s+bit\s+of|a\s+little)\s+(?:more\s+)?(?:minutes?|mins?|hours?|seconds?|secs?)\b",
+    r"\b(?:a\s+few|few|some|several|a\s+bit\s+of|a\s+little)\s+(?:more\s+)?(?:minutes?|mins?|hours?|seconds?|secs?)\b"
+    rf"|(?:(?<![\d/])\d+\s*(?:-|\u2013|\u2014|~)\s*\d+|\b{_EN_RANGE_NUMBER}\s+(?:to|or)\s+{_EN_RANGE_NUMBER})"
+    r"\s*-?\s*(?:minutes?|mins?|m|hours?|hrs?|h|seconds?|secs?|s)\b",
     re.IGNORECASE,
 )
-_ZH_VAGUE = re.compile(r"几\s*(?:个\s*)?(?:分钟|小时|钟头|秒钟?)|若干(?:分钟|小时)")
+_ZH_VAGUE = re.compile(
+    r"几\s*(?:个\s*)?(?:分钟|小时|钟头|秒钟?)|若干(?:分钟|小时)"
+    r"|\d+\s*[-~～到至或]\s*\d+\s*(?:个\s*)?(?:分钟|分|小时|钟头|秒)"
+    r"|(?:一两|两三|三四|三五|四五|五六|六七|七八|八九)(?:个\s*)?(?:分钟|小时|钟头|秒)"
+    r"|(?:一二|二三|两三|三四|四五|五六)十(?:来)?(?:个\s*)?(?:分钟|小时|秒)"
+)
 
 
 # A noun of an app that counts unitless numbers ("<noun> 25"): minutes, up to its
@@ -545,12 +634,6 @@ def _start(app: DeclaredApp, seconds: float, activity: str | None, language: Lan
     return Start(app.app_id, whole, activity, language)
 
 
-def _clip(activity: str | None) -> str | None:
-    if not activity:
-        return None
-    return activity[:MAX_ACTIVITY_LENGTH].strip() or None
-
-
 # What a stop names: everything ("停止quiz" and "stop the 阅读 timer" name an app by its nouns).
 _STOP_ALL = re.compile(r"\b(?:everything|all(?!\s+right)|both)\b|全部|全都|都|所有|一切|统统", re.IGNORECASE)
 
@@ -568,13 +651,18 @@ _EN_KEEP = re.compile(
     r"|not\s+(?:the|my))\b(?P<kept>.*)$",
     re.IGNORECASE,
 )
+_EN_KEEP_LAST = re.compile(
+    r"[,;]\s*(?:(?:but|and)\s+)?(?P<kept>(?:(?:the|my)\s+)?(?:\w+\s+)?\w+)\s+(?:stays(?:\s+on)?|keeps\s+(?:going|running)|can\s+(?:stay|keep\s+going|continue|go\s+on)"
+    r"|continues|goes\s+on)[\s.!]*$",
+    re.IGNORECASE,
+)
 _ZH_KEEP_FIRST = re.compile(
     r"^(?:除了|除开)(?P<kept>.+?)(?:以外|之外)?[,，\s]*(?=(?:其他|其它|别的|剩下的)?的?(?:都|全|也|统统))"
 )
 _ZH_KEEP_AFTER = re.compile(
-    r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续)(?P<kept>.+)$"
+    r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续|别动)(?P<kept>.+)$"
     # the kept thing first, then the keep word ("停一下<noun>，<other noun>继续")
-    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停)(?:做|进行|着|吧)*[。.!！\s]*$"
+    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停|别动|不动|留下|还要)(?:做|进行|着|吧)*[。.!！\s]*$"
 )
 
 
@@ -606,7 +694,7 @@ def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.P
 
 _EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s+(?:and|so|just)\s+"
 _EN_POLITE = (
-    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh)\s+"
+    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh|just)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
@@ -617,13 +705,14 @@ _EN_STOP_CLAUSE = _Template(
     # what is stopped: it, everything, or a thing by name ("the <noun>", "my <noun> session", "the math <noun>")
     r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
     rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?))?"
-    rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:stop|off|end|cancel)"
+    rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:(?:can|could|should|may)\s+(?:be\s+)?)?(?:stop|off|end|cancel|stopped|ended|finish|finished|over)"
+    rf"|(?:turn|switch|shut)\s+(?:it|that|everything|(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING})\s+off"
     r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
     r"|no\s+more(?:\s+@EN_NOUNS@)?|(?:i\s+)?give\s+up(?:\s+on\s+(?:the|this|my|that)\s+(?:\w+\s+)?@EN_NOUNS@)?|call\s+it\s+a\s+day"
     r"|i\s+(?:don'?t|do\s+not)\s+want\s+to\s+(?:@EN_NOUNS@|continue|keep\s+going|go\s+on|do\s+(?:this|it)(?:\s+now)?)(?:\s+any\s*more)?"
     r"|i'?m\s+not\s+(?:doing|@EN_NOUNS@\s+on)\s+(?:this|it)(?:\s+any\s*more)?"
-    r")(?:\s+(?:now|please|already|then|anymore|any\s+more|for\s+now|for\s+today|right\s+now|thanks|thank\s+you))*$",
+    r")(?:\s+(?:now|please|pls|already|then|anymore|any\s+more|for\s+now|for\s+today|right\s+now|thanks|thank\s+you|early|too|as\s+well))*$",
     re.IGNORECASE,
 )
 _EN_FILLER_CLAUSE = re.compile(
@@ -644,7 +733,10 @@ _EN_STATUS = _Template(
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
     r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
     r"|\bam\s+i\s+(?:still\s+)?@EN_NOUNS@\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
-    r"|\bwhen\s+(?:does|will|is)\s+(?:it|this|(?:the|my)\s+@EN_NOUNS@)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
+    r"|\bwhen(?:'s|\s+does|\s+will|\s+is)\s+(?:it|this|(?:the|my)\s+@EN_NOUNS@)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
+    r"|\bwhere\s+(?:are\s+we|am\s+i|is\s+it)\s+at\s+(?:with|on)\s+(?:the|my)\s+(?:\w+\s+)?@EN_NOUNS@\b"
+    r"|\bhow\s+long\s+(?:has\s+it\s+been|have\s+(?:i|we)\s+been\s+(?:going|at\s+it|@EN_NOUNS@))\b"
+    r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+)?end\b"
     rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
     re.IGNORECASE,
 )
@@ -673,6 +765,7 @@ _EN_OWN_REQUEST = re.compile(
 _EN_NOT_A_FOCUS = re.compile(
     r"\b(?:don'?t|do\s+not|never|no|not|break|rest|nap|sleep|snooze|remind|alarm|wait|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
     r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
+    r"|\bfrom\s+now\b|\bsoon\b"
     r"|^i\s+(?!need\b)\w+ed\b"  # "I studied for an hour" (but "I need")
     # hypotheticals ("if I started a timer…", "would a 50 minute one be too long"), a score asked back
     r"|\b(?:if|whether|suppose|imagine|would(?!\s+(?:you|u|like|love)\b)|score|hate)\b|\bhow\s+did\s+i\s+do\b|\bget\s+right\b"
@@ -683,17 +776,17 @@ _EN_NOT_A_FOCUS = re.compile(
     r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much|hard|easy|difficult|boring)\b"
     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekend\b"
     # a statement about a thing, no request: "<noun> sounds like a pasta", "<noun> is hard"
-    r"|^(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
+    r"|^(?:(?:lol|haha+|lmao|omg|ok|so|wow)\s+)?(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
     # someone else's doing ("my brother is doing…", "she wants…"), done already, a score reported
     r"|" + _EN_SOMEONE + r"\b"
-    r"|^(?:just\s+|already\s+)?[a-z]+ed\s+(?:a|an|the|my|for|\d)|\b(?:already|finished|completed)\b"
+    r"|^(?:just\s+|already\s+)?(?!need\b|speed\b)[a-z]+ed\s+(?:a|an|the|my|for|\d)|\b(?:already|finished|completed)\b"
     r"|\bgot\s+(?:a\s+)?\d+(?!\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|m|h|s)\b)|\bscored\b"
     r"|\d\s*/\s*\d+(?!\s*(?:of\s+)?(?:an?\s+)?(?:hours?|hrs?|h|minutes?|mins?)\b)|\b\d+\s+out\s+of\s+\d+|\b\d+\s+(?:right|wrong|correct)\b"
     r"|^say\s+(?:i|we)\b|\bwhat\s+if\b|\bthen\s+what\b"
     # another verb on what runs: it is no start (pause, reset, extend, "add 5 more minutes")
     r"|\b(?:pause[sd]?|pausing|resume|reset|restart|extend|lengthen|shorten|prolong)\b|\b(?:add|give\s+me)\s+(?:\S+\s+)?more\b|\bby\s+\d"
     # rounds over again ("2 x 25 min", "x2", "twice"): one start would be a part of it, a guess
-    r"|\b\d+\s*x\b|\bx\s*\d+\b|\b(?:twice|thrice|\d+\s+(?:rounds|sessions))\b"
+    r"|\b\d+\s*x\b|\bx\s*\d+\b|\b(?:twice|thrice|\d+\s+(?:rounds|sessions)|every|each|per)\b"
     # a liking said, no request ("I love focusing")
     r"|^i\s+(?:really\s+)?(?:love|like|enjoy|hate)\b",
     re.IGNORECASE,
@@ -716,97 +809,6 @@ _EN_START_VERB = re.compile(
     r"^" + _EN_POLITE + r"(?:start|begin|run|set|kick\s+off|give\s+me|do|spend|go|get)\b|^(?:how|what)\s+about\b",
     re.IGNORECASE,
 )
-
-_MARK = "\u00a7"  # stands in for the duration while looking for the activity
-_EN_LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|yeah|right|ugh+|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
-    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:let\s+me\s+|help\s+me\s+)?"
-    r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
-    r"|let'?s\s+|let\s+(?:me|us)\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
-    # a question that is a request ("could I read for…") and what the person says they are doing ("I'm painting")
-    r"|(?:can|could|may)\s+i\s+(?:(?:maybe|please|just)\s+)*|(?:i'?m|i\s+am)\s+(?:(?:working|busy)\s+(?:on|with)\s+)?"
-    r"|(?:start|begin)(?:\s+(?:a|an|the|my))?\s+(?=\w+ing\b)|time\s+me\s+(?:while\s+i(?:'m|\s+am)?\s+)?)+",
-    re.IGNORECASE,
-)
-_EN_ACTIVITY_PATTERNS = [
-    # "start a 10 minute timer for stretching", "a 25 minute <noun> for reading"
-    _Template(
-        rf"{_MARK}\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block)\s+(?:on|for|of)\s+(?P<act>[^{_MARK}]+?)\s*[.!?]*$",
-        re.IGNORECASE,
-    ),
-    # "<noun> 90 seconds on homework", "<noun> on my essay for 25 minutes", "start it for 2 hours on writing"
-    _Template(rf"\b(?:on|doing|with)\s+(?P<act>[^{_MARK}]+?)(?:\s+for)?\s*(?:{_MARK}|[.!?]*$)", re.IGNORECASE),
-    # "start a 25 minute reading <noun>", "a 3 second reading session"
-    _Template(
-        rf"{_MARK}\s*(?:long\s+)?(?P<act>[^{_MARK}]+?)\s+(?:@EN_DEFAULT_NOUNS@|session|block|sprint)\b",
-        re.IGNORECASE,
-    ),
-    # "25 minutes of reading", "<noun> 25 minutes for my essay", "spend 30 minutes reading"
-    _Template(rf"{_MARK}\s+(?:(?:of|for|on)\s+)?(?P<act>[^{_MARK}]+?)\s*[.!?]*$", re.IGNORECASE),
-    # "read for half an hour", "I want to study Spanish for 40 minutes", "meditate 10 minutes"
-    _Template(rf"^(?P<act>[^{_MARK}]+?)\s+(?:for\s+)?(?:(?:about|around|like)\s+)?{_MARK}", re.IGNORECASE),
-]
-_EN_ACTIVITY_EDGES = _Template(
-    r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
-    r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
-    r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap))+$"
-    r"|^(?:(?:one|a|an|new|another)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
-    r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block)$"
-    r"|[\s.,!?;:\"'\u2013\u2014-]+$|^[\s,;:\"'\u2013\u2014-]+",
-    re.IGNORECASE,
-)
-# Words that are a request, not what it is for: never an activity on their own.
-_EN_NOT_AN_ACTIVITY = _Template(
-    r"^(?:@EN_DEFAULT@|a|an|the|me|it|this|that|now|please|session|round|start|begin|run|set|go|do|get|"
-    r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|sprint|block|more|another|just|ok|okay|"
-    r"fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|pls|plz|go|starting(?:\s+now)?|right\s+now|"
-    # a placeholder, no activity said ("start something for 20 minutes")
-    r"something|anything|stuff|whatever|things|smth|sth|"
-    r"of|for|on|with|to|one)?$",
-    re.IGNORECASE,
-)
-_EN_REQUEST_VERB = _Template(
-    r"^(?:(?:start|begin|run|set|kick\s+off|give\s+me|do|spend|go|get)\s+(?:(?:a|an|the|my)\s+)?)+"
-    r"(?:(?:@EN_DEFAULT_NOUNS@|session)\s+(?:on|for)\s+)?",
-    re.IGNORECASE,
-)
-
-
-def _clean_english_activity(g: _Grammar, raw: str) -> str | None:
-    activity = raw.strip()
-    while True:
-        cleaned = g(_EN_ACTIVITY_EDGES).sub("", g(_EN_REQUEST_VERB).sub("", _EN_LEAD.sub("", activity))).strip()
-        if cleaned == activity:
-            break
-        activity = cleaned
-    if g(_EN_NOT_AN_ACTIVITY).fullmatch(activity) or _MARK in activity:
-        return None
-    return _clip(activity)
-
-
-def _english_activity(g: _Grammar, text: str, span: Span | None) -> str | None:
-    if span is None:  # "<noun> on reading": the activity of a start without a duration
-        match = re.search(r"\b(?:on|doing)\s+(?P<act>.+?)[.!?]*$", text, re.IGNORECASE)
-        return _clean_english_activity(g, match.group("act")) if match else None
-    marked = f"{text[: span.start]} {_MARK} {text[span.end :]}".strip()
-    for pattern in _EN_ACTIVITY_PATTERNS:
-        for match in g(pattern).finditer(marked):
-            activity = _clean_english_activity(g, match.group("act"))
-            if activity:
-                return activity
-    return None
-
-
-def _english_bare(text: str, span: Span) -> bool:
-    """Nothing but the duration and fillers: "25 minutes", "half an hour please", "ok, 25 min"."""
-    rest = f"{text[: span.start]} {text[span.end :]}"
-    return not re.sub(
-        r"\b(?:ok(?:ay)?|please|pls|then|thanks|thank\s+you|just|maybe|about|around|let'?s\s+(?:do|say)|make\s+it|say|for|yes|yeah|sure|um+|uh+)\b|[\s,.!?~]+",
-        "",
-        rest,
-        flags=re.IGNORECASE,
-    )
-
 
 _EN_HELP = re.compile(
     r"^(?:help|\?+|commands|menu|usage|what\s+can\s+(?:you|i)\s+do|what\s+do\s+you\s+do|how\s+does\s+(?:this|it)\s+work"
@@ -863,12 +865,14 @@ def _activity_of_another(g: _Grammar, activity: str | None, language: Language) 
     return next((app for app in g.named if g.activities[app.app_id][language].fullmatch(activity)), None)
 
 
+# Two things joined ("times tables and spelling", 背单词和做加法): an app's start only when its words read both.
+_JOINED = re.compile(r"\b(?:and|with)\b|&|和|跟|与|还有|以及|加上", re.IGNORECASE)
 # What is left of an activity once another app's work is taken out: request words and joiners only.
 _EN_WORK_LEFT = re.compile(
-    r"\b(?:on|my|some|the|a|an|of|for|with|doing|do|me|to|practi[cs]e|practi[cs]ing|session|round|please|pls)\b|[\s,.!?;:'\"-]+",
+    r"\b(?:and|on|my|some|the|a|an|of|for|with|doing|do|me|to|practi[cs]e|practi[cs]ing|session|round|please|pls)\b|[\s,.!?;:'\"-]+",
     re.IGNORECASE,
 )
-_ZH_WORK_LEFT = re.compile(r"[做练习刷考测学一下会儿些点几道题个的\s,，。.!！?？、:：]+")
+_ZH_WORK_LEFT = re.compile(r"[和跟与做练习刷考测学一下会儿些点几道题个的\s,，。.!！?？、:：]+")
 
 
 def _more_than_its_work(g: _Grammar, app: DeclaredApp, activity: str | None, language: Language) -> bool:
@@ -880,10 +884,42 @@ def _more_than_its_work(g: _Grammar, app: DeclaredApp, activity: str | None, lan
     return bool((_ZH_WORK_LEFT if language == "zh" else _EN_WORK_LEFT).sub("", rest))
 
 
+# Studying a subject ("study multiplication", 背乘法表, 乘法作业, "math homework"): the default app's work, as
+# the corpus has it, even where another app's words name the subject. Without such a word, another app's
+# work inside an activity is that app's start (its words read all of it) or unclear, never a focus.
+_STUDY = re.compile(
+    r"\b(?:stud(?:y|ying|ied)|learn(?:ing)?|revis(?:e|ing|ion)|review(?:ing)?|homework|notes?|exam|test|lesson|class|chapter)\b"
+    r"|作业|功课|复习|预习|背|学习|考试|课|笔记|讲义|试卷",
+    re.IGNORECASE,
+)
+
+
 def _another_apps_work(g: _Grammar, activity: str | None) -> bool:
     """An activity of the default app that chooses another app's work in part ("addition and my essay",
     "做乘法和写作文"): which one is meant is unclear — help, never a start named after the other's work."""
-    return bool(activity) and any(g.work[app.app_id].search(activity or "") for app in g.named if "start" in app.tools)
+    if not activity:
+        return False
+    started = [app for app in g.named if "start" in app.tools]
+    return any(g.work[app.app_id].search(activity) for app in started)
+
+
+def _only_another_apps_noun(g: _Grammar, activity: str | None) -> bool:
+    """The activity is only what another app runs ("test 10 min", "quiz 5 min" said without its words)."""
+    return bool(activity) and any(
+        g.nouns[app.app_id].fullmatch(activity or "") for app in g.named if "start" in app.tools
+    )
+
+
+# One thing after another ("20 min reading then times tables", "先测验5分钟，再看书"): two requests, or a
+# plan — which to start is a guess. A "then" that ends the message is a filler ("20 min of coding then").
+_EN_SEQUENCE = re.compile(r"\bthen\s+\w|\b(?:after\s+that|afterwards|followed\s+by|and\s+later)\b", re.IGNORECASE)
+_ZH_SEQUENCE = re.compile(r"然后|接着|之后再|完了再|再去|先[^，,。]+[，,。\s]+再")
+
+
+def _two_apps_joined(g: _Grammar, app: DeclaredApp, text: str, language: Language) -> bool:
+    """The default app's words and another app's joined ("quiz 5 min and focus"): two requests, not one;
+    a joiner inside the other app's own words ("addition and subtraction") is no second request."""
+    return bool(g.default_words[language].search(text)) and bool(_JOINED.search(g.work[app.app_id].sub(" ", text)))
 
 
 def _own_request(text: str, someone: str, request: re.Pattern[str]) -> str:
@@ -904,37 +940,52 @@ _EN_NO_DISTRACTIONS = re.compile(
     r"[,.;!]\s*(?:(?:no|zero)\s+distractions?|phones?\s+(?:away|off|down)|let'?s\s+go)(?=\s*(?:[,.!;]|$))",
     re.IGNORECASE,
 )
+# A bare duration said as a go ("let's do 30 minutes", "ok do 20 min", "45 minutes, go").
+_EN_GO_FRAME = re.compile(r"\b(?:let'?s\s+(?:do|go|say)|do|go|make\s+it)\b", re.IGNORECASE)
 # "20 more minutes of studying": a length, said as more of it (not "add 5 more minutes": another verb).
 _EN_MORE = re.compile(r"(?<=\d)\s+more(?=\s+(?:minutes?|mins?|hours?|hrs?|seconds?|secs?)\b)", re.IGNORECASE)
 # "grind chem for 45": a bare number where a length goes — minutes? hours? — ask how long, never a guess.
 _EN_FOR_NUMBER = re.compile(r"(?P<act>.+?)\s+for\s+\d{1,3}[\s.!?]*", re.IGNORECASE)
 
 
+# "stop procrastinating", "quit scrolling": a habit stopped, not what runs (unless it is an app's noun: "timing").
+_EN_STOP_HABIT = re.compile(
+    r"\b(?:stop|quit)\s+(?!\w*thing\b|morning\b|evening\b|ring\b|king\b|spring\b|string\b)(?P<ing>\w+ing)\b",
+    re.IGNORECASE,
+)
+
+
 def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if not re.search(r"\b(?:add|give|extend|another)\b", text, re.IGNORECASE):
         text = _EN_MORE.sub("", text)
     text = _EN_NO_DISTRACTIONS.sub("", _EN_GO.sub(" start ", text)).strip()
-    keep = _EN_KEEP.search(text)
+    keep = _EN_KEEP.search(text) or _EN_KEEP_LAST.search(text)
     if keep is not None:
         stop = text[: keep.start()]
         if _all_clauses(stop, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(stop):
             return _stop_keeping(g, stop, keep.group("kept"), "en")
+    habit = _EN_STOP_HABIT.search(text)
+    if habit is not None and not any(g.nouns[a.app_id].fullmatch(habit.group("ing")) for a in g.apps):
+        return Help(language="en")  # "I need to stop procrastinating, …": a habit, no app stopped
     if _all_clauses(text, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
         return Stop(language="en", target=_stop_target(g, text))
     clauses = _clauses(text, _EN_SEPARATORS)
     if (
         len(clauses) > 1
-        and g(_EN_STOP_CLAUSE).fullmatch(clauses[-1])
+        and (g(_EN_STOP_CLAUSE).fullmatch(clauses[-1]) or g(_EN_STOP_CLAUSE).fullmatch(clauses[0]))
         and not english_durations(text)
         and not re.search(r"\b(?:don'?t|do\s+not|not|never|no|if|keep|should|would)\b", text, re.IGNORECASE)
     ):
-        # "this quiz is too hard, end it": a stop said last, after why (no duration, nothing kept)
+        # "this quiz is too hard, end it", "end my focus please, something came up": a stop said first or
+        # last, with why (no duration, nothing kept)
         return Stop(language="en", target=_stop_target(g, text))
     if g(_EN_STATUS).search(text):
         return Status(language="en")
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
     if talk is not None:
         return talk
+    if _EN_SEQUENCE.search(text):
+        return Help(language="en")
     named = _named(g, text, ("en",))
     if named is not None and "start" not in named.tools:
         return Help(language="en")  # about an app that is not started ("add to my notes: …")
@@ -943,7 +994,12 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     ):
         spans = english_durations(text)
         span = first_duration(spans, text, EN_JOINER)
-        if g.default_words["en"].search(text) and _more_than_its_work(g, named, _english_activity(g, text, span), "en"):
+        activity = english_activity(g, text, span)
+        if (g.default_words["en"].search(text) or _JOINED.search(activity or "")) and _more_than_its_work(
+            g, named, activity, "en"
+        ):
+            return Help(language="en")
+        if _two_apps_joined(g, named, text, "en"):
             return Help(language="en")
         return _named_start(g, named, text, spans, EN_JOINER, "en")
     spans = english_durations(text)
@@ -967,18 +1023,26 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if _EN_QUESTION.match(text) or _EN_NOT_A_FOCUS.search(text) or _EN_STOP_WORD.search(text):
         return Help(language="en")
     if span is None and (bare_for := _EN_FOR_NUMBER.fullmatch(text)) is not None:
-        return Help(language="en", missing_duration=True, activity=_clean_english_activity(g, bare_for.group("act")))
-    if span is not None and _english_bare(text, span):
-        return _outcome(g, span.seconds, None, "en") if awaiting_duration else Help(language="en")
-    activity = _english_activity(g, framed, span) if g.default is not None and g.default.activity else None
+        return Help(language="en", missing_duration=True, activity=clean_english_activity(g, bare_for.group("act")))
+    if span is not None and english_bare(text, span):
+        if awaiting_duration or _EN_GO_FRAME.search(text):
+            return _outcome(g, span.seconds, None, "en")  # "let's do 30 minutes": the default app's start
+        return Help(language="en")
+    activity = english_activity(g, framed, span) if g.default is not None and g.default.activity else None
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, EN_JOINER, "en")
-    if g.default_words["en"].search(text) and _another_apps_work(g, activity):
+    if (_only_another_apps_noun(g, activity) and not g.default_words["en"].search(text)) or (
+        _another_apps_work(g, activity) and (g.default_words["en"].search(text) or not _STUDY.search(activity or ""))
+    ):
         return Help(language="en")
     meant = bool(g.default_words["en"].search(text) or _EN_START_VERB.match(text) or activity)
-    if not meant or g.default is None:
-        return Help(language="en")
+    if (
+        not meant
+        or g.default is None
+        or (span is None and not (g.default_words["en"].search(text) or _EN_START_VERB.match(text)))
+    ):
+        return Help(language="en")  # "haha my cat walked on the keyboard": no start said, no length: noise
     if span is None:
         return Help(language="en", missing_duration=True, activity=activity)
     return _outcome(g, span.seconds, activity, "en")
@@ -988,7 +1052,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:其他|其它|别的|剩下的|好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
+    r"(?:其他|其它|别的|剩下的|好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
     r"|全部|全都|都|所有的?|统统|一起|两个|俩)*"
 )
 # What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
@@ -996,12 +1060,12 @@ _ZH_STOP_LEAD = (
 _ZH_THING = r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才)[\u4e00-\u9fff]){0,4}?@ZH_NOUNS@)"
 _ZH_ACTIVITY_VERBS = r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|测|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
-    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|就到这(?:里|儿)?|收工|关掉?|撤销"
+    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|(?:就|先)?(?:做|练|学|写|考)?到这(?:里|儿)?|停一停|收工|关掉?|撤销|退出"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = _Template(
     # the thing may come first ("<noun>不做了", "把<noun>关了") or after ("结束阅读<noun>", "停止<noun>")
-    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:也|都|就)?\s*我?\s*"
+    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:那个|这个)?\s*(?:也|都|就|先|可以|提前|就先|先提前)?\s*我?\s*(?:提前|先)?"
     rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
@@ -1009,7 +1073,7 @@ _ZH_FILLER_CLAUSE = re.compile(
     r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|我|累了|好累|太累了|累死了|困了|晕|天哪)+$"
 )
 _ZH_STATUS = _Template(
-    r"还(?:剩|有|要)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
+    r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|@ZH_NOUNS@)什么"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
@@ -1029,7 +1093,7 @@ _ZH_OWN_REQUEST = re.compile(
 )
 _ZH_NOT_A_FOCUS = _Template(
     # hypotheticals (如果…), a score asked back, "不做…" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
-    r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)"
+    r"如果|假如|假设|要是|的话|成绩|得分|分数|答对|讨厌|不(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|@ZH_NOUNS@(?:挺|很|真|蛮|超)"
     r"|(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|弹)了\s*(?:\d|[零〇一二两俩三四五六七八九十半])"
     # can't (不了, 没法), didn't (没做), habits (每天, 平时), wishes, someone else's words, a time of day or
     # a day (三点, 周一, 下周), a length judged (太长)
@@ -1045,63 +1109,10 @@ _ZH_NOT_A_FOCUS = _Template(
     r"以后|之后|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
-    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又)*\s*(?:开始|来|start|begin|定时|定个时)"
+    r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又|就|先|那|那就)*\s*(?:开始|来|start|begin|定时|定个时|开一?个)"
     r"|[，,。\s](?:开始|start)(?:吧|啦)?[。!！\s]*$",  # "那就30分钟吧，开始"
     re.IGNORECASE,
 )
-_ZH_LEADING_FILLER = _Template(
-    r"^(?:请|帮我|帮忙|给我|麻烦你?|你|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|准备|计划|现在|马上|开始|另外|再|又|"
-    r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
-    r"开启|启动|打开|我正在|我在|正在|可以|能不能|能|"
-    r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\s)+"
-)
-_ZH_TRAILING_FILLER = _Template(
-    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\s)+$"
-)
-# A one-character verb before the duration and its object after it read as one activity:
-# "做20分钟作业" -> "做作业", "看半小时书" -> "看书".
-_ZH_SPLIT_VERB = re.compile(r"^[做写看读学练背听画弹跑拉唱]$")
-
-
-def _strip_zh(g: _Grammar, segment: str) -> str:
-    previous = None
-    while previous != segment:
-        previous = segment
-        segment = g(_ZH_TRAILING_FILLER).sub("", g(_ZH_LEADING_FILLER).sub("", segment))
-    return segment
-
-
-# English request words in a Chinese message ("<noun> 25 min on 数学", "start 25分钟 for 写作业").
-_ZH_ENGLISH_FILLER = _Template(
-    r"^(?:(?:please|pls|start|begin|let'?s|a|an|the|@EN_DEFAULT_NOUNS@|session|round|on|for|of|doing|about|to|now)(?![A-Za-z])[\s,:]*)+",
-    re.IGNORECASE,
-)
-_ZH_ENGLISH_TRAILING = _Template(
-    r"(?:[\s,:]*\b(?:please|pls|now|@EN_DEFAULT_NOUNS@|session|on|for|of))+\s*$", re.IGNORECASE
-)
-
-
-def _strip_mixed(g: _Grammar, segment: str) -> str:
-    previous = None
-    while previous != segment:
-        previous = segment
-        segment = _strip_zh(g, segment)
-        segment = g(_ZH_ENGLISH_TRAILING).sub("", g(_ZH_ENGLISH_FILLER).sub("", segment)).strip()
-    return segment
-
-
-def _chinese_activity(g: _Grammar, text: str, span: Span | None) -> str | None:
-    # What is left around the duration once the request words are gone is the activity:
-    # "<noun> 25 分钟写作业" -> "写作业", "写作业<noun>25分钟" -> "写作业", "<noun> 25 min on 数学" -> "数学".
-    # After wins over before, except a verb split by the duration ("做20分钟作业").
-    if span is None:
-        return _clip(_strip_mixed(g, text))
-    after, before = _strip_mixed(g, text[span.end :]), _strip_mixed(g, text[: span.start])
-    if after and _ZH_SPLIT_VERB.match(before):
-        return _clip(before + after)
-    return _clip(after or before)
-
-
 _ZH_HELP = re.compile(
     r"^(?:帮助|帮忙|求助|help)$|你能做什么|你可以做什么|能做些?什么|可以做些?什么|怎么用|如何使用|有什么功能|你会什么|使用说明"
 )
@@ -1125,20 +1136,41 @@ _ZH_PLACEHOLDER = re.compile(
 )
 
 
+def _zh_stop_after_why(g: _Grammar, text: str) -> bool:
+    """A stop said last after why, or first before it ("临时有事，先停了吧", "测验先停一下吧，我去接个电话"):
+    no duration, no negation nor question in the why."""
+    parts = _clauses(text, _ZH_SEPARATORS)
+    if len(parts) < 2 or chinese_durations(text) or english_durations(text):
+        return False
+    stop = g(_ZH_STOP_CLAUSE)
+    for said, why in ((parts[-1], parts[:-1]), (parts[0], parts[1:])):
+        if stop.fullmatch(said) and not re.search(r"不|别|没|如果|要是|假如|的话|继续|保留|留着|[?？吗]", "".join(why)):
+            return True
+    return False
+
+
 def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if chinese_durations(text) or english_durations(text):
         text = _ZH_PLACEHOLDER.sub(" 开始 ", text).strip()
     first, after = _ZH_KEEP_FIRST.search(text), _ZH_KEEP_AFTER.search(text)
     for keep, stop in ((first, text[first.end() :] if first else ""), (after, text[: after.start()] if after else "")):
-        if keep is not None and stop and _all_clauses(stop, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
+        if (
+            keep is not None
+            and stop
+            and (
+                _all_clauses(stop, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE) or _zh_stop_after_why(g, stop)
+            )
+        ):
             return _stop_keeping(g, stop, keep.group("kept") or keep.group("kept_first"), "zh")
-    if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
+    if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE) or _zh_stop_after_why(g, text):
         return Stop(language="zh", target=_stop_target(g, text))
     if g(_ZH_STATUS).search(text):
         return Status(language="zh")
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
         return talk
+    if _ZH_SEQUENCE.search(text) or _EN_SEQUENCE.search(text):
+        return Help(language="zh")
     named = _named(g, text, ("zh", "en"))
     if named is not None and "start" not in named.tools:
         return Help(language="zh")
@@ -1149,7 +1181,12 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     ):
         spans = chinese_durations(text) or english_durations(text)
         span = first_duration(spans, text, ZH_JOINER)
-        if g.default_words["zh"].search(text) and _more_than_its_work(g, named, _chinese_activity(g, text, span), "zh"):
+        activity = chinese_activity(g, text, span)
+        if (g.default_words["zh"].search(text) or _JOINED.search(activity or "")) and _more_than_its_work(
+            g, named, activity, "zh"
+        ):
+            return Help(language="zh")
+        if _two_apps_joined(g, named, text, "zh"):
             return Help(language="zh")
         return _named_start(g, named, text, spans, ZH_JOINER, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "<noun> 25 min 写作业" mixes both
@@ -1176,11 +1213,13 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         or _ZH_YES_NO.match(text)
     ):
         return Help(language="zh")
-    activity = _chinese_activity(g, framed, span) if g.default is not None and g.default.activity else None
+    activity = chinese_activity(g, framed, span) if g.default is not None and g.default.activity else None
     other = _activity_of_another(g, activity, "zh") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, ZH_JOINER, "zh")
-    if g.default_words["zh"].search(text) and _another_apps_work(g, activity):
+    if (_only_another_apps_noun(g, activity) and not g.default_words["zh"].search(text)) or (
+        _another_apps_work(g, activity) and (g.default_words["zh"].search(text) or not _STUDY.search(activity or ""))
+    ):
         return Help(language="zh")
     focus_word = g.default_words["zh"].search(text)
     if span is not None and activity is None and not focus_word and not _ZH_START_VERB.search(text):

@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF003 -- Chinese text uses full-width punctuation (，：？！) on purpose
+# ruff: noqa: RUF001, RUF002, RUF003 -- Chinese text uses full-width punctuation (，：？！) on purpose
 """Phrasings written as people type them, by someone who had not read the grammar (issue 36, part 3).
 
 Same row format as test_corpus.py: ``text | intent | seconds | activity`` (``-``: no activity; for
@@ -31,6 +31,14 @@ table or a maths test (来个quiz, 乘法表测一下, 数学测试); activities
 "focus: guitar", "I'm painting", 专心读书, 定时, 专注模式); typos and units (fokus, 分中, "for 45" asks);
 stops of both or of one kept by name last (测验继续); status slang; someone else's need followed by the
 person's own request ("…, start it", 开个10分钟的测验).
+
+The last rows of each tuning table (from "45 min on my chemistry lab report" / "内容是整理照片，专注四十分钟")
+were written for round 8 (decision 0068) by a helper that read no held-out row, from families named in
+its brief: the request among context clauses (a greeting, why, what it is for in a clause of its own, a
+label frame, whom it is for), greetings and tails cut from an activity, a bare duration with a go-frame,
+stops with a reason or the kept thing first, the quiz asked with arithmetic words (and another app's work
+joined to something else: help), noise, and Traditional Chinese; then, from its own rows, what is never a
+guess (a range of lengths, "every", "from now", one thing after another) and status asked in more words.
 """
 
 from __future__ import annotations
@@ -397,6 +405,268 @@ this quiz is too hard | help
 I don't want to stop, end it | help
 give me 20 more minutes | help
 add 10 more minutes | help
+45 min on my chemistry lab report | start | 2700 | my chemistry lab report
+focus 30 min for the sales deck | start | 1800 | sales deck
+timer 20 min for the quarterly budget pls | start | 1200 | quarterly budget
+topic is spanish verbs, 20 minutes | start | 1200 | spanish verbs
+subject: calculus, 45 min focus | start | 2700 | calculus
+task = invoices, timer 30 min | start | 1800 | invoices
+25 min focus, topic: photosynthesis | start | 1500 | photosynthesis
+focus 40 min, subject is organic chem | start | 2400 | organic chem
+project: garden plan. 1 hour please | start | 3600 | garden plan
+I'm drafting a grant proposal, start a 50 min focus | start | 3000 | grant proposal
+im so behind on my history essay, can u start a focus for 25 min | start | 1500 | my history essay
+I want to do the expense report. 30 min timer please | start | 1800 | expense report
+studying for the bar exam, set a timer for 2 hours | start | 7200 | bar exam
+start a focus for 35 minutes, I'm cleaning the garage | start | 2100 | cleaning the garage
+need to finish the slides. focus 45 min | start | 2700 | slides
+gotta write a cover letter, 30 min focus pls | start | 1800 | write a cover letter
+yo start focus 20 min | start | 1200 | -
+hey focus 15 min | start | 900 | -
+Sir please start a 30 minute focus | start | 1800 | -
+Good morning! focus 25 min on emails | start | 1500 | emails
+start a 25 min focus, thank you so much | start | 1500 | -
+pls pls start a timer for 10 min | start | 600 | -
+thirty min focus sesh | start | 1800 | -
+quick focus session 15 min lol | start | 900 | -
+20 min focus thing | start | 1200 | -
+focus 25 min on reading, thanks! | start | 1500 | reading
+hello, could you set a 45 minute timer for physics please | start | 2700 | physics
+my daughter is doing homework, start a 30 min focus timer | start | 1800 | homework
+my son is practicing piano, can you start a 20 minute timer | start | 1200 | practicing piano
+my roommate is asleep so start a 40 min focus | start | 2400 | -
+the baby is napping so I've got maybe forty minutes. start a focus for 40 min, I need to do the bills | start | 2400 | bills
+exam tomorrow aaaa quick start focus one hour | start | 3600 | -
+i have a test tmrw, pls start focus 30 min | start | 1800 | -
+big presentation on friday!! start a 50 minute focus | start | 3000 | -
+deadline tonight, focus 90 min now | start | 5400 | -
+i have an exam tomorrow. start a 45 minute focus for chemistry | start | 2700 | chemistry
+my sister is doing a 25 min focus | help
+my son did homework for an hour | help
+my daughter is doing homework | help
+tomorrow start a focus for 1 hour | help
+let's do 30 minutes | start | 1800 | -
+ok do 20 min | start | 1200 | -
+let's go 25 minutes | start | 1500 | -
+alright, 45 minutes, go | start | 2700 | -
+lets do 15 min then | start | 900 | -
+do 10 mins | start | 600 | -
+finish the focus early | stop
+end the timer now pls | stop
+the quiz can stop now | stop
+quiz can end | stop
+please finish the quiz early | stop
+end my focus please, something came up | stop
+something came up, stop the timer | stop
+sorry gotta go, stop the focus | stop
+stop the quiz but keep my focus going | stop
+the quiz can end, timer stays | stop
+end the quiz, leave my timer alone | stop
+stop the timer, quiz keeps going | stop
+kill the quiz but not the focus | stop
+test me on adding numbers for 5 minutes | quiz | 300 | addition
+quiz me ten minutes, just sums | quiz | 600 | mixed
+times tables 5 min | quiz | 300 | multiplication
+5 minutes of taking away | quiz | 300 | subtraction
+plus and minus practice for 6 min | quiz | 360 | mixed
+give me 8 minutes of adding | quiz | 480 | addition
+test me on taking away for 4 min | quiz | 240 | subtraction
+3 min of multiplying numbers | quiz | 180 | multiplication
+focus 20 min on sums | quiz | 1200 | mixed
+focus 10 min on times tables | quiz | 600 | multiplication
+haha my cat walked on the keyboard | help
+lol ok | help
+brb coffee | help
+asdfgh | help
+oops wrong chat | help
+hmm | help
+nice | help
+test | help
+focus 30 min on math | start | 1800 | math
+focus 45 min on math homework | start | 2700 | math homework
+start a 25 min focus for my maths revision | start | 1500 | my maths revision
+i need to revise for my maths test, 40 min focus | start | 2400 | my maths test
+start a focus for 1 hour, topic is tax returns | start | 3600 | tax returns
+25 min, subject: french grammar | start | 1500 | french grammar
+can you start a 30 minute focus? I'm writing my thesis | start | 1800 | writing my thesis
+focus 30 min: the history essay | start | 1800 | history essay
+25 mins on the budget spreadsheet please | start | 1500 | budget spreadsheet
+start 15 min on a blog post | start | 900 | blog post
+hey there! start a timer for 20 minutes please | start | 1200 | -
+morning! focus 1 hour on the novel | start | 3600 | novel
+hiya, 30 min focus on guitar | start | 1800 | guitar
+thanks in advance, start a 25 minute focus | start | 1500 | -
+start a focus 25 min ty | start | 1500 | -
+focus 25 min on laundry pls ty | start | 1500 | laundry
+20 min focus on emails kthx | start | 1200 | emails
+ugh ok stop the timer | stop
+stop the focus, i'm leaving | stop
+done for today, end the timer | stop
+just end the quiz | stop
+abort the quiz pls | stop
+stop the quiz, keep the focus | stop
+my mum is cooking, start a 30 minute focus for me | start | 1800 | -
+my kids are at school so focus 2 hours on the website | start | 7200 | website
+heyyy can u start a 25 min focus for my bio notes | start | 1500 | my bio notes
+yo can you do a 45 minute focus, working on the podcast script | start | 2700 | podcast script
+good evening, 1 hour focus for tax stuff please | start | 3600 | tax stuff
+pls start a 30 minute timer thx | start | 1800 | -
+start a 20 minute focus sesh for reading | start | 1200 | reading
+Could you kindly start a focus of 40 minutes for the quarterly report? | start | 2400 | quarterly report
+ok so I'm revising for finals, 50 min focus | start | 3000 | finals
+i'm writing a novel. 2 hour focus please | start | 7200 | writing a novel
+focus timer 25 mins - task: clean inbox | start | 1500 | clean inbox
+focus 30m, topic = linear algebra | start | 1800 | linear algebra
+label: piano scales, 15 min | start | 900 | piano scales
+25 min focus pls, gonna read | start | 1500 | read
+the kids are finally asleep. 45 minute focus please | start | 2700 | -
+im exhausted but start a 25 min focus | start | 1500 | -
+so tired lol, start 20 min focus | start | 1200 | -
+presentation due friday, set a 90 min timer for the slides | start | 5400 | slides
+30 min focus please - thank you! | start | 1800 | -
+go for 20 minutes | start | 1200 | -
+ok let's go, 50 min | start | 3000 | -
+let's do 1 hour | start | 3600 | -
+do 45 min please | start | 2700 | -
+stop the focus please, my boss is calling | stop
+my boss just walked in, end the timer | stop
+the focus can end now, thanks | stop
+end quiz, keep timer | stop
+quiz off, focus stays | stop
+finish the timer early please | stop
+i'm done with the timer, end it | stop
+quiz me on plus for 3 minutes | quiz | 180 | addition
+minus practice 4 min | quiz | 240 | subtraction
+do sums for 6 minutes | quiz | 360 | mixed
+multiplying practice 5 min | quiz | 300 | multiplication
+focus 15 min on adding | quiz | 900 | addition
+focus 20 minutes on times tables and spelling | help
+spend 10 minutes on times tables and spelling | help
+practice piano and multiplication for 20 min | help
+revise multiplication for 15 min | start | 900 | revise multiplication
+my cat is sitting on my laptop lmao | help
+whoops | help
+k cool | help
+coffee time | help
+sry wrong window | help
+my brother has a test tomorrow | help
+tomorrow, focus 1 hour | help
+at 9pm, start a 30 min focus | help
+in 10 minutes, start a focus for 25 min | help
+if i finish early, start a 20 min focus | help
+my sister wants a 25 min focus, start it | help
+start a focus: 30 min, spanish homework | start | 1800 | spanish homework
+focus mode 45 min physics | start | 2700 | physics
+timer 30 min for reading pls | start | 1800 | reading
+can you time 40 mins of studying for me | start | 2400 | studying
+set focus to 25 minutes for the essay | start | 1500 | essay
+focus on the presentation for 1 hour please | start | 3600 | presentation
+I'd like to focus on my French for 20 minutes | start | 1200 | my French
+need 30 mins to work on the website | start | 1800 | website
+45 minute focus block for coding | start | 2700 | coding
+Focus session, 30 mins, topic: budgeting | start | 1800 | budgeting
+let me focus for 20 min on the cover letter | start | 1200 | cover letter
+start focusing on spanish vocab for 15 minutes | start | 900 | spanish vocab
+could you set up a 25-min focus for revision | start | 1500 | revision
+one hour of focus for my dissertation pls | start | 3600 | my dissertation
+timer 15m yoga | start | 900 | yoga
+hey can you time me, 30 min of drawing | start | 1800 | drawing
+start a 40min focus, ty! | start | 2400 | -
+30 mins focus on emails pls and thank u | start | 1800 | emails
+focus 25 min on my lab report, thanks a lot | start | 1500 | my lab report
+hi hi hi can i get a 30 min focus for the essay | start | 1800 | essay
+focus 30 min on our pitch deck | start | 1800 | our pitch deck
+set a timer for 25 min while I read | start | 1500 | read
+time me for 30 min while I study | start | 1800 | study
+I'll be working on the pitch deck, 45 min focus please | start | 2700 | pitch deck
+working on slides rn, start 30 min | start | 1800 | slides
+doing taxes, 1 hr focus | start | 3600 | taxes
+coding session 2 hours | start | 7200 | coding
+a 25 minute pomodoro for chapter 4 reading | start | 1500 | chapter 4 reading
+25 min focus (reading) | start | 1500 | reading
+Start a focus session of 45 min for my German lesson. | start | 2700 | my German lesson
+focus for 30 min pls I have to study chem | start | 1800 | study chem
+turn it off | stop
+switch the timer off please | stop
+stop the timer I need to leave | stop
+ok that's enough, stop | stop
+can you end the quiz now | stop
+focus done, end it | stop
+focus 20-30 min | ask
+study for 1 to 2 hours | ask
+start a focus of twenty or thirty minutes | ask
+read for 20~30 mins | ask
+focus 1/2 hour on emails | start | 1800 | emails
+a 25-minute focus | start | 1500 | -
+focus 25 min every hour | help
+25 min each | help
+20 min reading then times tables | help
+study then quiz me 10 min | help
+quiz 5 min and focus | help
+test 10 min | help
+a quick test 5 min | help
+exam prep 30 min | start | 1800 | exam prep
+focus 20 min on the test | start | 1200 | test
+ok fine, 15 min of sketching then | start | 900 | sketching
+my son has a maths test tomorrow, quiz him on times tables for 10 minutes | quiz | 600 | multiplication
+exam tomorrow!! quiz me on multiplication for 5 min | quiz | 300 | multiplication
+hey there, quiz me on addition for 5 minutes please | quiz | 300 | addition
+my brother did a quiz, quiz me for 5 min | help
+Please begin a 30-minute focus period for reading. | start | 1800 | reading
+Could you please set up a timer of 45 minutes? I'll be reviewing contracts. | start | 2700 | reviewing contracts
+Set a 20 min timer. Meditation. | start | 1200 | Meditation
+Timer, 1 hour, spreadsheet cleanup | start | 3600 | spreadsheet cleanup
+let's get 40 mins of deep work in | start | 2400 | deep work
+need a 25m focus block for inbox zero | start | 1500 | inbox zero
+1h focus pls - thesis | start | 3600 | thesis
+put me on a 30 min focus for the quarterly numbers | start | 1800 | quarterly numbers
+I want a 50-minute focus on the grant | start | 3000 | grant
+25 minutes. reading. go. | start | 1500 | reading
+please time 30 minutes for my workout | start | 1800 | my workout
+block out 2 hours for the novel | start | 7200 | novel
+focus 25 min pls and thx | start | 1500 | -
+can we do 45 min on the essay? | start | 2700 | essay
+i'd love a 20 min focus on guitar please! | start | 1200 | guitar
+start timer 30 minutes laundry folding | start | 1800 | laundry folding
+practice my 7 times table for 5 min | quiz | 300 | multiplication
+number drills 5 min | quiz | 300 | mixed
+arithmetic 10 min | quiz | 600 | mixed
+where are we at with the timer | status
+how long has it been | status
+when's my timer up | status
+how many minutes till the end | status
+how much time is left on the quiz? | status
+lol the timer is funny | help
+cool app | help
+omg | help
+start a focus 10 minutes from now | help
+start a 30 min focus soon | help
+focus 1 hr and 15 | start | 4500 | -
+focus an hour-long | start | 3600 | -
+focus for 25 min at once | start | 1500 | -
+start focus 25 minutes right away | start | 1500 | -
+reading 1 hour and 10 | start | 4200 | reading
+can i get a focus going? 30 min, econ reading | start | 1800 | econ reading
+ok 45 min focus, gonna grind through the backlog | start | 2700 | grind through the backlog
+set the timer for 25 please i need to read chapter 6 | ask
+let's focus for an hour, I have to finish the deck | start | 3600 | deck
+pls stop the quiz, gotta go | stop
+you can turn off the timer now | stop
+okay quiz is over, stop it | stop
+i need to stop procrastinating, start a 25 min focus | help
+I have to quit scrolling | help
+yesterday was rough. start a focus for 25 min | start | 1500 | -
+my mom says hi, start a focus for 20 min | help
+fire up a 25 min focus | start | 1500 | -
+kick off a 30 minute timer for emails | start | 1800 | emails
+throw on a 20 min timer | start | 1200 | -
+gimme a 45 min focus on the report pls | start | 2700 | report
+need a 30 min timer asap | start | 1800 | -
+my kid has homework, can you start a 30 min timer for him | start | 1800 | -
+my son needs to practice violin, start a 20 minute focus for him | start | 1200 | practice violin
+grandpa wants to do his crossword, set a 25 min timer please | start | 1500 | -
+it's my daughter's reading time, 20 minute timer please | start | 1200 | -
+the kids are doing homework so start a 45 min focus | start | 2700 | homework
 """
 
 TUNING_ZH = """
@@ -750,6 +1020,248 @@ quiz状态 | status
 还剩几分钟呀 | status
 女儿要练减法，帮她开个5分钟的 | quiz | 300 | subtraction
 弟弟在做口算10分钟 | help
+内容是整理照片，专注四十分钟 | start | 2400 | 整理照片
+项目是报销，计时半小时 | start | 1800 | 报销
+主题是英语听力，专注25分钟 | start | 1500 | 英语听力
+任务：写周报，30分钟 | start | 1800 | 写周报
+专注一小时，内容：改讲稿 | start | 3600 | 改讲稿
+科目是物理，专注45分钟 | start | 2700 | 物理
+我在看小说，帮我计时二十分钟 | start | 1200 | 看小说
+我要改讲稿，开个专注半小时 | start | 1800 | 改讲稿
+准备面试，专注一个小时 | start | 3600 | 准备面试
+练毛笔字，计时40分钟 | start | 2400 | 练毛笔字
+专注25分钟，我要写周报 | start | 1500 | 写周报
+我得准备面试，帮我开个一小时的专注 | start | 3600 | 准备面试
+孩子写作业，帮忙开个三十分钟的专注计时 | start | 1800 | 写作业
+爷爷想练太极，帮他开个半小时专注 | start | 1800 | 练太极
+女儿要背课文，帮她计时15分钟 | start | 900 | 背课文
+弟弟在写作业 | help
+爷爷在练太极 | help
+宝宝睡着了，专注四十分钟，我要记账 | start | 2400 | 记账
+明天要交报告了啊啊啊 快开专注一小时 | start | 3600 | -
+明天考试了，帮我开专注半小时 | start | 1800 | -
+下午要开会，先专注30分钟 | start | 1800 | -
+好累啊，专注20分钟吧 | start | 1200 | -
+来个30分钟吧 | start | 1800 | -
+就来20分钟 | start | 1200 | -
+来一个25分钟 | start | 1500 | -
+开个15分钟 | start | 900 | -
+那就45分钟，开始吧 | start | 2700 | -
+退出quiz | stop
+测验不用了 | stop
+专注先结束 | stop
+临时有事，先停了吧 | stop
+有人找我，专注停一下 | stop
+两个都在跑，把测验停了，专注留着 | stop
+测验停掉，专注别动 | stop
+测验结束，计时保留 | stop
+先把专注停了，测验继续 | stop
+退出测验 | stop
+专注提前结束 | stop
+提前结束计时 | stop
+做7分钟的数学题 | quiz | 420 | mixed
+来10分钟口算题 | quiz | 600 | mixed
+做几道加法题，五分钟 | quiz | 300 | addition
+乘法口诀5分钟 | quiz | 300 | multiplication
+专注15分钟口算 | quiz | 900 | mixed
+哈哈我的猫踩了键盘 | help
+哈哈哈 | help
+好的 | help
+去倒杯水 | help
+嗯嗯 | help
+发错了 | help
+吃饭去了 | help
+專注25分鐘 | start | 1500 | -
+開始計時一小時 | start | 3600 | -
+專注半小時讀書 | start | 1800 | 讀書
+停止測驗 | stop
+測驗還剩多久 | status
+還剩幾分鐘 | status
+練習乘法五分鐘 | quiz | 300 | multiplication
+幫我開個二十分鐘的專注 | start | 1200 | -
+結束專注 | stop
+計時器停止 | stop
+看書四十分鐘 | start | 2400 | 看書
+來個口算測驗，十分鐘 | quiz | 600 | mixed
+專注二十五分鐘寫報告 | start | 1500 | 寫報告
+嗨，专注25分钟 | start | 1500 | -
+你好，帮我计时半小时，谢谢 | start | 1800 | -
+早上好！专注一小时写代码 | start | 3600 | 写代码
+麻烦了，开个专注40分钟 | start | 2400 | -
+专注30分钟谢谢啦 | start | 1800 | -
+专注半小时看书，拜托了 | start | 1800 | 看书
+专注20分钟哈 | start | 1200 | -
+亲，帮我开个专注一小时 | start | 3600 | -
+主题：背单词，专注20分钟 | start | 1200 | 背单词
+内容是复习英语，计时一小时 | start | 3600 | 复习英语
+专注30分钟，任务是整理房间 | start | 1800 | 整理房间
+今天的任务是写论文，专注两小时 | start | 7200 | 写论文
+专注40分钟准备面试 | start | 2400 | 准备面试
+帮我开个专注，45分钟，写周报 | start | 2700 | 写周报
+我在练吉他，专注半小时 | start | 1800 | 练吉他
+我想看小说，开一个二十分钟的专注 | start | 1200 | 看小说
+要写周报了，专注半小时 | start | 1800 | 写周报
+我得改简历，计时四十分钟 | start | 2400 | 改简历
+妈妈想练瑜伽，帮她开个半小时的专注 | start | 1800 | 练瑜伽
+妹妹在练琴，帮忙计时半小时 | start | 1800 | 练琴
+我弟弟在专注半小时 | help
+孩子在写作业，已经写了一小时 | help
+快迟到了啊啊啊，专注15分钟 | start | 900 | -
+救命 明天要考试 开个一小时专注 | start | 3600 | -
+来个一小时吧 | start | 3600 | -
+那来25分钟吧 | start | 1500 | -
+先来20分钟 | start | 1200 | -
+测验可以结束了 | stop
+专注不用了 | stop
+计时先停了吧 | stop
+家里来客人了，先停了 | stop
+测验停了吧，专注继续 | stop
+把quiz停了，计时别停 | stop
+算了测验不做了，专注继续 | stop
+口算练习七分钟 | quiz | 420 | mixed
+来五分钟数学题 | quiz | 300 | mixed
+减法题8分钟 | quiz | 480 | subtraction
+专注8分钟做减法 | quiz | 480 | subtraction
+做数学作业半个钟 | start | 1800 | 做数学作业
+我出去一下 | help
+哦哦 | help
+收到 | help
+你好呀，开个专注30分钟，写周报 | start | 1800 | 写周报
+嗨嗨，帮我计时45分钟，背单词 | start | 2700 | 背单词
+今天要做PPT，专注一小时 | start | 3600 | 做PPT
+任务是背古诗，计时20分钟 | start | 1200 | 背古诗
+主题：学Python，专注1小时 | start | 3600 | 学Python
+专注半小时，内容是读论文 | start | 1800 | 读论文
+我在准备考研，帮我开个两小时专注 | start | 7200 | 准备考研
+要复习英语了，开个专注40分钟 | start | 2400 | 复习英语
+我得写实验报告，专注90分钟 | start | 5400 | 写实验报告
+弟弟要练字，帮他计时半小时 | start | 1800 | 练字
+女儿在练钢琴，帮她计时四十分钟 | start | 2400 | 练钢琴
+儿子写作业呢，开个一小时专注 | start | 3600 | 写作业
+老公在睡觉，我专注一小时 | start | 3600 | -
+烦死了 明天考试 开一个小时专注 | start | 3600 | -
+啊啊啊要来不及了，专注半小时 | start | 1800 | -
+马上要开会了，专注15分钟先 | start | 900 | -
+开个25分钟吧 | start | 1500 | -
+就25分钟吧，开始 | start | 1500 | -
+先来个15分钟 | start | 900 | -
+专注可以停了 | stop
+先不测了，停吧 | stop
+孩子哭了，计时先停一下 | stop
+有点事，测验先结束吧 | stop
+测验关了吧，专注继续 | stop
+退出专注 | stop
+测验提前结束吧 | stop
+来8分钟的数学题 | quiz | 480 | mixed
+刷10分钟口算题 | quiz | 600 | mixed
+加减法练习6分钟 | quiz | 360 | mixed
+做5分钟的乘法口算 | quiz | 300 | multiplication
+口算题，十分钟 | quiz | 600 | mixed
+背单词和做加法20分钟 | help
+专注30分钟练乘法和背课文 | help
+幫我計時四十五分鐘，寫作業 | start | 2700 | 寫作業
+專注一個小時 | start | 3600 | -
+番茄鐘25分鐘 | start | 1500 | -
+停止計時 | stop
+還有多久 | status
+測驗停止，專注繼續 | stop
+來個五分鐘的乘法測驗 | quiz | 300 | multiplication
+考考我減法三分鐘 | quiz | 180 | subtraction
+開始專注，半小時，讀書 | start | 1800 | 讀書
+哈哈哈哈笑死 | help
+我去拿快递 | help
+喝口水先 | help
+😂😂 | help
+弟弟明天考试 | help
+明天，专注一小时 | help
+下午三点，专注半小时 | help
+十分钟后开个专注 | help
+我妹妹要专注25分钟，帮她开 | help
+开个25分钟的专注，看书 | start | 1500 | 看书
+专注模式45分钟，学英语 | start | 2700 | 学英语
+帮我设置一个30分钟的番茄钟来写作业 | start | 1800 | 写作业
+给我开一个专注，时长40分钟，内容是做PPT | start | 2400 | 做PPT
+计时30分钟用来背单词 | start | 1800 | 背单词
+专注25分钟，写作文呢 | start | 1500 | 写作文
+我要专注写代码一个小时 | start | 3600 | 写代码
+番茄钟走起，25分钟，学习 | start | 1500 | 学习
+半小时专注，练口语 | start | 1800 | 练口语
+开专注，一个小时 | start | 3600 | -
+整理房间，计时20分钟 | start | 1200 | 整理房间
+专注时长一小时，写论文 | start | 3600 | 写论文
+帮忙计时25分钟哦，谢谢 | start | 1500 | -
+麻烦您开一个半小时的专注，我要复习 | start | 5400 | 复习
+专注半小时（看书） | start | 1800 | 看书
+25分钟，看书 | start | 1500 | 看书
+开个专注，25分钟，内容：背单词 | start | 1500 | 背单词
+我要边听歌边写作业，专注一小时 | start | 3600 | 边听歌边写作业
+帮我计个时，四十分钟，我要跑步 | start | 2400 | 跑步
+写完作业再说吧，先专注半小时 | help
+停一停 | stop
+不计时了 | stop
+测验到此为止 | stop
+把计时器关掉吧，谢谢 | stop
+专注那个先停掉 | stop
+口算就做到这吧 | stop
+专注二三十分钟 | ask
+看书一两个小时 | ask
+专注20-30分钟 | ask
+学习三四十分钟 | ask
+专注两三分钟 | ask
+先测验5分钟，再看书 | help
+专注半小时然后做口算 | help
+看书20分钟，接着做乘法题 | help
+考试复习30分钟 | start | 1800 | 考试复习
+明天考试了，考考我乘法十分钟 | quiz | 600 | multiplication
+嗨，来个5分钟的口算 | quiz | 300 | mixed
+先看书，再测验5分钟 | help
+请开始一个30分钟的专注时段，用于阅读 | start | 1800 | 阅读
+番茄钟一个，25分钟，主题英语 | start | 1500 | 英语
+麻烦计时一小时，我要做饭 | start | 3600 | 做饭
+学习时间到了，开专注45分钟 | start | 2700 | -
+专注一下，25分钟 | start | 1500 | -
+给我来个25分钟的专注，我要学数学 | start | 1500 | 学数学
+25分钟专注走起 | start | 1500 | -
+专注个半小时 | start | 1800 | -
+专注30分钟，谢谢你哦 | start | 1800 | -
+计时到哪了 | status
+专注还有多少分钟 | status
+还差多久 | status
+测验还要多久结束 | status
+练7的乘法口诀5分钟 | quiz | 300 | multiplication
+计时器挺好玩的 | help
+哈哈 | help
+专注一个半钟头 | start | 5400 | -
+专注一小时一刻钟 | start | 4500 | -
+专注25分钟，等下开始 | help
+作业好多啊，帮我专注一小时 | start | 3600 | -
+要考四级了，开个专注两小时背单词 | start | 7200 | 背单词
+等会要上课，专注20分钟预习一下 | help
+老师让我们练字，专注半小时 | help
+我想专心看会儿书，计时40分钟 | start | 2400 | 看会儿书
+能帮我开个专注吗，45分钟，复习数学 | start | 2700 | 复习数学
+专注，25分钟，谢谢 | start | 1500 | -
+开始专注吧，一小时 | start | 3600 | -
+帮我开一个专注，时长半小时 | start | 1800 | -
+专注20分钟，科目：化学 | start | 1200 | 化学
+测验先停一下吧，我去接个电话 | stop
+计时器可以关了 | stop
+不用计时了，谢谢 | stop
+专注就到这里吧 | stop
+把两个都关了 | stop
+口算停了吧，计时还要 | stop
+請幫我開始專注三十分鐘，謝謝 | start | 1800 | -
+搞个专注半小时 | start | 1800 | -
+整一个25分钟的专注 | start | 1500 | -
+来一发专注30分钟 | start | 1800 | -
+弄个计时器，二十分钟 | start | 1200 | -
+设个20分钟的倒计时 | start | 1200 | -
+倒计时十分钟 | start | 600 | -
+计时器调到30分钟 | start | 1800 | -
+專注結束 | stop
+計時還剩多少 | status
+幫我計時半小時，我要練琴 | start | 1800 | 練琴
+來個10分鐘的加法練習 | quiz | 600 | addition
 """
 
 HELD_OUT_PEOPLE_EN = """
