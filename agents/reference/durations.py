@@ -207,7 +207,8 @@ _ZH_DURATION = re.compile(
 )
 # The bare minutes after an hour ("1小时30", "一个钟十五"): not the start of a duration of its own.
 _ZH_HOUR_MINUTES = re.compile(
-    r"\s*零?(\d{1,2}|[一二三四五六七八九十]{1,3})(?![\d.:/]|\s*(?:个|秒|分|小时|钟|刻|点|半))"
+    # never a numeral's first part: "一小时十五分" is an hour and 十五分, not an hour, 十 and 五分
+    r"\s*零?(\d{1,2}|[一二三四五六七八九十]{1,3})(?![\d.:/零一二两三四五六七八九十]|\s*(?:个|秒|分|小时|钟|刻|点|半))"
 )
 ZH_JOINER = re.compile(r"\s*(?:零|又|和|,|、)?\s*")
 

