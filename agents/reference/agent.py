@@ -35,7 +35,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import structlog
 
@@ -51,6 +51,7 @@ from agents.reference.intents import (
     Start,
     Status,
     Stop,
+    apps_taking,
     as_answer,
     detect_language,
     parse_intent,
@@ -68,6 +69,9 @@ LONG_PREFIX = "long"
 # ``grammar.suggested_seconds``, the tap answers the question like a typed duration.
 CHOOSE_PREFIX = "choose"
 HOW_LONG_PREFIX = "howlong"
+# "Which app?": a length said with no app and no work; the options are the apps that take it, a tap answers
+# as if that app had asked "how long?" (the id keeps the language and the length, the value the app).
+WHICH_APP_PREFIX = "whichapp"
 MAX_SUGGESTIONS = 5  # a choice card a phone shows without scrolling, "what can you do?" included
 # uuid5 namespace for call ids derived from a message or an interaction (any fixed uuid works).
 _IDS = uuid.UUID("6f1c2b54-9d7e-4f0a-8c37-2f7f6b0c9e11")
@@ -169,6 +173,18 @@ def choose_id(message_id: str) -> str:
 def how_long_id(app_id: str, message_id: str) -> str:
     """``howlong.<app>.<hex>``: durations offered for a start that said none; the app survives a restart."""
     return f"{HOW_LONG_PREFIX}.{app_id}.{uuid.uuid5(_IDS, f'howlong:{message_id}').hex}"
+
+
+def which_app_id(language: Language, duration_seconds: int, message_id: str) -> str:
+    """``whichapp.<lang>.<seconds>.<hex>``: the apps offered for a length said alone; survives a restart."""
+    return f"{WHICH_APP_PREFIX}.{language}.{duration_seconds}.{uuid.uuid5(_IDS, f'whichapp:{message_id}').hex}"
+
+
+def _length_from_which_app_id(interaction_id: str) -> tuple[Language, int] | None:
+    parts = interaction_id.split(".")
+    if len(parts) != 4 or parts[1] not in ("en", "zh") or not parts[2].isdigit():
+        return None
+    return cast(Language, parts[1]), int(parts[2])
 
 
 def round_from_confirm_id(interaction_id: str) -> Round | None:
@@ -408,6 +424,8 @@ class ReferenceAgent:
         asked_app = _app(apps, app_asked_for[0]) if app_asked_for is not None else None
         if asked_app is not None and app_asked_for is not None:
             intent = as_answer(intent, asked_app, app_asked_for[1])
+        elif app_asked_for is not None:
+            intent = Help(language=intent.language)  # the app asked about is gone: never the default one
         if _names_another_app(intent, text, apps):
             # "start timer2 for 5 minutes" said otherwise than timer2 declares: never another app's start
             # with an activity named "timer2".
@@ -461,6 +479,9 @@ class ReferenceAgent:
             )
         else:
             assert isinstance(intent, Help)
+            if intent.topic == "which_app" and intent.duration_seconds is not None:
+                await self._ask_which_app(conversation_id, message_id, apps, intent.duration_seconds, language)
+                return
             app = _app(apps, intent.app_id) or _default_app(apps)
             if intent.missing_duration:
                 self._asked_how_long.put(conversation_id, intent.activity)
@@ -639,6 +660,21 @@ class ReferenceAgent:
             [{"id": label, "label": label} for label in labels],
         )
 
+    async def _ask_which_app(
+        self, conversation_id: str, message_id: str, apps: list[DeclaredApp], seconds: int, language: Language
+    ) -> None:
+        """ "Let's do 30 minutes": 30 minutes of which app? Each installed app that takes it, one tap each."""
+        length = replies.duration_text(seconds, language)
+        options = [
+            {"id": app.app_id, "label": f"{app.name(language)} · {length}"} for app in apps_taking(apps, seconds)
+        ]
+        await self._ask_choice(
+            conversation_id,
+            which_app_id(language, seconds, message_id),
+            replies.generic("which_app", language).format(duration=length),
+            options,
+        )
+
     async def _ask_choice(
         self, conversation_id: str, interaction_id: str, prompt: str, options: list[dict[str, str]]
     ) -> None:
@@ -665,16 +701,25 @@ class ReferenceAgent:
         offer = self._how_long_offers.pop(interaction_id)
         if frame["status"] != "answered" or not isinstance(frame.get("value"), str):
             return  # dismissed, timed out, superseded: the person moved on
+        text = frame["value"]
         if interaction_id.startswith(f"{HOW_LONG_PREFIX}."):
             activity, choice = offer or (None, None)
             self._asked_how_long.put(conversation_id, activity)
             self._asked_app.put(conversation_id, (interaction_id.split(".")[1], choice))
+        elif interaction_id.startswith(f"{WHICH_APP_PREFIX}."):
+            asked = _length_from_which_app_id(interaction_id)
+            if asked is None:
+                return
+            # the app tapped asked "how long?", and the length said before is the answer
+            self._asked_how_long.put(conversation_id, None)
+            self._asked_app.put(conversation_id, (text, None))
+            text = replies.duration_text(asked[1], asked[0])
         await self._on_user_message(
             {
                 "type": "user.message",
                 "conversation_id": conversation_id,
                 "message_id": f"choice:{interaction_id}",
-                "text": frame["value"],
+                "text": text,
             }
         )
 
@@ -829,7 +874,7 @@ class ReferenceAgent:
         if interaction_id in self._resolutions_seen:
             return
         self._resolutions_seen.put(interaction_id, True)
-        if interaction_id.startswith((f"{CHOOSE_PREFIX}.", f"{HOW_LONG_PREFIX}.")):
+        if interaction_id.startswith((f"{CHOOSE_PREFIX}.", f"{HOW_LONG_PREFIX}.", f"{WHICH_APP_PREFIX}.")):
             await self._on_choice_resolved(frame)
             return
         round_ = self._confirms.pop(interaction_id) or round_from_confirm_id(interaction_id)

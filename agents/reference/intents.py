@@ -155,7 +155,8 @@ class DurationOutOfRange:
     app_id: str | None = None  # whose bound it is beyond
 
 
-HelpTopic = Literal["help", "greeting", "thanks", "unknown"]
+# "which_app": a length said with no app and no work ("let's do 30 minutes"): which app is meant is asked.
+HelpTopic = Literal["help", "greeting", "thanks", "unknown", "which_app"]
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,8 @@ class Help:
     # The app a start without a duration was for, and its choice: the answer to "how long?" starts it.
     app_id: str | None = field(default=None, compare=False)
     choice: str | None = field(default=None, compare=False)
+    # The length a "which app?" question is about (topic "which_app").
+    duration_seconds: int | None = field(default=None, compare=False)
 
 
 Intent = Start | Stop | Status | DurationOutOfRange | Help
@@ -629,6 +632,26 @@ def _outcome(g: _Grammar, seconds: float, activity: str | None, language: Langua
     return _start(g.default, seconds, activity if g.default.activity else None, language)
 
 
+def _which_app(g: _Grammar, seconds: float, language: Language) -> Intent:
+    """A length with no app and no work said: which app is asked (each installed app that takes it),
+    never a guess at the default one; with none that takes it, help."""
+    whole = round(seconds)
+    if not any(_takes(app, whole) for app in g.apps):
+        return Help(language=language)
+    return Help(language=language, topic="which_app", duration_seconds=whole)
+
+
+def _takes(app: DeclaredApp, seconds: int) -> bool:
+    """Whether ``app`` starts with a length of ``seconds``."""
+    return "start" in app.tools and "duration" in app.arguments and MIN_SECONDS <= seconds <= _bound(app)
+
+
+def apps_taking(apps: Sequence[DeclaredApp], seconds: int) -> list[DeclaredApp]:
+    """The installed apps a "which app?" question offers for ``seconds``, the default one first."""
+    taking = [app for app in apps if _takes(app, seconds)]
+    return sorted(taking, key=lambda app: not app.default)
+
+
 def _start(app: DeclaredApp, seconds: float, activity: str | None, language: Language) -> Intent:
     whole = round(seconds)
     if not MIN_SECONDS <= whole <= _bound(app):
@@ -1035,9 +1058,9 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if span is None and (bare_for := _EN_FOR_NUMBER.fullmatch(text)) is not None:
         return Help(language="en", missing_duration=True, activity=clean_english_activity(g, bare_for.group("act")))
     if span is not None and english_bare(text, span):
-        # "let's do 30 minutes" names no app: two apps take a duration, so only the answer to "how long?"
-        # starts one; otherwise it is unclear (two blind held-out sets agreed: never a guess).
-        return _outcome(g, span.seconds, None, "en") if awaiting_duration else Help(language="en")
+        # "let's do 30 minutes" names no app: only the answer to "how long?" starts one; otherwise which
+        # app is asked (two blind held-out sets agreed: never a guess at the default one).
+        return _outcome(g, span.seconds, None, "en") if awaiting_duration else _which_app(g, span.seconds, "en")
     activity = english_activity(g, framed, span) if g.default is not None and g.default.activity else None
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
@@ -1052,7 +1075,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         and _EN_PLACEHOLDER.search(text)
         and not g.default_words["en"].search(text)
     ):
-        return Help(language="en")  # "start something for 20 min": a length, but neither an app nor its work said
+        return _which_app(g, span.seconds, "en")  # "start something for 20 min": neither an app nor its work said
     meant = bool(g.default_words["en"].search(text) or _EN_START_VERB.match(text) or activity)
     if (
         not meant
@@ -1242,7 +1265,7 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if span is not None and activity is None and not focus_word:
         # Nothing but a duration ("25分钟", "就半小时吧", "来十分钟", "开个30分钟的"): an answer to "how long?", or
         # unclear — two apps take a duration.
-        return _outcome(g, span.seconds, None, "zh") if awaiting_duration else Help(language="zh")
+        return _outcome(g, span.seconds, None, "zh") if awaiting_duration else _which_app(g, span.seconds, "zh")
     meant = bool(focus_word or _ZH_START_VERB.search(text) or (span is not None and activity))
     if not meant or g.default is None:
         return Help(language="zh")

@@ -99,6 +99,7 @@ _GENERIC = {
         "ask_duration": 'How long? For example "25 minutes".',
         "did_you_mean": "Did you mean one of these?",
         "how_long": "How long?",
+        "which_app": "{duration} of what?",
         "what_can_you_do": "What can you do?",
     },
     "zh": {
@@ -109,6 +110,7 @@ _GENERIC = {
         "ask_duration": "要多久？比如“25分钟”。",
         "did_you_mean": "你是想做下面哪一个？",
         "how_long": "要多久？",
+        "which_app": "{duration}做什么？",
         "what_can_you_do": "你能做什么？",
     },
 }

@@ -62,3 +62,23 @@ def test_in_chinese_the_choice_speaks_chinese_at_both_widths(browser, server, we
     operation = server.wait(lambda: focusing_operation(conversation), "the focus the tap asked for")
     assert (operation.ends_at - operation.started_at).total_seconds() == 1500
     context.close()
+
+
+@pytest.mark.spec("R-2.1.1", "R-4.3.4")
+def test_a_length_said_alone_asks_which_app_and_the_tapped_one_starts(ws, server, conversation, tmp_path):
+    """ "let's do 20 minutes" names no app: "20 minutes of what?" with each app that takes it; the quiz,
+    tapped by keyboard on a phone, starts for 20 minutes (decision 0068)."""
+    ws.page.set_viewport_size({"width": 360, "height": 740})
+    ws.say("let's do 20 minutes")
+    choice = ws.interaction(kind="choice")
+    expect(choice).to_contain_text("20 minutes of what?")
+    quiz = choice.get_by_role("button", name="Practice quiz · 20 minutes")
+    expect(choice.get_by_role("button", name="Pomodoro · 20 minutes")).to_be_in_viewport()
+    expect(quiz).to_be_in_viewport()
+    screenshot(ws.page, "which-app-choice-phone", tmp_path)
+
+    quiz.focus()
+    ws.page.keyboard.press("Enter")
+    operation = server.wait(lambda: focusing_operation(conversation), "the quiz the tap asked for")
+    assert operation.app_id == "quiz"
+    assert (operation.ends_at - operation.started_at).total_seconds() == 1200

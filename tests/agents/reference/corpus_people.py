@@ -340,9 +340,9 @@ I really like the 25 minute timer | help
 add quiz 5 min to my notes | help
 write down: quiz me on addition for 5 minutes | help
 note: 10 min multiplication quiz | help
-begin something for 20 mins | help
+begin something for 20 mins | ask
 focus on something for 15 min | start | 900 | -
-do stuff for 30 minutes | help
+do stuff for 30 minutes | ask
 could I practice subtraction for 6 minutes? | quiz | 360 | subtraction
 can I do some multiplication practice for 10 min? | quiz | 600 | multiplication
 could I get a 3 minute addition drill? | quiz | 180 | addition
@@ -378,7 +378,7 @@ my son wants 5 minutes of multiplication practice, can you start it | quiz | 300
 my kid needs a 15 min subtraction drill, go | quiz | 900 | subtraction
 let me practise addition for 5 min? | quiz | 300 | addition
 could I maybe do a focus on something for 10 minutes | start | 600 | -
-start whatever for 25 minutes | help
+start whatever for 25 minutes | ask
 focus - 50 min | start | 3000 | -
 my daughter needs 10 min of addition practice | help
 could I practise division for 5 minutes? | help
@@ -445,12 +445,12 @@ my sister is doing a 25 min focus | help
 my son did homework for an hour | help
 my daughter is doing homework | help
 tomorrow start a focus for 1 hour | help
-let's do 30 minutes | help
-ok do 20 min | help
-let's go 25 minutes | help
-alright, 45 minutes, go | help
-lets do 15 min then | help
-do 10 mins | help
+let's do 30 minutes | ask
+ok do 20 min | ask
+let's go 25 minutes | ask
+alright, 45 minutes, go | ask
+lets do 15 min then | ask
+do 10 mins | ask
 finish the focus early | stop
 end the timer now pls | stop
 the quiz can stop now | stop
@@ -524,10 +524,10 @@ im exhausted but start a 25 min focus | start | 1500 | -
 so tired lol, start 20 min focus | start | 1200 | -
 presentation due friday, set a 90 min timer for the slides | start | 5400 | slides
 30 min focus please - thank you! | start | 1800 | -
-go for 20 minutes | help
+go for 20 minutes | ask
 ok let's go, 50 min | start | 3000 | -
-let's do 1 hour | help
-do 45 min please | help
+let's do 1 hour | ask
+do 45 min please | ask
 stop the focus please, my boss is calling | stop
 my boss just walked in, end the timer | stop
 the focus can end now, thanks | stop
@@ -814,9 +814,9 @@ quiz还有多久 | status
 下周每天做10分钟测验 | help
 周一专注一小时报税 | help
 25分钟太长了 | help
-那就30分钟吧，开始 | help
+那就30分钟吧，开始 | ask
 行，写代码20分钟 | start | 1200 | 写代码
-好的，开始15分钟 | help
+好的，开始15分钟 | ask
 好吧，考考我加法5分钟 | quiz | 300 | addition
 来3分钟乘法口诀 | quiz | 180 | multiplication
 帮我计时二十分钟看书 | start | 1200 | 看书
@@ -951,14 +951,14 @@ quiz状态 | status
 番茄钟25分钟来三轮 | help
 我喜欢专注 | help
 另外再专注10分钟 | start | 600 | -
-再来25分钟 | help
+再来25分钟 | ask
 再看20分钟书 | start | 1200 | 看书
 把口算5分钟记到笔记里 | help
 笔记：口算练习5分钟 | help
 记一下：考考我乘法5分钟 | help
-开始做点什么 15 分钟 | help
-做点什么二十分钟 | help
-随便干点啥30分钟 | help
+开始做点什么 15 分钟 | ask
+做点什么二十分钟 | ask
+随便干点啥30分钟 | ask
 来个quiz，加法，4min | quiz | 240 | addition
 来个quiz，乘法，5分钟 | quiz | 300 | multiplication
 九九乘法表测一下，5分钟 | quiz | 300 | multiplication
@@ -976,8 +976,8 @@ quiz状态 | status
 专心写代码45分钟 | start | 2700 | 写代码
 专注模式 2小时 | start | 7200 | -
 专注模式25分钟 | start | 1500 | -
-定时 50 分钟 | help
-定时二十分钟 | help
+定时 50 分钟 | ask
+定时二十分钟 | ask
 帮我start一个timer，40分钟 | start | 2400 | -
 帮我开个focus 20分钟 | start | 1200 | -
 专注25分中 | start | 1500 | -
@@ -1009,10 +1009,10 @@ quiz状态 | status
 来个 quiz 吧，乘法 5 分钟 | quiz | 300 | multiplication
 考一下九九乘法表，两分钟 | quiz | 120 | multiplication
 数学小测试 6 分钟 | quiz | 360 | mixed
-随便学点什么一小时 | help
+随便学点什么一小时 | ask
 我在练琴，计时四十分钟 | start | 2400 | 练琴
 专心背单词20分钟 | start | 1200 | 背单词
-定个时，25分中 | help
+定个时，25分中 | ask
 全都停掉 | stop
 两个都停 | stop
 把口算停了，计时继续 | stop
@@ -1042,11 +1042,11 @@ quiz状态 | status
 明天考试了，帮我开专注半小时 | start | 1800 | -
 下午要开会，先专注30分钟 | start | 1800 | -
 好累啊，专注20分钟吧 | start | 1200 | -
-来个30分钟吧 | help
-就来20分钟 | help
-来一个25分钟 | help
-开个15分钟 | help
-那就45分钟，开始吧 | help
+来个30分钟吧 | ask
+就来20分钟 | ask
+来一个25分钟 | ask
+开个15分钟 | ask
+那就45分钟，开始吧 | ask
 退出quiz | stop
 测验不用了 | stop
 专注先结束 | stop
@@ -1108,9 +1108,9 @@ quiz状态 | status
 孩子在写作业，已经写了一小时 | help
 快迟到了啊啊啊，专注15分钟 | start | 900 | -
 救命 明天要考试 开个一小时专注 | start | 3600 | -
-来个一小时吧 | help
-那来25分钟吧 | help
-先来20分钟 | help
+来个一小时吧 | ask
+那来25分钟吧 | ask
+先来20分钟 | ask
 测验可以结束了 | stop
 专注不用了 | stop
 计时先停了吧 | stop
@@ -1142,9 +1142,9 @@ quiz状态 | status
 烦死了 明天考试 开一个小时专注 | start | 3600 | -
 啊啊啊要来不及了，专注半小时 | start | 1800 | -
 马上要开会了，专注15分钟先 | start | 900 | -
-开个25分钟吧 | help
-就25分钟吧，开始 | help
-先来个15分钟 | help
+开个25分钟吧 | ask
+就25分钟吧，开始 | ask
+先来个15分钟 | ask
 专注可以停了 | stop
 先不测了，停吧 | stop
 孩子哭了，计时先停一下 | stop

@@ -20,6 +20,7 @@ from agents.reference.agent import (
     call_id,
     confirm_id,
 )
+from agents.reference.intents import detect_language
 from runtime.inventory import inventory_for_scope
 
 # The bundled Pomodoro's frozen tools (the Agent knows them only from its declaration, decision 0057).
@@ -1181,6 +1182,58 @@ def test_a_duration_tapped_after_a_restart_still_starts_the_app_it_was_offered_f
         await restarted.handle(inventory())
         [call] = [f for f in wire.take() if f["type"] == "tool.call"]
         assert call["tool"] == "quiz.start" and call["arguments"]["duration_seconds"] == 120
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+@pytest.mark.parametrize(
+    ("text", "prompt", "tap", "tool", "seconds"),
+    [
+        ("let's do 30 minutes", "30 minutes of what?", "quiz", "quiz.start", 1800),
+        ("来十分钟", "10分钟做什么？", "pomodoro", START_TOOL, 600),
+    ],
+)
+def test_a_length_said_alone_asks_which_app_and_a_tap_starts_that_one(text, prompt, tap, tool, seconds):
+    """A length with no app and no work said is not a guess at the default app: "30 minutes of what?"
+    with each installed app that takes it (the default first); a tap starts that app for that long, once."""
+
+    async def scenario():
+        agent, wire = await ready_agent()
+        frames = await told_ready(agent, wire, text)
+        assert [f for f in frames if f["type"] == "tool.call"] == []
+        [choice] = choices(frames)
+        assert choice["prompt"] == prompt
+        assert [o["id"] for o in choice["options"]] == ["pomodoro", "quiz"]
+        assert choice["interaction_id"].startswith(f"whichapp.{detect_language(text)}.{seconds}.")
+        await agent.handle(resolved(choice["interaction_id"], value=tap))
+        [call] = [f for f in wire.take() if f["type"] == "tool.call"]
+        assert (call["tool"], call["arguments"]["duration_seconds"]) == (tool, seconds)
+        await agent.handle(resolved(choice["interaction_id"], value=tap))  # delivered twice: one call
+        assert [f for f in wire.take() if f["type"] == "tool.call"] == []
+
+    run(scenario())
+
+
+@pytest.mark.spec("R-2.1.1")
+def test_which_app_offers_only_the_apps_that_take_that_long_and_survives_a_restart():
+    """Two hours is past the quiz's bound: only the focus is offered. The length is in the question's id,
+    so a restarted Agent starts the tapped app for that long once it knows the apps; a tap naming an app
+    that is not installed starts nothing."""
+
+    async def scenario():
+        agent, wire = await ready_agent()
+        [choice] = choices(await told_ready(agent, wire, "do 2 hours"))
+        assert [o["id"] for o in choice["options"]] == ["pomodoro"]
+        restarted, fresh_wire = await connected_agent()
+        await restarted.handle(resolved(choice["interaction_id"], value="pomodoro"))
+        assert fresh_wire.take() == [{"type": "inventory.get", "conversation_id": CONV}]
+        await restarted.handle(inventory())
+        assert starts(fresh_wire.take()) == [{"duration_seconds": 7200}]
+
+        [other] = choices(await told_ready(agent, wire, "ok do 20 min", "m-2"))
+        await agent.handle(resolved(other["interaction_id"], value="no-such-app"))
+        assert [f for f in wire.take() if f["type"] == "tool.call"] == []
 
     run(scenario())
 

@@ -203,8 +203,8 @@ start a focus in 10 minutes | help
 don't start a 25 minute focus | help
 don't stop | help
 do not cancel | help
-25 minutes | help
-half an hour | help
+25 minutes | ask
+half an hour | ask
 zzzz | help
 what time is it | help
 start a focus | ask
@@ -393,8 +393,8 @@ start 25分钟 for 写作业 | start | 1500 | 写作业
 别开始 | help
 不要停 | help
 别停 | help
-25分钟 | help
-半小时 | help
+25分钟 | ask
+半小时 | ask
 哈哈哈 | help
 今天天气不错 | help
 开始专注 | ask
@@ -491,7 +491,8 @@ def _kind(intent: Intent) -> str:
     if isinstance(intent, DurationOutOfRange):
         return "range"
     assert isinstance(intent, Help)
-    return "ask" if intent.missing_duration else "help"
+    # a question back: "how long?" (no length said) or "which app?" (a length said with no app nor work)
+    return "ask" if intent.missing_duration or intent.topic == "which_app" else "help"
 
 
 def _check(text: str, expected: str, seconds: int | None, activity: str | None) -> None:
