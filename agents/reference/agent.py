@@ -180,27 +180,23 @@ def which_app_id(language: Language, duration_seconds: int, message_id: str) -> 
     return f"{WHICH_APP_PREFIX}.{language}.{duration_seconds}.{uuid.uuid5(_IDS, f'whichapp:{message_id}').hex}"
 
 
-def _length_from_which_app_id(interaction_id: str) -> tuple[Language, int] | None:
-    parts = interaction_id.split(".")
-    if len(parts) != 4 or parts[1] not in ("en", "zh") or not parts[2].isdigit():
-        return None
-    return cast(Language, parts[1]), int(parts[2])
-
-
 def round_from_confirm_id(interaction_id: str) -> Round | None:
     """The round a confirm id describes (without its activity, which only memory holds)."""
+    found = _language_and_length(interaction_id, CONFIRM_PREFIX, LONG_PREFIX)
+    if found is None:
+        return None
+    return Round(duration_seconds=found[1], activity=None, language=found[0])
+
+
+def _language_and_length(interaction_id: str, *prefixes: str) -> tuple[Language, int] | None:
+    """``<prefix>.<lang>.<seconds>.<hex>`` (a confirm, a long start, "which app?"): its language and length."""
     parts = interaction_id.split(".", 3)
-    if (
-        len(parts) != 4
-        or parts[0] not in (CONFIRM_PREFIX, LONG_PREFIX)
-        or parts[1] not in ("en", "zh")
-        or not parts[2].isdigit()
-    ):
+    if len(parts) != 4 or parts[0] not in prefixes or parts[1] not in ("en", "zh") or not parts[2].isdigit():
         return None
     seconds = int(parts[2])
     if not 1 <= seconds <= MAX_DURATION_SECONDS:
         return None
-    return Round(duration_seconds=seconds, activity=None, language=parts[1])  # type: ignore[arg-type]
+    return cast(Language, parts[1]), seconds
 
 
 def agent_language(code: object) -> Language | None:
@@ -707,7 +703,7 @@ class ReferenceAgent:
             self._asked_how_long.put(conversation_id, activity)
             self._asked_app.put(conversation_id, (interaction_id.split(".")[1], choice))
         elif interaction_id.startswith(f"{WHICH_APP_PREFIX}."):
-            asked = _length_from_which_app_id(interaction_id)
+            asked = _language_and_length(interaction_id, WHICH_APP_PREFIX)
             if asked is None:
                 return
             # the app tapped asked "how long?", and the length said before is the answer

@@ -910,6 +910,23 @@ _EN_PLACEHOLDER = re.compile(r"\b(?:something|anything|stuff|whatever|smth|sth)\
 _EN_TOPIC = re.compile(r"\b(?:me|him|her|us|them)\s+(?:on|about)\s+\w", re.IGNORECASE)
 
 
+def _start_of_named(
+    g: _Grammar,
+    app: DeclaredApp,
+    text: str,
+    spans: list[Span],
+    activity: str | None,
+    topic: re.Pattern[str],
+    language: Language,
+) -> Intent:
+    """A start of the app ``text`` names, unless more is asked beside its work: the default app's words, a
+    joined activity or a subject named for the person that its work does not read whole; or two apps."""
+    beside = g.default_words[language].search(text) or _JOINED.search(activity or "") or topic.search(text)
+    if (beside and _more_than_its_work(g, app, activity, language)) or _two_apps_joined(g, app, text, language):
+        return Help(language=language)
+    return _named_start(g, app, text, spans, EN_JOINER if language == "en" else ZH_JOINER, language)
+
+
 def _more_than_its_work(g: _Grammar, app: DeclaredApp, activity: str | None, language: Language) -> bool:
     """A start of ``app`` asked inside the default app's words ("<default word> 10 min on <app's work>"):
     that app's start when its words read all of the activity; more besides ("…and my essay") is unclear."""
@@ -1026,15 +1043,8 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         _EN_NOT_A_FOCUS.search(_own_request(text, _EN_SOMEONE, _EN_OWN_REQUEST)) or _EN_QUESTION.match(text)
     ):
         spans = english_durations(text)
-        span = first_duration(spans, text, EN_JOINER)
-        activity = english_activity(g, text, span)
-        if (
-            g.default_words["en"].search(text) or _JOINED.search(activity or "") or _EN_TOPIC.search(text)
-        ) and _more_than_its_work(g, named, activity, "en"):
-            return Help(language="en")
-        if _two_apps_joined(g, named, text, "en"):
-            return Help(language="en")
-        return _named_start(g, named, text, spans, EN_JOINER, "en")
+        activity = english_activity(g, text, first_duration(spans, text, EN_JOINER))
+        return _start_of_named(g, named, text, spans, activity, _EN_TOPIC, "en")
     spans = english_durations(text)
     span = first_duration(spans, text, EN_JOINER)
     if _another_duration(spans, span):
@@ -1220,15 +1230,8 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         or _ZH_YES_NO.match(text)
     ):
         spans = chinese_durations(text) or english_durations(text)
-        span = first_duration(spans, text, ZH_JOINER)
-        activity = chinese_activity(g, text, span)
-        if (
-            g.default_words["zh"].search(text) or _JOINED.search(activity or "") or _ZH_TOPIC.search(text)
-        ) and _more_than_its_work(g, named, activity, "zh"):
-            return Help(language="zh")
-        if _two_apps_joined(g, named, text, "zh"):
-            return Help(language="zh")
-        return _named_start(g, named, text, spans, ZH_JOINER, "zh")
+        activity = chinese_activity(g, text, first_duration(spans, text, ZH_JOINER))
+        return _start_of_named(g, named, text, spans, activity, _ZH_TOPIC, "zh")
     spans = chinese_durations(text) or english_durations(text)  # "<noun> 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)
     if _another_duration(spans, span):
