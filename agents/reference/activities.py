@@ -52,13 +52,15 @@ def clip(activity: str | None) -> str | None:
 
 MARK = "\u00a7"  # stands in for the duration while looking for the activity
 _EN_LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|hey(?:\s+there)?|hi|hello|hiya|yo|sir|ma'?am|(?:good\s+)?morning|please|pls|now|so|well|actually|alright|yeah|right|ugh+"
+    r"^(?:(?:(?:ok(?:ay)?|hey)\s+(?:google|siri|alexa)|ok(?:ay)?|hey(?:\s+there)?|hi|hello|hiya|yo|sir|ma'?am|(?:good\s+)?morning|please|pls|now|so|well|actually|alright|yeah|right|ugh+"
     r"|quick(?:ly)?|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
-    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:let\s+me\s+|help\s+me\s+)?"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
-    r"|let'?s\s+|let\s+(?:me|us)\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
+    # a second language's "I would like start…": the request verb follows
+    r"|i(?:\s+would|'d)\s+like\s+(?=(?:start|begin|do|set|run)\b)"
+    r"|let'?s\s+|let\s+(?:me|us)\s+|lemme\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
     # a question that is a request ("could I read for…") and what the person says they are doing ("I'm painting")
-    r"|(?:can|could|may)\s+i\s+(?:(?:maybe|please|just)\s+)*|(?:i'?m|i\s+am)\s+(?:(?:working|busy)\s+(?:on|with)\s+)?"
+    r"|(?:can|could|may|shall)\s+(?:i|we)\s+(?:(?:maybe|please|just)\s+)*|(?:i'?m|i\s+am)\s+(?:(?:working|busy)\s+(?:on|with)\s+)?"
     r"|(?:start|begin)(?:\s+(?:a|an|the|my))?\s+(?=\w+ing\b)|time\s+me\s+|while\s+(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+)+",
     re.IGNORECASE,
 )
@@ -85,9 +87,9 @@ _EN_ACTIVITY_EDGES = Template(
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
     r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)))+$"
-    r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
-    r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|thing)$"
-    r"|[\s.,!?;:\"'()\[\]\u2013\u2014-]+$|^[\s,;:\"'()\[\]\u2013\u2014-]+",
+    r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
+    r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode|thing)$"
+    r"|[,;]\s*go(?:\s+go)*$|[\s.,!?;:\"'()\[\]\u2013\u2014-]+$|^[\s,;:\"'()\[\]\u2013\u2014-]+",
     re.IGNORECASE,
 )
 # Words that are a request, not what it is for: never an activity on their own.
@@ -99,7 +101,7 @@ _EN_NOT_AN_ACTIVITY = Template(
     r"something|anything|stuff|whatever|things|smth|sth|"
     # a greeting or a sound said before the request ("alright, 45 minutes, go")
     r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|and|in|up|long|him|her|them|at\s+once|away|right\s+away|immediately|soon|"
-    r"of|for|on|with|to|one)?$",
+    r"of|for|on|with|to|one|mode)?$",
     re.IGNORECASE,
 )
 _EN_REQUEST_VERB = Template(
@@ -203,5 +205,5 @@ def chinese_activity(g: Splicer, text: str, span: Span | None) -> str | None:
     return None if _ZH_NOT_AN_ACTIVITY.fullmatch(activity) else clip(activity)
 
 
-# A pronoun or a request verb alone ("我专注一小时", "开一个小时专注"): no activity said.
-_ZH_NOT_AN_ACTIVITY = re.compile(r"我|你|您|他|她|我们|咱们|开|来|定|设|先|快|就|那|亲|个")
+# A pronoun or a request verb alone ("我专注一小时", "开一个小时专注", "十分钟，测一下"): no activity said.
+_ZH_NOT_AN_ACTIVITY = re.compile(r"我|你|您|他|她|我们|咱们|开|来|定|设|先|快|就|那|亲|个|测|考|练|做|学|试")

@@ -46,7 +46,8 @@ _EN_SPLIT = re.compile(
     re.IGNORECASE,
 )
 # Chinese clauses: punctuation, or a space between two Chinese characters ("明天考试 开个一小时专注").
-_ZH_SPLIT = re.compile(r"\s*(?:[,，。!！?？;；~～…\n]|\.(?!\d))+\s*|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+_ZH_PUNCTUATION = re.compile(r"\s*(?:[,，。!！?？;；~～…\n]|\.(?!\d))+\s*")
+_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 
 # A clause that asks for a start: a start verb, a polite frame, "go", the default app's words.
 _EN_ASKS = re.compile(
@@ -113,7 +114,7 @@ _ZH_LABEL = re.compile(
 )
 # What the person (or whom it is for) says they do: a work verb and an article are no part of a label.
 _EN_DOING = re.compile(
-    r"^(?:(?P<being>(?:i'?m|i\s+am|i'?ll\s+be|i\s+will\s+be|we'?re|(?:he|she)'?s|(?:he|she)\s+is|they'?re|(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:is|are))"
+    r"^(?:(?P<being>(?:i'?m|i\s+am|i'?ll\s+be|i\s+(?:will|shall)\s+be|we'?re|(?:he|she)'?s|(?:he|she)\s+is|they'?re|(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:is|are))"
     r"\s+(?:so\s+|really\s+|still\s+)?)"
     r"|(?:(?:i|we|(?:my|our)\s+\w+)\s+)?(?:(?:need|needs|have|has|want|wants|got|must|should)\s+to|gotta|gonna|must|should)\s+)"
     r"(?P<act>.+)$",
@@ -131,7 +132,7 @@ _EN_FEELING = re.compile(
     re.IGNORECASE,
 )
 _EN_TAIL = re.compile(r"(?:\s+(?:rn|fr|tbh|ngl|lol|now|today|please|pls|right\s+now|atm))+$", re.IGNORECASE)
-_EN_ARTICLE = re.compile(r"^(?:the|a|an|some)\s+", re.IGNORECASE)
+_EN_ARTICLE = re.compile(r"^(?:the|a|an|some|just)\s+", re.IGNORECASE)
 _EN_STATEMENT = re.compile(
     r"\b(?:i|we|you|he|she|they|it|is|are|was|were|am|have|has|had|got|been|my\s+\w+\s+is)\b", re.IGNORECASE
 )
@@ -240,6 +241,23 @@ def _kind(clause: str, language: str, work: re.Pattern[str]) -> str:
     return "context"
 
 
+def _clauses(text: str, split: re.Pattern[str]) -> list[str]:
+    return [c.strip() for c in split.split(text) if c and c.strip()]
+
+
+def _zh_clauses(text: str, asking: Callable[[str], bool]) -> list[str]:
+    """Chinese clauses; a request parted from its length by a space only ("快帮我开专注 一个小时") stays one."""
+    clauses: list[str] = []
+    for part in _clauses(text, _ZH_PUNCTUATION):
+        for index, word in enumerate(_clauses(part, _ZH_SPACE)):
+            previous = clauses[-1] if index else None
+            if previous is not None and _durations(word, "zh") and not _durations(previous, "zh") and asking(previous):
+                clauses[-1] = f"{previous} {word}"
+            else:
+                clauses.append(word)
+    return clauses
+
+
 def reduce(
     text: str,
     language: str,
@@ -250,18 +268,20 @@ def reduce(
     """The clause that asks for a start, and what the other clauses say it is for; None when the message
     is one clause, or when another clause is more than context (see the module's docstring)."""
     zh = language == "zh"
-    clauses = [c.strip() for c in (_ZH_SPLIT if zh else _EN_SPLIT).split(text) if c and c.strip()]
+    asks = _ZH_ASKS if zh else _EN_ASKS
+
+    def asking_for_start(clause: str) -> bool:
+        return bool(asks.search(clause) if zh else asks.match(clause) or _EN_POLITE.search(clause)) or bool(
+            default_words.search(clause)
+        )
+
+    clauses = _zh_clauses(text, asking_for_start) if zh else _clauses(text, _EN_SPLIT)
     if len(clauses) < 2:
         return None
     timed = [c for c in clauses if _durations(c, language)]
-    asks = _ZH_ASKS if zh else _EN_ASKS
     # a go said in a clause of its own ("25 minutes. reading. go.") asks for the timed clause
     go = any(_GO.fullmatch(c) for c in clauses)
-    asking = [
-        c
-        for c in timed
-        if go or (asks.search(c) if zh else asks.match(c) or _EN_POLITE.search(c)) or default_words.search(c)
-    ]
+    asking = [c for c in timed if go or asking_for_start(c)]
     if not asking:
         return None
     core = asking[0]

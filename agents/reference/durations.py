@@ -96,6 +96,9 @@ EN_UNITS = {
     "hrs": 3600,
     "hour": 3600,
     "hours": 3600,
+    "ours": 3600,  # "two ours": a voice typing "hours"
+    "day": 86400,
+    "days": 86400,
 }
 _EN_DIGIT_ONES = _alternation(k for k, v in _EN_ONES.items() if 1 <= v <= 9 and " " not in k and len(k) > 2)
 EN_WORD_NUMBER = rf"(?:(?:{_alternation(_EN_TENS)})(?:[\s-](?:{_EN_DIGIT_ONES}))?|{_alternation(_EN_ONES)})"
@@ -104,9 +107,9 @@ _EN_DURATION = re.compile(
     r"(?P<half>\bhalf(?:[\s-]+an?)?[\s-]+hour\b)"
     r"|(?P<quarter>\b(?:(?P<quarters>a|one|two|three)\s+)?quarters?(?:[\s-]+of)?(?:[\s-]+an?)?[\s-]+hour\b)"
     # Digits take any unit spelling, glued or not: "25 min", "25min", "25-minute", "1h30m".
-    r"|(?<![\d.])(?P<num>\d+(?:\.\d+)?)\s*-?\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)(?![a-z])"
+    r"|(?<![\d.])(?P<num>\d+(?:\.\d+)?)\s*-?\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|ours|days?)(?![a-z])"
     # Words only take full-ish unit words: "an hour", "twenty-five minutes" (never "a m").
-    rf"|\b(?P<word>{EN_WORD_NUMBER})(?P<word_half>\s+and\s+a\s+half)?[\s-]+(?P<wunit>seconds?|secs?|minutes?|mins?|hours?|hrs?)\b"
+    rf"|\b(?P<word>{EN_WORD_NUMBER})(?P<word_half>\s+and\s+a\s+half)?[\s-]+(?P<wunit>seconds?|secs?|minutes?|mins?|hours?|hrs?|ours|days?)\b"
     # A fraction of a unit: "1/2 hour", "3/4 of an hour".
     r"|(?<![\d/])(?P<fn>[1-9])\s*/\s*(?P<fd>[1-9])\s*(?:of\s+)?(?:an?\s+)?(?P<funit>hours?|hrs?|h|minutes?|mins?)\b"
     r")(?P<and_half>\s+and\s+a\s+half\b)?(?P<and_quarter>\s+and\s+a\s+quarter\b)?",
@@ -138,6 +141,8 @@ def english_durations(text: str) -> list[Span]:
             seconds = unit * int(match.group("fn")) / int(match.group("fd"))
         else:
             unit = EN_UNITS[match.group("wunit").lower()]
+            if unit == 86400 and match.group("word").lower() in ("a", "an"):
+                continue  # "what a day", "an hour a day": no length of days said
             seconds = float(_en_word_value(match.group("word"))) * unit
             if match.group("word_half"):  # "one and a half hours"
                 seconds += unit / 2
@@ -180,7 +185,7 @@ _ZH_DIGITS = {
     "九": 9,
 }
 _ZH_MULTIPLIERS = {"十": 10, "百": 100, "千": 1000}
-_ZH_UNITS = {"秒钟": 1, "秒": 1, "分钟": 60, "分": 60, "小时": 3600, "钟头": 3600, "刻钟": 900}
+_ZH_UNITS = {"秒钟": 1, "秒": 1, "分钟": 60, "分": 60, "小时": 3600, "钟头": 3600, "刻钟": 900, "天": 86400}
 
 
 def chinese_number(numeral: str) -> int:
@@ -202,7 +207,8 @@ ZH_NUMBER = r"\d+(?:\.\d+)?|[零〇一二两俩三四五六七八九十百千万
 _ZH_DURATION = re.compile(
     # "个钟" is an hour in speech ("一个钟", "半个钟"), never a clock's "钟点" or a "钟表"
     r"(?P<half>半\s*个?\s*(?:小时|钟头|分钟|(?<=个)钟(?![头点表])))"
-    rf"|(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|(?<=个|半)钟(?![头点表]))"
+    # a number of days is a length ("专注两天"); "第三天", "这两天", "前两天", "过两天" say which days, not how long
+    rf"|(?<![第这那前过每隔])(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|天|(?<=个|半)钟(?![头点表]))"
     r"(?P<unit_half>半(?!小时|钟头|分钟|个))?"
 )
 # The bare minutes after an hour ("1小时30", "一个钟十五"): not the start of a duration of its own.

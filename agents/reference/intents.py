@@ -563,7 +563,10 @@ def _with_context(g: _Grammar, text: str, language: Language, intent: Intent) ->
         if language == "zh" and isinstance(intent, Start) and intent.activity in reduced.context
         else None
     )
-    activity = alt.activity or reduced.activity or kept
+    # the request's own activity, unless it is only the default app's words and another clause says what
+    # for ("deep work block 90 mins, code review": a 50 minute "deep work session" alone is deep work)
+    own = alt.activity if not (alt.activity and g.default_words[language].fullmatch(alt.activity)) else None
+    activity = own or reduced.activity or alt.activity or kept
     return Start(alt.app_id, alt.duration_seconds, _clip(activity) if default.activity else None, language)
 
 
@@ -608,11 +611,14 @@ _ZH_VAGUE = re.compile(
 # ``grammar.unitless_minutes``, beyond which the number is no clear duration.
 _EN_UNITLESS = _Template(
     r"(?:(?:please|pls|ok(?:ay)?)\s+)?(?:(?:start|begin|set)\s+)?(?:(?:a|an|the|my)\s+)?"
-    r"@EN_APP@\s+(?:for\s+)?(?P<n>\d{1,3})(?:\s+(?:please|pls|now))?[\s.!]*",
+    r"@EN_APP@\s+(?:for\s+)?(?P<n>\d{1,3})(?:\s+(?:please|pls|now))?"
+    # what it is for after the number ("pomodoro 25 refactoring the auth module"), never a count of rounds
+    r"(?:[\s,:]+(?:on\s+|for\s+)?(?!(?:times?|x|rounds?|sessions?|in\s+a\s+row|more|again|breaks?|then|and)\b)(?P<act>[a-z][^\d]*?))?[\s.!]*",
     re.IGNORECASE,
 )
 _ZH_UNITLESS = _Template(
-    r"(?:请|帮我|麻烦)?(?:开始|来个?|开个?)?\s*@ZH_APP@\s*(?P<n>\d{1,3})\s*(?:吧|好了)?[。.!！\s]*",
+    r"(?:请|帮我|麻烦)?(?:开始|来个?|开个?)?\s*@ZH_APP@\s*(?P<n>\d{1,3})\s*(?:吧|好了)?"
+    r"(?:[\s，,：:]*(?![个次轮遍回分秒小钟然再和])(?P<act>[\u4e00-\u9fff][^\d]*?))?[。.!！\s]*",
     re.IGNORECASE,
 )
 
@@ -621,7 +627,13 @@ def _unitless(g: _Grammar, pattern: _Template, text: str, language: Language) ->
     for app in g.unitless:
         match = g(pattern, app).fullmatch(text)
         if match is not None and 1 <= int(match.group("n")) <= (app.unitless_minutes or 0):
-            return _start(app, int(match.group("n")) * 60, None, language)
+            said = match.group("act")
+            if said and (g(_ZH_NOT_A_FOCUS) if language == "zh" else _EN_NOT_A_FOCUS).search(text):
+                return None  # "<noun> 25 tomorrow": not now
+            activity = None
+            if said and app.activity:
+                activity = chinese_activity(g, said, None) if language == "zh" else clean_english_activity(g, said)
+            return _start(app, int(match.group("n")) * 60, activity, language)
     return None
 
 
@@ -663,7 +675,11 @@ def _start(app: DeclaredApp, seconds: float, activity: str | None, language: Lan
 _STOP_ALL = re.compile(r"\b(?:everything|all(?!\s+right)|both)\b|全部|全都|都|所有|一切|统统", re.IGNORECASE)
 
 
-def _stop_target(g: _Grammar, text: str) -> str | None:
+def _stop_target(g: _Grammar, text: str, said: str | None = None) -> str | None:
+    """What a stop names; ``said``: the clause that stops, among others that say why ("both are running —
+    just stop the focus one", "两个都在跑，只停测验"): what it names, not what the why mentions."""
+    if said is not None and (target := _stop_target(g, said)) is not None:
+        return target
     named = [app.app_id for app in g.apps if g.nouns[app.app_id].search(text)]
     if _STOP_ALL.search(text) or len(named) > 1:
         return "all"
@@ -717,19 +733,21 @@ def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.P
 
 # --- English -----------------------------------------------------------------------------------
 
-_EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s+(?:and|so|just)\s+"
+_EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s*[\u2013\u2014]\s*|\s+(?:and|so|just)\s+"
 _EN_POLITE = (
     r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh|just)\s+"
-    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna)\s+(?:you\s+)?to\s+"
-    r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna|\s+wish)\s+(?:you\s+)?to\s+"
+    r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|lemme\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
 _EN_THING = r"(?:session|round|@EN_NOUNS@)"  # what runs: the apps' nouns
-_EN_STOP_VERB = r"(?:stop|cancel|abort|quit|halt|end|finish|terminate|kill|turn\s+off|switch\s+off|shut\s+off|drop)"
+_EN_STOP_VERB = (
+    r"(?:stop|stahp|cancel|abort|quit|halt|end|finish|terminate|interrupt|kill|turn\s+off|switch\s+off|shut\s+off|drop)"
+)
 _EN_STOP_CLAUSE = _Template(
     r"^" + _EN_POLITE + r"(?:" + _EN_STOP_VERB + r"(?:\s+(?:the|my|this|current|that|our))?(?:\s+(?:current|running))?"
     # what is stopped: it, everything, or a thing by name ("the <noun>", "my <noun> session", "the math <noun>")
     r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
-    rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?))?"
+    rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?(?:\s+one)?))?"
     rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:(?:can|could|should|may)\s+(?:be\s+)?)?(?:stop|off|end|cancel|stopped|ended|finish|finished|over)"
     rf"|(?:turn|switch|shut)\s+(?:it|that|everything|(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING})\s+off"
     r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
@@ -746,7 +764,10 @@ _EN_FILLER_CLAUSE = re.compile(
 )
 # Anything opening with these is about stopping, even with more words ("stop the 25 minute one").
 _EN_STOP_LEADING = re.compile(
-    r"^" + _EN_POLITE + r"(?:stop|cancel|abort|halt)\b(?!\s+(?:me|him|her|them|us|you|myself|people)\b)", re.IGNORECASE
+    r"^"
+    + _EN_POLITE
+    + r"(?:stop|stahp|cancel|abort|halt|interrupt)\b(?!\s+(?:me|him|her|them|us|you|myself|people)\b)",
+    re.IGNORECASE,
 )
 _EN_STATUS = _Template(
     r"\bhow\s+(?:much|long|many)(?:\s+\w+){0,4}\s+(?:left|remaining|remain|longer|to\s+go)\b"
@@ -757,23 +778,25 @@ _EN_STATUS = _Template(
     rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
     r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
-    r"|\bam\s+i\s+(?:still\s+)?@EN_NOUNS@\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
+    r"|\bam\s+i\s+(?:still\s+)?(?:in\s+(?:a\s+|the\s+)?)?@EN_NOUNS@\b|\bhow\s+am\s+i\s+doing\s+(?:on|for)\s+time\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
     r"|\bwhen(?:'s|\s+does|\s+will|\s+is)\s+(?:it|this|(?:the|my)\s+@EN_NOUNS@)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
     r"|\bwhere\s+(?:are\s+we|am\s+i|is\s+it)\s+at\s+(?:with|on)\s+(?:the|my)\s+(?:\w+\s+)?@EN_NOUNS@\b"
     r"|\bhow\s+long\s+(?:has\s+it\s+been|have\s+(?:i|we)\s+been\s+(?:going|at\s+it|@EN_NOUNS@))\b"
-    r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+)?end\b"
+    r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:end|break)\b"
     rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
     re.IGNORECASE,
 )
 # A stop word anywhere makes a message no start, whatever else it says ("25 minutes, stop").
 _EN_STOP_WORD = re.compile(
-    r"\b(?:stop|cancel|abort|quit|halt|terminate|never\s*mind|nevermind|forget\s+it|give\s+up|i'?m\s+done)\b",
+    r"\b(?:stop|stahp|cancel|abort|quit|halt|terminate|interrupt|never\s*mind|nevermind|forget\s+it|give\s+up|i'?m\s+done)\b",
     re.IGNORECASE,
 )
 _EN_QUESTION = re.compile(
-    r"^(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b"
+    r"^(?:(?:lol|lmao|haha+|omg|wait|hmm+|um+|uh+)[\s,!.]+)?(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b"
     # a modal whose subject is not "you", "we" or "I" asks about something: "can it be an hour long?"
-    r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i)\b)\w",
+    r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i)\b)"
+    # (but "can my son do a 3 minute quiz" asks for one, for him)
+    r"(?!(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|kids?|child|boy|girl)\s+(?:do|have|try|take|get)\s+(?:a|an|the|some)\b)\w",
     re.IGNORECASE,
 )
 # Someone else opening a message: their doing, not this person's request (unless one follows: _EN_OWN_REQUEST).
@@ -797,9 +820,13 @@ _EN_NOT_A_FOCUS = re.compile(
     # can't, habits, wishes, someone else's words, a time of day or a day ("I can't focus for 25 minutes",
     # "I usually study for an hour", "my teacher said to…", "at 3pm…", "on monday…"), a length judged
     r"|\b(?:can't|cannot|couldn't|won't|shouldn't|wouldn't|isn't|wasn't|usually|always|often|sometimes|normally|daily"
-    r"|every\s+(?:day|morning|evening|night|week|time)|wish|hope|said|says|told|tells)\b"
+    r"|every\s+(?:day|morning|evening|night|week|time)|wish(?!\s+to\b)|hope|said|says|told|tells)\b"
+    # what no app does, asked beside one ("can you play lo-fi music while I focus")
+    r"|\bplay\s+(?:some\s+|me\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:music|songs?|playlists?|noise|sounds|tunes)\b"
     r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much|hard|easy|difficult|boring)\b"
     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekend\b"
+    # after something else ("after lunch start a 30 min focus"): later, not now
+    r"|\bafter\s+(?!that\b)(?:lunch|dinner|breakfast|school|class|work|practice|the\s+\w+|my\s+\w+|i\b|we\b)"
     # a statement about a thing, no request: "<noun> sounds like a pasta", "<noun> is hard"
     r"|^(?:(?:lol|haha+|lmao|omg|ok|so|wow)\s+)?(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
     # someone else's doing ("my brother is doing…", "she wants…"), done already, a score reported
@@ -887,7 +914,20 @@ def _activity_of_another(g: _Grammar, activity: str | None, language: Language) 
     5 min", "乘法5分钟": that app's start, not the default app's named after it)."""
     if not activity:
         return None
-    return next((app for app in g.named if g.activities[app.app_id][language].fullmatch(activity)), None)
+    return next((app for app in g.named if _only_its_work(g, app, activity, language)), None)
+
+
+_ARTICLE = re.compile(r"\b(?:a|an|the)\b", re.IGNORECASE)
+
+
+def _only_its_work(g: _Grammar, app: DeclaredApp, activity: str, language: Language) -> bool:
+    """The activity is ``app``'s work, maybe with its noun ("addition", "an addition test", "减法测验"); a
+    possessive or a study word beside it is studying for one ("my addition test"): not only its work."""
+    work = g.activities[app.app_id][language]
+    if work.fullmatch(activity):
+        return True
+    rest = g.nouns[app.app_id].sub(" ", work.sub(" ", activity)) if work.search(activity) else activity
+    return not _ARTICLE.sub(" ", rest).strip(" ,")
 
 
 # Two things joined ("times tables and spelling", 背单词和做加法): an app's start only when its words read both.
@@ -1005,6 +1045,17 @@ _EN_STOP_HABIT = re.compile(
 )
 
 
+def _en_stop_after_why(g: _Grammar, text: str) -> str | None:
+    """The stop said last after why, or first before it ("this quiz is too hard, end it", "end my focus
+    please, something came up", "both are running, stop the quiz"): no duration, no negation nor doubt."""
+    clauses = _clauses(text, _EN_SEPARATORS)
+    if len(clauses) < 2 or english_durations(text):
+        return None
+    if re.search(r"\b(?:don'?t|do\s+not|not|never|no|if|keep|should|would)\b", text, re.IGNORECASE):
+        return None
+    return next((c for c in (clauses[-1], clauses[0]) if g(_EN_STOP_CLAUSE).fullmatch(c)), None)
+
+
 def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if not re.search(r"\b(?:add|give|extend|another)\b", text, re.IGNORECASE):
         text = _EN_MORE.sub("", text)
@@ -1012,23 +1063,20 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     keep = _EN_KEEP.search(text) or _EN_KEEP_LAST.search(text)
     if keep is not None:
         stop = text[: keep.start()]
-        if _all_clauses(stop, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(stop):
+        if (
+            _all_clauses(stop, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE)
+            or _EN_STOP_LEADING.match(stop)
+            or _en_stop_after_why(g, stop)
+        ):
             return _stop_keeping(g, stop, keep.group("kept"), "en")
     habit = _EN_STOP_HABIT.search(text)
     if habit is not None and not any(g.nouns[a.app_id].fullmatch(habit.group("ing")) for a in g.apps):
         return Help(language="en")  # "I need to stop procrastinating, …": a habit, no app stopped
     if _all_clauses(text, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
         return Stop(language="en", target=_stop_target(g, text))
-    clauses = _clauses(text, _EN_SEPARATORS)
-    if (
-        len(clauses) > 1
-        and (g(_EN_STOP_CLAUSE).fullmatch(clauses[-1]) or g(_EN_STOP_CLAUSE).fullmatch(clauses[0]))
-        and not english_durations(text)
-        and not re.search(r"\b(?:don'?t|do\s+not|not|never|no|if|keep|should|would)\b", text, re.IGNORECASE)
-    ):
-        # "this quiz is too hard, end it", "end my focus please, something came up": a stop said first or
-        # last, with why (no duration, nothing kept)
-        return Stop(language="en", target=_stop_target(g, text))
+    said = _en_stop_after_why(g, text)
+    if said is not None:
+        return Stop(language="en", target=_stop_target(g, text, said))
     if g(_EN_STATUS).search(text):
         return Status(language="en")
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
@@ -1102,7 +1150,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:其他|其它|别的|剩下的|好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
+    r"(?:其他|其它|别的|剩下的|好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|快|赶紧|赶快|只|只要|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
     r"|全部|全都|都|所有的?|统统|一起|两个|俩)*"
 )
 # What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
@@ -1110,7 +1158,7 @@ _ZH_STOP_LEAD = (
 _ZH_THING = r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才)[\u4e00-\u9fff]){0,4}?@ZH_NOUNS@)"
 _ZH_ACTIVITY_VERBS = r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|测|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
-    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|(?:就|先)?(?:做|练|学|写|考)?到这(?:里|儿)?|停一停|收工|关掉?|撤销|退出"
+    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|中断|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|(?:就|先)?(?:做|练|学|写|考)?到这(?:里|儿)?|停一停|收工|关掉?|撤销|退出"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = _Template(
@@ -1125,9 +1173,11 @@ _ZH_FILLER_CLAUSE = re.compile(
 _ZH_STATUS = _Template(
     r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|@ZH_NOUNS@)什么"
-    r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
+    r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
-_ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|算了|放弃|不做了")
+# A status asked of a day gone ("我昨天专注完成了吗？"): no status of what runs now.
+_ZH_PAST = re.compile(r"昨天|前天|上次|上回|上周|上个?星期|上个?月")
+_ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|中断|算了|放弃|不做了")
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
 # A question ending in 吗 that is no polite request ("这个难吗", but not "可以…五分钟吗").
 _ZH_YES_NO = re.compile(
@@ -1135,6 +1185,7 @@ _ZH_YES_NO = re.compile(
 )  # "25分钟够吗", "一个小时会累吗" ask; "…25分钟好吗", "…可以吗" are polite requests
 _ZH_SOMEONE = (
     r"^(?:我的?|我们的?)?(?:弟弟|哥哥|姐姐|妹妹|妈妈|爸爸|同学们?|朋友们?|室友|老师|孩子|儿子|女儿|同事|老公|老婆|男朋友|女朋友)"
+    r"|^我(?:弟|哥|姐|妹|妈|爸|儿|女)(?:在|也|都|正|刚|要|想|说|开)"
     r"|^(?:他|她)们?(?:在|也|都|正|刚|要|想|说|开)|^(?:大家|别人|有人)"
 )
 # The person's own request after someone else's need ("孩子要练<app's work>，开个10分钟的<noun>").
@@ -1148,15 +1199,17 @@ _ZH_NOT_A_FOCUS = _Template(
     # can't (不了, 没法), didn't (没做), habits (每天, 平时), wishes, someone else's words, a time of day or
     # a day (三点, 周一, 下周), a length judged (太长)
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
-    r"|希望|但愿|(?:老师|妈妈|爸爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
+    # a time gone by and what one did then ("上大学时我都是专注50分钟一轮", "以前我…")
+    r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|太(?:难|简单|容易)"
+    r"|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
-    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头)(?:以|之)?后|"
+    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头|天)(?:以|之)?后|"
     # someone else's doing, done already, a score, another verb on what runs, rounds over again, a liking
     + _ZH_SOMEONE
     + r"|"
     r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)完|完成了|搞定了?|得了|拿了|答对|答错|重置|重新开始|重来|重启|延长|加长|缩短|再加|多加|加时|续时|"
     r"[两二三四五六七八九十\d]\s*(?:次|轮|遍|个@ZH_NOUNS@)|^我(?:很|真|超|最)?(?:喜欢|爱)|"
-    r"以后|之后|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
+    r"以后|之后|饭后|课后|下课|下班后|回家后|吃完饭|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
     r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又|就|先|那|那就)*\s*(?:开始|来|start|begin|定时|定个时|开一?个)"
@@ -1186,17 +1239,17 @@ _ZH_PLACEHOLDER = re.compile(
 )
 
 
-def _zh_stop_after_why(g: _Grammar, text: str) -> bool:
-    """A stop said last after why, or first before it ("临时有事，先停了吧", "测验先停一下吧，我去接个电话"):
+def _zh_stop_after_why(g: _Grammar, text: str) -> str | None:
+    """The stop said last after why, or first before it ("临时有事，先停了吧", "测验先停一下吧，我去接个电话"):
     no duration, no negation nor question in the why."""
     parts = _clauses(text, _ZH_SEPARATORS)
     if len(parts) < 2 or chinese_durations(text) or english_durations(text):
-        return False
+        return None
     stop = g(_ZH_STOP_CLAUSE)
     for said, why in ((parts[-1], parts[:-1]), (parts[0], parts[1:])):
         if stop.fullmatch(said) and not re.search(r"不|别|没|如果|要是|假如|的话|继续|保留|留着|[?？吗]", "".join(why)):
-            return True
-    return False
+            return said
+    return None
 
 
 def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
@@ -1208,13 +1261,16 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
             keep is not None
             and stop
             and (
-                _all_clauses(stop, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE) or _zh_stop_after_why(g, stop)
+                _all_clauses(stop, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE)
+                or _zh_stop_after_why(g, stop) is not None
             )
         ):
             return _stop_keeping(g, stop, keep.group("kept") or keep.group("kept_first"), "zh")
-    if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE) or _zh_stop_after_why(g, text):
+    if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
         return Stop(language="zh", target=_stop_target(g, text))
-    if g(_ZH_STATUS).search(text):
+    if (said := _zh_stop_after_why(g, text)) is not None:
+        return Stop(language="zh", target=_stop_target(g, text, said))
+    if g(_ZH_STATUS).search(text) and not _ZH_PAST.search(text):
         return Status(language="zh")
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
