@@ -86,7 +86,8 @@ _EN_ACTIVITY_EDGES = Template(
     r"^(?:(?:a|an|the|some|of|on|for|doing|about|around|like|to|me|us|another|more|just)\s+)+"
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
-    r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)))+$"
+    r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)"
+    r"|(?:til|till|until|'til)\s+then))+$"
     r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode|thing)$"
     r"|[,;]\s*go(?:\s+go)*$|[\s.,!?;:\"'()\[\]\u2013\u2014-]+$|^[\s,;:\"'()\[\]\u2013\u2014-]+",
@@ -142,7 +143,9 @@ def english_bare(text: str, span: Span) -> bool:
     rest = f"{text[: span.start]} {text[span.end :]}"
     return not re.sub(
         r"\b(?:ok(?:ay)?|please|pls|then|thanks|thank\s+you|just|maybe|about|around|let'?s\s+(?:do|say|go)|make\s+it|say|for|yes|yeah|sure|um+|uh+"
-        r"|alright|all\s+right|go|do)\b|[\s,.!?~]+",
+        r"|alright|all\s+right|go|do"
+        # a request that names no app ("set me up for an hour", "give me 30 minutes"): which app is asked
+        r"|set\s+me\s+up|hook\s+me\s+up|give\s+me|put\s+me\s+down|can\s+i\s+(?:get|have)|(?:can|could|shall)\s+we\s+do)\b|[\s,.!?~]+",
         "",
         rest,
         flags=re.IGNORECASE,
@@ -153,7 +156,7 @@ _ZH_LEADING_FILLER = Template(
     r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦[你您]?|你|您|时长|时段|时间段|时间[是为]?|搞一?个|整一?个|弄一?个|来一发|一发|调到|调成|设成|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
-    r"开启|启动|打开|我正在|我在|正在|可以|能不能|能|"
+    r"开启|启动|打开|计个时|我正在|我在|正在|可以|能不能|能|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\(|\)|\s)+"
 )
 _ZH_TRAILING_FILLER = Template(

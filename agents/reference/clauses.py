@@ -70,6 +70,7 @@ _ZH_BLOCK = re.compile(
     r"停|结束|取消|算了|(?<!来)不(?!及|错|少|过)|别|没|如果|假如|假设|要是|的话|提醒|闹钟|以后|之后|待会|等会|等下|一会|回头|晚点|稍后|下次"
     r"|已经|完了|做完|写完|看完|学完|完成|(?<!小)说|让我|叫我|吗|[?？“”\"]"
 )
+_EN_GET_DONE = re.compile(r"\bget\s+(?P<what>.+?)\s+done\b", re.IGNORECASE)
 # Words of a time alone ("tomorrow", "at 3pm", 明天下午): a clause of only these says when, not why.
 _EN_TIME_ONLY = re.compile(
     r"^(?:(?:tomorrow|tonight|today|later|this|next|on|at|in|the|morning|afternoon|evening|night|weekend|week"
@@ -96,7 +97,9 @@ _ZH_FOR_THEM = re.compile(r"帮|给|开|请|麻烦")
 _EN_JUNK = re.compile(
     r"^(?:(?:hi|hello|hey|hiya|yo|sup|morning|good\s+(?:morning|afternoon|evening)|there|thanks|thank\s+you|thx|ty|tysm"
     r"|so\s+much|in\s+advance|please|pls|plz|sir|ma'?am|ok(?:ay)?|alright|lol|lmao|omg|ugh+|a+h*|a+r+g+h+|o+k+|cheers"
-    r"|kthx|k|cool|great|nice|go|now|start|starting\s+now|right\s+now|let'?s\s+go|quick|quickly|asap|rn|help)\s*)+$",
+    r"|kthx|k|cool|great|nice|go|now|start|starting\s+now|right\s+now|let'?s\s+go|quick|quickly|asap|rn|help)\s*)+$"
+    # who is writing ("ok chef here", "coach here"): no part of what it is for
+    r"|^(?:(?:ok(?:ay)?|so|hi|hey|hello)\s+)?(?:(?:a|the|your|ur)\s+)?\w+(?:\s+\w+)?\s+here$",
     re.IGNORECASE,
 )
 _ZH_JUNK = re.compile(
@@ -122,7 +125,7 @@ _EN_DOING = re.compile(
 )
 _EN_WORK_VERB = re.compile(
     r"^(?:(?:behind|working|busy|stuck)\s+(?:on|with)\s+|(?:do|doing|finish|finishing|draft|drafting|work\s+on)\s+"
-    r"|(?:studying|study|prepping|prep|preparing|prepare|revising|revise|cramming|cram)\s+for\s+)",
+    r"|(?:studying|study|prepping|prep|preparing|prepare|revising|revise|cramming|cram)\s+for\s+|get\s+(?=.+\s+done$))",
     re.IGNORECASE,
 )
 # How the person feels ("so tired lol"): why, never what for.
@@ -131,13 +134,18 @@ _EN_FEELING = re.compile(
     r"|anxious|nervous|sad|happy|excited|ready|behind)\b",
     re.IGNORECASE,
 )
-_EN_TAIL = re.compile(r"(?:\s+(?:rn|fr|tbh|ngl|lol|now|today|please|pls|right\s+now|atm))+$", re.IGNORECASE)
+_EN_TAIL = re.compile(r"(?:\s+(?:rn|fr|tbh|ngl|lol|now|today|please|pls|right\s+now|atm|done))+$", re.IGNORECASE)
 _EN_ARTICLE = re.compile(r"^(?:the|a|an|some|just)\s+", re.IGNORECASE)
 _EN_STATEMENT = re.compile(
     r"\b(?:i|we|you|he|she|they|it|is|are|was|were|am|have|has|had|got|been|my\s+\w+\s+is)\b", re.IGNORECASE
 )
 _ZH_DOING = re.compile(
     r"^(?:我们?|咱们)?(?:今天|现在)?(?:正在|在|要|想|想要|得|需要|准备|打算|必须|还要|用来|用于|为了)(?P<act>.+?)(?:了|啦|呢)?$"
+)
+
+
+_ZH_DOING_AFTER = re.compile(
+    r"(?<=[\u4e00-\u9fff])(?:要|得|需要|准备|打算|必须)(?P<act>(?:写|做|练|背|复习|准备|整理|改|补|赶|交|画|算|翻译|研究).{1,10})$"
 )
 
 
@@ -181,7 +189,7 @@ _EN_WORK_DOING = re.compile(
 )
 # A Chinese verb that opens an activity said alone (准备面试, 练毛笔字, 写周报, 孩子写作业).
 _ZH_WORK_DOING = re.compile(
-    r"^(?:写|做|练|背|看|读|学|阅读|冥想|工作|复习|预习|准备|整理|改|画|弹|拉|弄|搞|听|记|收拾|打扫|刷|研究|背诵|抄|算|跑|打|修|剪|编|翻译|备|赶)"
+    r"^(?:写|做|练|背|看|读|学|阅读|冥想|工作|复习|预习|准备|整理|改|画|弹|拉|弄|搞|听|记|收拾|打扫|刷|研究|背诵|抄|算|跑|打|修|剪|编|翻译|备|赶|补)"
 )
 
 
@@ -218,7 +226,8 @@ def _zh_activity(clause: str, someone: bool) -> tuple[int, str] | None:
     if _ZH_TIME_WORD.search(clause):
         return None
     body = _ZH_SOMEONE.sub("", clause) if someone else clause
-    doing = None if _ZH_WORK_DOING.match(body) else _ZH_DOING.match(body)
+    # "上夜班要补护理记录": what is to be done after why, when the clause opens with the why
+    doing = None if _ZH_WORK_DOING.match(body) else (_ZH_DOING.match(body) or _ZH_DOING_AFTER.search(body))
     act = re.sub(r"(?:了|啦|呢|啊+|呀|吧)+$", "", doing.group("act") if doing else body)
     act = re.sub(r"^(?:正在|在|要|想|也)", "", act)
     if not (2 <= len(act) <= 12) or not (_ZH_WORK_DOING.match(act) or (doing and not someone)):
@@ -232,7 +241,8 @@ def _kind(clause: str, language: str, work: re.Pattern[str]) -> str:
     zh = language == "zh"
     if (_ZH_JUNK if zh else _EN_JUNK).fullmatch(clause):
         return "junk"
-    if work.search(clause) or (_ZH_BLOCK if zh else _EN_BLOCK).search(clause):
+    said = clause if zh else _EN_GET_DONE.sub(r"\g<what>", clause)  # "get my charting done": nothing done yet
+    if work.search(clause) or (_ZH_BLOCK if zh else _EN_BLOCK).search(said):
         return "block"
     if (_ZH_TIME_ONLY if zh else _EN_TIME_ONLY).fullmatch(clause):
         return "block"

@@ -87,6 +87,8 @@ EN_UNITS = {
     "second": 1,
     "seconds": 1,
     "m": 60,
+    "'": 60,  # "45'": minutes, as a European writes them
+    "\u2032": 60,
     "min": 60,
     "mins": 60,
     "minute": 60,
@@ -107,7 +109,7 @@ _EN_DURATION = re.compile(
     r"(?P<half>\bhalf(?:[\s-]+an?)?[\s-]+hour\b)"
     r"|(?P<quarter>\b(?:(?P<quarters>a|one|two|three)\s+)?quarters?(?:[\s-]+of)?(?:[\s-]+an?)?[\s-]+hour\b)"
     # Digits take any unit spelling, glued or not: "25 min", "25min", "25-minute", "1h30m".
-    r"|(?<![\d.])(?P<num>\d+(?:\.\d+)?)\s*-?\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|ours|days?)(?![a-z])"
+    r"|(?<![\d.])(?P<num>\d+(?:\.\d+)?)(?P<num_half>\s+and\s+a\s+half)?\s*-?\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|ours|days?|(?<=\d)['\u2032](?!\w))(?![a-z])"
     # Words only take full-ish unit words: "an hour", "twenty-five minutes" (never "a m").
     rf"|\b(?P<word>{EN_WORD_NUMBER})(?P<word_half>\s+and\s+a\s+half)?[\s-]+(?P<wunit>seconds?|secs?|minutes?|mins?|hours?|hrs?|ours|days?)\b"
     # A fraction of a unit: "1/2 hour", "3/4 of an hour".
@@ -136,6 +138,8 @@ def english_durations(text: str) -> list[Span]:
         elif match.group("num"):
             unit = EN_UNITS[match.group("unit").lower()]
             seconds = float(match.group("num")) * unit
+            if match.group("num_half"):  # "2 and a half hours"
+                seconds += unit / 2
         elif match.group("fn"):
             unit = EN_UNITS[match.group("funit").lower()]
             seconds = unit * int(match.group("fn")) / int(match.group("fd"))

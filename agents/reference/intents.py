@@ -498,8 +498,37 @@ def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_durati
     return intent
 
 
+# A length said again to correct it ("focus 25 min, i mean 45", 专注二十分钟，还是四十五分钟吧): the last one.
+_EN_CORRECTION = re.compile(
+    r"(?:\b(?:um+|uh+|er+)\s*,?\s*)?\b(?:i\s+mean|actually|make\s+(?:it|that)|no\s+wait|wait\s+no|scratch\s+that|correction)[\s,:]*$",
+    re.IGNORECASE,
+)
+_ZH_CORRECTION = re.compile(r"(?:还是|改成|改为|换成|不对|我是说|啊不|不不)[\s,，]*$")
+# A polite condition is no hypothetical ("if it's not too much trouble, …", 方便的话…).
+_EN_POLITE_IF = re.compile(
+    r"\bif\s+(?:(?:it'?s|it\s+is)\s+not\s+too\s+much\s+(?:trouble|bother)|you\s+(?:don'?t|do\s+not)\s+mind"
+    r"|(?:at\s+all\s+)?possible|you\s+can|you\s+could|that'?s\s+(?:ok(?:ay)?|alright|fine))\b",
+    re.IGNORECASE,
+)
+_ZH_POLITE_IF = re.compile(r"(?:如果|要是)?(?:可以|方便|不麻烦)的话")
+
+
+def _as_meant(text: str, language: Language) -> str:
+    """``text`` with a polite condition left out and a corrected length replaced by its correction."""
+    text = (_ZH_POLITE_IF if language == "zh" else _EN_POLITE_IF).sub(" ", text)
+    spans = (chinese_durations(text) or english_durations(text)) if language == "zh" else english_durations(text)
+    if len(spans) < 2 or re.search(r"[?？吗呢]", text):
+        return text  # "专注25分钟好还是50分钟好？" asks which, corrects nothing
+    first, last = spans[0], spans[-1]
+    marker = (_ZH_CORRECTION if language == "zh" else _EN_CORRECTION).search(text, first.end, last.start)
+    if marker is None or marker.end() != last.start:
+        return text
+    return text[: first.start] + text[last.start : last.end] + text[first.end : marker.start()] + text[last.end :]
+
+
 def _parse_message(g: _Grammar, normalized: str, language: Language, awaiting_duration: bool) -> Intent:
     parse = _parse_chinese if language == "zh" else _parse_english
+    normalized = _as_meant(normalized, language)
     if _quoted_request(normalized):
         return Help(language=language)  # he said "<a request>": someone's words, not this person's request
     intent = _with_context(g, normalized, language, parse(g, normalized, awaiting_duration))
@@ -775,7 +804,8 @@ _EN_STATUS = _Template(
     r"|\bhow\s+long\s+(?:till|til|'til|until|before)\s+(?:it|this|the|my|i'?m|i\s+am|i'?ll|i\s+can|we)\b"
     r"|^(?:what'?s\s+the\s+)?status\b|^(?:quick\s+)?time\s+check\b|\bhow\s+far\s+(?:along\s+)?(?:am\s+i|are\s+we|is\s+it)\b|^(?:(?:the|my)\s+)?(?:\w+\s+)?@EN_NOUNS@\s+status\b|\bstatus\s+(?:of|on)\s+(?:the|my)\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
     # "is my <noun> still going", "is the reading <noun> over yet", "is it over yet"
-    rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?[\s?.!]*$"
+    rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?(?:\s+or\s+(?:not|did\s+it\s+(?:end|stop|finish)|is\s+it\s+(?:over|done)))?[\s?.!]*$"
+    rf"|\bhow\s+far\s+(?:into|along\s+in(?:to)?|in(?:to)?)\s+(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING}\b"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
     r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
     r"|\bam\s+i\s+(?:still\s+)?(?:in\s+(?:a\s+|the\s+)?)?@EN_NOUNS@\b|\bhow\s+am\s+i\s+doing\s+(?:on|for)\s+time\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
@@ -821,7 +851,8 @@ _EN_NOT_A_FOCUS = re.compile(
     # "I usually study for an hour", "my teacher said to…", "at 3pm…", "on monday…"), a length judged
     r"|\b(?:can't|cannot|couldn't|won't|shouldn't|wouldn't|isn't|wasn't|usually|always|often|sometimes|normally|daily"
     r"|every\s+(?:day|morning|evening|night|week|time)|wish(?!\s+to\b)|hope|said|says|told|tells)\b"
-    # what no app does, asked beside one ("can you play lo-fi music while I focus")
+    # what no app does, asked beside one ("can you play lo-fi music while I focus", "make the timer ring louder")
+    r"|\b(?:louder|quieter|volume|ringtone|vibrat\w*|ring)\b"
     r"|\bplay\s+(?:some\s+|me\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:music|songs?|playlists?|noise|sounds|tunes)\b"
     r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much|hard|easy|difficult|boring)\b"
     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekend\b"
@@ -995,6 +1026,21 @@ def _another_apps_work(g: _Grammar, activity: str | None) -> bool:
     return any(g.work[app.app_id].search(activity) for app in started)
 
 
+def _work_beside(g: _Grammar, text: str, activity: str | None, language: Language) -> bool:
+    """Another app's work said outside what the default app's start would be for ("20 min of sums with my
+    twins" -> "my twins"), with no word of the default app: which one is meant is unclear."""
+    if g.default_words[language].search(text):
+        return False
+    for app in g.named:
+        work = g.activities[app.app_id][language]
+        if "start" not in app.tools or work.pattern == "(?!)":
+            continue
+        said = re.search(rf"\b(?:{work.pattern})\b" if language == "en" else work.pattern, text, re.IGNORECASE)
+        if said is not None and not (activity and work.search(activity)):
+            return True
+    return False
+
+
 def _only_another_apps_noun(g: _Grammar, activity: str | None) -> bool:
     """The activity is only what another app runs ("test 10 min", "quiz 5 min" said without its words)."""
     return bool(activity) and any(
@@ -1123,8 +1169,13 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, EN_JOINER, "en")
-    if (_only_another_apps_noun(g, activity) and not g.default_words["en"].search(text)) or (
-        _another_apps_work(g, activity) and (g.default_words["en"].search(text) or not _STUDY.search(activity or ""))
+    if (
+        (_only_another_apps_noun(g, activity) and not g.default_words["en"].search(text))
+        or (
+            _another_apps_work(g, activity)
+            and (g.default_words["en"].search(text) or not _STUDY.search(activity or ""))
+        )
+        or (span is not None and _work_beside(g, text, activity, "en"))
     ):
         return Help(language="en")
     if (
@@ -1158,7 +1209,7 @@ _ZH_STOP_LEAD = (
 _ZH_THING = r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才)[\u4e00-\u9fff]){0,4}?@ZH_NOUNS@)"
 _ZH_ACTIVITY_VERBS = r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|测|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
-    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|中断|暂停|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|(?:就|先)?(?:做|练|学|写|考)?到这(?:里|儿)?|停一停|收工|关掉?|撤销|退出"
+    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|中断|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|(?:就|先)?(?:做|练|学|写|考)?到这(?:里|儿)?|停一停|收工|关掉?|撤销|退出"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = _Template(
@@ -1172,7 +1223,7 @@ _ZH_FILLER_CLAUSE = re.compile(
 )
 _ZH_STATUS = _Template(
     r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
-    r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|正在(?:进行|@ZH_NOUNS@)什么"
+    r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 # A status asked of a day gone ("我昨天专注完成了吗？"): no status of what runs now.
@@ -1201,15 +1252,15 @@ _ZH_NOT_A_FOCUS = _Template(
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
     # a time gone by and what one did then ("上大学时我都是专注50分钟一轮", "以前我…")
     r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|太(?:难|简单|容易)"
-    r"|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
+    r"|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|我妈|我爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头|天)(?:以|之)?后|"
     # someone else's doing, done already, a score, another verb on what runs, rounds over again, a liking
     + _ZH_SOMEONE
     + r"|"
-    r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)完|完成了|搞定了?|得了|拿了|答对|答错|重置|重新开始|重来|重启|延长|加长|缩短|再加|多加|加时|续时|"
+    r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)完|完成了|搞定了?|得了|拿了|答对|答错|暂停|重置|重新开始|重来|重启|延长|加长|缩短|再加|多加|加时|续时|"
     r"[两二三四五六七八九十\d]\s*(?:次|轮|遍|个@ZH_NOUNS@)|^我(?:很|真|超|最)?(?:喜欢|爱)|"
-    r"以后|之后|饭后|课后|下课|下班后|回家后|吃完饭|过会|待会|等会|等下|等一下|一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
+    r"以后|之后|饭后|课后|下课|下班后|回家后|吃完饭|过会|待会|等会|等下|等一下|(?<![注心练学做看读写算])一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
     r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又|就|先|那|那就)*\s*(?:开始|来|start|begin|定时|定个时|开一?个)"
@@ -1316,8 +1367,13 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     other = _activity_of_another(g, activity, "zh") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, ZH_JOINER, "zh")
-    if (_only_another_apps_noun(g, activity) and not g.default_words["zh"].search(text)) or (
-        _another_apps_work(g, activity) and (g.default_words["zh"].search(text) or not _STUDY.search(activity or ""))
+    if (
+        (_only_another_apps_noun(g, activity) and not g.default_words["zh"].search(text))
+        or (
+            _another_apps_work(g, activity)
+            and (g.default_words["zh"].search(text) or not _STUDY.search(activity or ""))
+        )
+        or (span is not None and _work_beside(g, text, activity, "zh"))
     ):
         return Help(language="zh")
     focus_word = g.default_words["zh"].search(text)

@@ -343,7 +343,7 @@ start 25分钟 for 写作业 | start | 1500 | 写作业
 帮我停止计时 | stop
 我要停止 | stop
 先停一下 | stop
-暂停 | stop
+暂停 | help
 够了 | stop
 放弃 | stop
 今天就到这吧 | stop
