@@ -52,7 +52,7 @@ def clip(activity: str | None) -> str | None:
 
 MARK = "\u00a7"  # stands in for the duration while looking for the activity
 _EN_LEAD = re.compile(
-    r"^(?:(?:(?:ok(?:ay)?|hey)\s+(?:google|siri|alexa)|ok(?:ay)?|hey(?:\s+there)?|hi|hello|hiya|yo|sir|ma'?am|(?:good\s+)?morning|please|pls|now|so|well|actually|alright|yeah|right|ugh+"
+    r"^(?:(?:(?:ok(?:ay)?|hey)\s+(?:google|siri|alexa)|ok(?:ay)?|hey(?:\s+(?:there|agent|bot|assistant|buddy))?|hi|hello|hiya|yo|sir|ma'?am|(?:good\s+)?morning|please|pls|now|so|well|actually|alright|yeah|right|ugh+"
     r"|quick(?:ly)?|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
@@ -113,6 +113,11 @@ _EN_REQUEST_VERB = Template(
 )
 
 
+# Why, said after the request ("20 min focus NOW before i get distracted again"): no part of what it is for.
+_EN_REASON = re.compile(r"(?:before|so\s+that|or\s+else|otherwise|because|cause|cuz|coz|since)\b", re.IGNORECASE)
+_ZH_REASON = re.compile(r"不然|否则|要不然|因为|免得|省得")
+
+
 def clean_english_activity(g: Splicer, raw: str) -> str | None:
     activity = clauses.label_value(raw.strip(), "en")
     while True:
@@ -120,7 +125,7 @@ def clean_english_activity(g: Splicer, raw: str) -> str | None:
         if cleaned == activity:
             break
         activity = cleaned
-    if g(_EN_NOT_AN_ACTIVITY).fullmatch(activity) or MARK in activity:
+    if g(_EN_NOT_AN_ACTIVITY).fullmatch(activity) or MARK in activity or _EN_REASON.match(activity):
         return None
     return clip(activity)
 
@@ -156,7 +161,7 @@ _ZH_LEADING_FILLER = Template(
     r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦[你您]?|你|您|时长|时段|时间段|时间[是为]?|搞一?个|整一?个|弄一?个|来一发|一发|调到|调成|设成|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
-    r"开启|启动|打开|计个时|我正在|我在|正在|可以|能不能|能|"
+    r"开启|启动|打开|计个时|我正在|我在|正在|可以|能不能|能|我(?=[练写做看读学背弹画跑回改])|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\(|\)|\s)+"
 )
 _ZH_TRAILING_FILLER = Template(
@@ -204,6 +209,8 @@ def chinese_activity(g: Splicer, text: str, span: Span | None) -> str | None:
     before = _strip_mixed(g, clauses.label_value(_strip_mixed(g, text[: span.start]), "zh"))
     if after and _ZH_SPLIT_VERB.match(before):
         return clip(before + after)
+    if _ZH_REASON.match(after):
+        after = ""  # "二十分钟专注 不然我又分心了": why, not what for
     activity = after or before
     return None if _ZH_NOT_AN_ACTIVITY.fullmatch(activity) else clip(activity)
 

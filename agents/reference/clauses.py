@@ -71,6 +71,12 @@ _ZH_BLOCK = re.compile(
     r"|已经|完了|做完|写完|看完|学完|完成|(?<!小)说|让我|叫我|吗|[?？“”\"]"
 )
 _EN_GET_DONE = re.compile(r"\bget\s+(?P<what>.+?)\s+done\b", re.IGNORECASE)
+# A length said as the time there is, not as one asked for.
+_EN_SPARE = re.compile(
+    r"\b(?:to\s+kill|to\s+spare|spare|free|left|break|until|till|before|over\s+in|have|got|with|between)\b",
+    re.IGNORECASE,
+)
+_ZH_SPARE = re.compile(r"有|剩|休息|之间|之前|以前|还有|(?<!以)后")
 # Words of a time alone ("tomorrow", "at 3pm", 明天下午): a clause of only these says when, not why.
 _EN_TIME_ONLY = re.compile(
     r"^(?:(?:tomorrow|tonight|today|later|this|next|on|at|in|the|morning|afternoon|evening|night|weekend|week"
@@ -117,7 +123,7 @@ _ZH_LABEL = re.compile(
 )
 # What the person (or whom it is for) says they do: a work verb and an article are no part of a label.
 _EN_DOING = re.compile(
-    r"^(?:(?P<being>(?:i'?m|i\s+am|i'?ll\s+be|i\s+(?:will|shall)\s+be|we'?re|(?:he|she)'?s|(?:he|she)\s+is|they'?re|(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:is|are))"
+    r"^(?:just\s+)?(?:(?P<being>(?:i'?m|i\s+am|i'?ll\s+be|i\s+(?:will|shall)\s+be|we'?re|(?:he|she)'?s|(?:he|she)\s+is|they'?re|(?:my|our|the)\s+\w+(?:\s+\w+)?\s+(?:is|are))"
     r"\s+(?:so\s+|really\s+|still\s+)?)"
     r"|(?:(?:i|we|(?:my|our)\s+\w+)\s+)?(?:(?:need|needs|have|has|want|wants|got|must|should)\s+to|gotta|gonna|must|should)\s+)"
     r"(?P<act>.+)$",
@@ -189,7 +195,7 @@ _EN_WORK_DOING = re.compile(
 )
 # A Chinese verb that opens an activity said alone (准备面试, 练毛笔字, 写周报, 孩子写作业).
 _ZH_WORK_DOING = re.compile(
-    r"^(?:写|做|练|背|看|读|学|阅读|冥想|工作|复习|预习|准备|整理|改|画|弹|拉|弄|搞|听|记|收拾|打扫|刷|研究|背诵|抄|算|跑|打|修|剪|编|翻译|备|赶|补)"
+    r"^(?:写|做|练|背|看|读|学|阅读|冥想|工作|复习|预习|准备|整理|改|画|弹|拉|弄|搞|听|记|收拾|打扫|刷|研究|背诵|抄|算|跑|打|修|剪|编|翻译|备|赶|补|回)"
 )
 
 
@@ -226,6 +232,8 @@ def _zh_activity(clause: str, someone: bool) -> tuple[int, str] | None:
     if _ZH_TIME_WORD.search(clause):
         return None
     body = _ZH_SOMEONE.sub("", clause) if someone else clause
+    if body.startswith("我") and _ZH_WORK_DOING.match(body[1:]):
+        body = body[1:]  # "我练琴": what the person does
     # "上夜班要补护理记录": what is to be done after why, when the clause opens with the why
     doing = None if _ZH_WORK_DOING.match(body) else (_ZH_DOING.match(body) or _ZH_DOING_AFTER.search(body))
     act = re.sub(r"(?:了|啦|呢|啊+|呀|吧)+$", "", doing.group("act") if doing else body)
@@ -294,9 +302,12 @@ def reduce(
     asking = [c for c in timed if go or asking_for_start(c)]
     if not asking:
         return None
-    core = asking[0]
+    # the clause with the default app's words asks, over one that only has a start word ("开会前…" is no 开)
+    core = next((c for c in asking if default_words.search(c)), asking[0])
     wanted = seconds(core)
-    if wanted is None or any(seconds(c) != wanted for c in timed):
+    spare = _ZH_SPARE if zh else _EN_SPARE
+    # another length only as the time there is ("between flights with 40 minutes to kill", 休息还剩一个小时)
+    if wanted is None or any(seconds(c) != wanted and (asking_for_start(c) or not spare.search(c)) for c in timed):
         return None
     found: list[tuple[int, str]] = []
     context: list[str] = []

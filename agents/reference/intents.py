@@ -396,7 +396,7 @@ def detect_language(text: str) -> Language:
 # substitution would turn "step" into "stop"); long ones for one letter more, less or changed too
 # ("pomodor", "minuts"), where no English word is that close.
 # The apps add their own (their declared ``keywords``: under 8 letters swapped, from 8 edited too).
-_SWAP_KEYWORDS = ("stop", "hours", "minute", "seconds", "mins", "left")
+_SWAP_KEYWORDS = ("stop", "start", "hours", "minute", "seconds", "mins", "left")
 _EDIT_KEYWORDS = ("minutes", "remaining")
 _KEYWORDS = frozenset(_SWAP_KEYWORDS + _EDIT_KEYWORDS) | {"second", "minuet", "hour", "min"}
 
@@ -474,6 +474,7 @@ def _forgive_typos(g: _Grammar, text: str) -> str:
     text = re.sub(r"[A-Za-z]+", lambda match: _keyword_for(g, match), text)
     text = _BARE_CONTRACTIONS.sub(_contraction, text)
     text = re.sub(r"\br(?=\s+you\b)", "are", text, flags=re.IGNORECASE)  # "r u still timing me"
+    text = re.sub(r"\bstil\b", "still", text, flags=re.IGNORECASE)  # not a keyword: "till" is one edit away
     text = re.sub(r"(?<=[\d零〇一二两三四五六七八九十半])\s*分中", "分钟", text)  # a homophone typed for 分钟
     # What the apps declare as typed by mistake (a pinyin homophone: "专住" for "专注").
     return g.typo_pattern.sub(lambda match: g.typos[match.group(0)], text) if g.typo_pattern else text
@@ -507,15 +508,25 @@ _ZH_CORRECTION = re.compile(r"(?:还是|改成|改为|换成|不对|我是说|�
 # A polite condition is no hypothetical ("if it's not too much trouble, …", 方便的话…).
 _EN_POLITE_IF = re.compile(
     r"\bif\s+(?:(?:it'?s|it\s+is)\s+not\s+too\s+much\s+(?:trouble|bother)|you\s+(?:don'?t|do\s+not)\s+mind"
-    r"|(?:at\s+all\s+)?possible|you\s+can|you\s+could|that'?s\s+(?:ok(?:ay)?|alright|fine))\b",
+    r"|(?:at\s+all\s+)?possible|you\s+can|you\s+could|you\s+would|you\s+will|you\s+please|that'?s\s+(?:ok(?:ay)?|alright|fine))\b",
     re.IGNORECASE,
 )
 _ZH_POLITE_IF = re.compile(r"(?:如果|要是)?(?:可以|方便|不麻烦)的话")
 
 
+# No label wanted ("half an hour focus, no label", 不用写内容): nothing to cut an activity from, no negation.
+_EN_NO_LABEL = re.compile(
+    r"\b(?:no|without\s+(?:a|any))\s+(?:label|name|activity|topic|description|title)\b|\bdon'?t\s+(?:need\s+to\s+)?label\s+it\b",
+    re.IGNORECASE,
+)
+_ZH_NO_LABEL = re.compile(r"(?:不用|不要|无需|不需要|没有|不)(?:写|加|填|设)?(?:内容|标签|名字|名称|备注|主题)")
+
+
 def _as_meant(text: str, language: Language) -> str:
-    """``text`` with a polite condition left out and a corrected length replaced by its correction."""
+    """``text`` with a polite condition and a label declined left out, and a corrected length replaced by
+    its correction."""
     text = (_ZH_POLITE_IF if language == "zh" else _EN_POLITE_IF).sub(" ", text)
+    text = (_ZH_NO_LABEL if language == "zh" else _EN_NO_LABEL).sub(" ", text)
     spans = (chinese_durations(text) or english_durations(text)) if language == "zh" else english_durations(text)
     if len(spans) < 2 or re.search(r"[?？吗呢]", text):
         return text  # "专注25分钟好还是50分钟好？" asks which, corrects nothing
@@ -772,8 +783,8 @@ _EN_THING = r"(?:session|round|@EN_NOUNS@)"  # what runs: the apps' nouns
 _EN_STOP_VERB = (
     r"(?:stop|stahp|cancel|abort|quit|halt|end|finish|terminate|interrupt|kill|turn\s+off|switch\s+off|shut\s+off|drop)"
 )
-_EN_STOP_CLAUSE = _Template(
-    r"^" + _EN_POLITE + r"(?:" + _EN_STOP_VERB + r"(?:\s+(?:the|my|this|current|that|our))?(?:\s+(?:current|running))?"
+_EN_STOP_PHRASE = (
+    _EN_POLITE + r"(?:" + _EN_STOP_VERB + r"(?:\s+(?:the|my|this|current|that|our))?(?:\s+(?:current|running))?"
     # what is stopped: it, everything, or a thing by name ("the <noun>", "my <noun> session", "the math <noun>")
     r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
     rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?(?:\s+one)?))?"
@@ -784,9 +795,10 @@ _EN_STOP_CLAUSE = _Template(
     r"|no\s+more(?:\s+@EN_NOUNS@)?|(?:i\s+)?give\s+up(?:\s+on\s+(?:the|this|my|that)\s+(?:\w+\s+)?@EN_NOUNS@)?|call\s+it\s+a\s+day"
     r"|i\s+(?:don'?t|do\s+not)\s+want\s+to\s+(?:@EN_NOUNS@|continue|keep\s+going|go\s+on|do\s+(?:this|it)(?:\s+now)?)(?:\s+any\s*more)?"
     r"|i'?m\s+not\s+(?:doing|@EN_NOUNS@\s+on)\s+(?:this|it)(?:\s+any\s*more)?"
-    r")(?:\s+(?:now|please|pls|already|then|anymore|any\s+more|for\s+now|for\s+today|right\s+now|thanks|thank\s+you|early|too|as\s+well))*$",
-    re.IGNORECASE,
+    r")(?:\s+(?:now|please|pls|already|then|anymore|any\s+more|for\s+now|for\s+today|right\s+now|thanks|thank\s+you|early|too|as\s+well))*"
 )
+# A stop said once or more in one breath ("ok im done stop stop stop", "i give up stop the quiz").
+_EN_STOP_CLAUSE = _Template(r"^" + _EN_STOP_PHRASE + r"(?:\s+" + _EN_STOP_PHRASE + r")*$", re.IGNORECASE)
 _EN_FILLER_CLAUSE = re.compile(
     r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|all\s+right|fine|lol|sure|ugh+|argh+|meh)$",
     re.IGNORECASE,
@@ -813,6 +825,9 @@ _EN_STATUS = _Template(
     r"|\bwhere\s+(?:are\s+we|am\s+i|is\s+it)\s+at\s+(?:with|on)\s+(?:the|my)\s+(?:\w+\s+)?@EN_NOUNS@\b"
     r"|\bhow\s+long\s+(?:has\s+it\s+been|have\s+(?:i|we)\s+been\s+(?:going|at\s+it|@EN_NOUNS@))\b"
     r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:end|break)\b"
+    rf"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:ends?|finishes|is\s+(?:over|done|up))\b"
+    r"|\b(?:is|are)\s+(?:anything|something|any\s+\w+)\s+(?:still\s+)?(?:running|on|going)\b"
+    rf"|^(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+still\s+(?:running|going|on)[\s?.!]*$"
     rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
     re.IGNORECASE,
 )
@@ -877,8 +892,9 @@ _EN_NOT_A_FOCUS = re.compile(
 # Small talk opening a message with no duration ("hi! love the app"): help, not "how long?".
 _EN_GREETING_LEAD = re.compile(r"^(?:hi|hello|hey|hiya|yo|thanks|thank\s+you|thx)\b[\s!,.]", re.IGNORECASE)
 # A request frame after what it is for ("25 minutes of reading, can you time that"): no part of the activity.
-_EN_FRAME = re.compile(
-    r"[\s,;.]+(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:time|track|clock|start|set)\s+(?:that|it|this)"
+_EN_FRAME = _Template(
+    r"[\s,;.]+(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:time|track|clock|start|set|begin|run)\s+"
+    r"(?:that|it|this|(?:the|a|my)\s+(?:@EN_DEFAULT_NOUNS@\s+)?(?:@EN_DEFAULT_NOUNS@|session))"
     r"(?:\s+(?:please|pls|for\s+me|now))*[\s?.!]*$",
     re.IGNORECASE,
 )
@@ -1147,7 +1163,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return Help(language="en")
     if span is not None and g(_EN_NUMBER_BESIDE).search(f"{text[: span.start]}{_MARK}{text[span.end :]}"):
         return Help(language="en")  # "<word> 25 for 10 minutes": which one is meant?
-    frame = _EN_FRAME.search(text)
+    frame = g(_EN_FRAME).search(text)
     framed = text[: frame.start()] if span is not None and frame is not None and frame.start() >= span.end else text
     if span is None and awaiting_duration:
         bare = re.fullmatch(
@@ -1201,7 +1217,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:其他|其它|别的|剩下的|好的?|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|快|赶紧|赶快|只|只要|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天"
+    r"(?:其他|其它|别的|剩下的|好的?|好了|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|快|赶紧|赶快|只|只要|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天(?!不)"
     r"|全部|全都|都|所有的?|统统|一起|两个|俩)*"
 )
 # What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
@@ -1224,10 +1240,11 @@ _ZH_FILLER_CLAUSE = re.compile(
 _ZH_STATUS = _Template(
     r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
+    r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 # A status asked of a day gone ("我昨天专注完成了吗？"): no status of what runs now.
-_ZH_PAST = re.compile(r"昨天|前天|上次|上回|上周|上个?星期|上个?月")
+_ZH_PAST = re.compile(r"昨天|前天|上次|上回|上一?轮|上周|上个?星期|上个?月")
 _ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|中断|算了|放弃|不做了")
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
 # A question ending in 吗 that is no polite request ("这个难吗", but not "可以…五分钟吗").
@@ -1251,7 +1268,7 @@ _ZH_NOT_A_FOCUS = _Template(
     # a day (三点, 周一, 下周), a length judged (太长)
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
     # a time gone by and what one did then ("上大学时我都是专注50分钟一轮", "以前我…")
-    r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|太(?:难|简单|容易)"
+    r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|上一?轮|太(?:难|简单|容易)"
     r"|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|我妈|我爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头|天)(?:以|之)?后|"
@@ -1298,7 +1315,8 @@ def _zh_stop_after_why(g: _Grammar, text: str) -> str | None:
         return None
     stop = g(_ZH_STOP_CLAUSE)
     for said, why in ((parts[-1], parts[:-1]), (parts[0], parts[1:])):
-        if stop.fullmatch(said) and not re.search(r"不|别|没|如果|要是|假如|的话|继续|保留|留着|[?？吗]", "".join(why)):
+        why_said = "".join(why).replace("不好意思", "")  # "sorry" is no negation
+        if stop.fullmatch(said) and not re.search(r"不|别|没|如果|要是|假如|的话|继续|保留|留着|[?？吗]", why_said):
             return said
     return None
 
@@ -1321,7 +1339,7 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return Stop(language="zh", target=_stop_target(g, text))
     if (said := _zh_stop_after_why(g, text)) is not None:
         return Stop(language="zh", target=_stop_target(g, text, said))
-    if g(_ZH_STATUS).search(text) and not _ZH_PAST.search(text):
+    if (g(_ZH_STATUS).search(text) or g(_EN_STATUS).search(text)) and not _ZH_PAST.search(text):
         return Status(language="zh")
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
