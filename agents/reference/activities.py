@@ -53,11 +53,12 @@ def clip(activity: str | None) -> str | None:
 MARK = "\u00a7"  # stands in for the duration while looking for the activity
 _EN_LEAD = re.compile(
     r"^(?:(?:(?:ok(?:ay)?|hey)\s+(?:google|siri|alexa)|ok(?:ay)?|hey(?:\s+(?:there|agent|bot|assistant|buddy))?|hi|hello|hiya|yo|sir|ma'?am|(?:good\s+)?morning|please|pls|now|so|well|actually|alright|yeah|right|ugh+"
-    r"|quick(?:ly)?|how\s+about|what\s+about|time\s+to)[,!.]?\s+"
+    r"|quick(?:ly)?|how\s+about|what\s+about|time\s+to|ngl|tbh|lowkey|honestly|fr|frfr|bro|bruh|dude)[,!.]?\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
     # a second language's "I would like start…": the request verb follows
-    r"|i(?:\s+would|'d)\s+like\s+(?=(?:start|begin|do|set|run)\b)"
+    r"|i(?:\s+would|'d)\s+like(?:\s+(?:please|pls))?\s+(?=(?:start|begin|do|set|run|a|an|the|some)\b)|i\s+need\s+(?=(?:a|an|the|some)\b)"
+    r"|(?:so\s+)?sorry[,!.]?\s+"
     r"|let'?s\s+|let\s+(?:me|us)\s+|lemme\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
     # a question that is a request ("could I read for…") and what the person says they are doing ("I'm painting")
     r"|(?:can|could|may|shall)\s+(?:i|we)\s+(?:(?:maybe|please|just)\s+)*|(?:i'?m|i\s+am)\s+(?:(?:working|busy)\s+(?:on|with)\s+)?"
@@ -90,23 +91,24 @@ _EN_ACTIVITY_EDGES = Template(
     r"|(?:til|till|until|'til)\s+then))+$"
     r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode|thing)$"
-    r"|[,;]\s*go(?:\s+go)*$|[\s.,!?;:\"'()\[\]\u2013\u2014-]+$|^[\s,;:\"'()\[\]\u2013\u2014-]+",
+    r"|[,;]\s*go(?:\s+go)*$|[\s.,!?;:\"'()\[\]\u2013\u2014\u2192>-]+$|^[\s,;:\"'()\[\]\u2013\u2014\u2192>=-]+",
     re.IGNORECASE,
 )
 # Words that are a request, not what it is for: never an activity on their own.
 _EN_NOT_AN_ACTIVITY = Template(
-    r"^(?:@EN_DEFAULT@|a|an|the|me|it|this|that|now|please|session|round|start|begin|run|set|go|do|get|"
+    r"^(?:@EN_DEFAULT@|@EN_DEFAULT_HEADS@|a|an|the|me|it|this|that|now|please|session|round|start|begin|run|set|go|do|get|"
     r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|sprint|block|more|another|just|ok|okay|"
     r"fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|pls|plz|go|starting(?:\s+now)?|right\s+now|"
     # a placeholder, no activity said ("start something for 20 minutes")
     r"something|anything|stuff|whatever|things|smth|sth|"
     # a greeting or a sound said before the request ("alright, 45 minutes, go")
     r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|and|in|up|long|him|her|them|at\s+once|away|right\s+away|immediately|soon|"
-    r"of|for|on|with|to|one|mode)?$",
+    r"of|for|on|with|to|one|mode|i\s+need|i\s+want|i\s+wanna|need|want)?$",
     re.IGNORECASE,
 )
 _EN_REQUEST_VERB = Template(
-    r"^(?:(?:start|begin|run|set\s+up|set|kick\s+off|give\s+me|do|spend|go|get|block\s+out|put\s+me\s+on"
+    r"^(?:(?:start|begin|run|set\s+up|set|kick\s+off|give\s+me|do|spend|go|get|block\s+out|put\s+me\s+on|put\s+me\s+down\s+for"
+    r"|finish(?:ing)?|get\s+through"
     r"|fire\s+up|spin\s+up|throw\s+on|put\s+on|queue\s+up|need|want)\s+(?:(?:a|an|the|my)\s+)?)+"
     r"(?:(?:@EN_DEFAULT_NOUNS@|session)\s+(?:on|for)\s+)?",
     re.IGNORECASE,
@@ -162,6 +164,7 @@ _ZH_LEADING_FILLER = Template(
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|计个时|我正在|我在|正在|可以|能不能|能|我(?=[练写做看读学背弹画跑回改])|"
+    r"为期|(?:安静|认真|好好|专心|静静)地|→|->|-|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\(|\)|\s)+"
 )
 _ZH_TRAILING_FILLER = Template(
@@ -211,9 +214,12 @@ def chinese_activity(g: Splicer, text: str, span: Span | None) -> str | None:
         return clip(before + after)
     if _ZH_REASON.match(after):
         after = ""  # "二十分钟专注 不然我又分心了": why, not what for
+    parts = re.split(r"[，,。]", before)
+    if len(parts) > 1 and clauses.opens_with_work(parts[-1]):
+        before = parts[-1]  # "高考冲刺，刷数学卷子两个小时": the work, not why
     activity = after or before
     return None if _ZH_NOT_AN_ACTIVITY.fullmatch(activity) else clip(activity)
 
 
 # A pronoun or a request verb alone ("我专注一小时", "开一个小时专注", "十分钟，测一下"): no activity said.
-_ZH_NOT_AN_ACTIVITY = re.compile(r"我|你|您|他|她|我们|咱们|开|来|定|设|先|快|就|那|亲|个|测|考|练|做|学|试")
+_ZH_NOT_AN_ACTIVITY = re.compile(r"我|你|您|他|她|我们|咱们|开|来|定|设|先|快|就|那|亲|个|测|考|练|做|学|试|计")

@@ -42,7 +42,7 @@ class Reduced:
 
 
 _EN_SPLIT = re.compile(
-    r"\s*(?:(?:[,;!?\u2026]|\.(?!\d))+|\s-\s|\n)\s*|(?<!i'm)(?<!\bam)(?<!\bis)(?<!are)(?<!was)(?<!not)(?<!it's)\s+(?:so|but|and\s+so)\s+(?!much\b|many\b)|\s+(?:a{3,}h*|omg+|ugh+|ahh+|lol)\s+",
+    r"\s*(?:(?:[,;!?\u2026]|\.(?!\d))+|\s-\s|[\u2013\u2014]|\n)\s*|(?<!i'm)(?<!\bam)(?<!\bis)(?<!are)(?<!was)(?<!not)(?<!it's)\s+(?:so|but|and\s+so)\s+(?!much\b|many\b)|\s+(?:a{3,}h*|omg+|ugh+|ahh+|lol)\s+",
     re.IGNORECASE,
 )
 # Chinese clauses: punctuation, or a space between two Chinese characters ("明天考试 开个一小时专注").
@@ -73,7 +73,7 @@ _ZH_BLOCK = re.compile(
 _EN_GET_DONE = re.compile(r"\bget\s+(?P<what>.+?)\s+done\b", re.IGNORECASE)
 # A length said as the time there is, not as one asked for.
 _EN_SPARE = re.compile(
-    r"\b(?:to\s+kill|to\s+spare|spare|free|left|break|until|till|before|over\s+in|have|got|with|between)\b",
+    r"\b(?:to\s+kill|to\s+spare|spare|free|left|break|until|till|before|over\s+in|(?:is|are|'s)\s+in|have|got|with|between)\b",
     re.IGNORECASE,
 )
 _ZH_SPARE = re.compile(r"有|剩|休息|之间|之前|以前|还有|(?<!以)后")
@@ -103,7 +103,8 @@ _ZH_FOR_THEM = re.compile(r"帮|给|开|请|麻烦")
 _EN_JUNK = re.compile(
     r"^(?:(?:hi|hello|hey|hiya|yo|sup|morning|good\s+(?:morning|afternoon|evening)|there|thanks|thank\s+you|thx|ty|tysm"
     r"|so\s+much|in\s+advance|please|pls|plz|sir|ma'?am|ok(?:ay)?|alright|lol|lmao|omg|ugh+|a+h*|a+r+g+h+|o+k+|cheers"
-    r"|kthx|k|cool|great|nice|go|now|start|starting\s+now|right\s+now|let'?s\s+go|quick|quickly|asap|rn|help)\s*)+$"
+    r"|kthx|k|cool|great|nice|go|now|start|starting\s+now|right\s+now|let'?s\s+go|quick|quickly|asap|rn|help|sorry|so\s+sorry"
+    r"|sorry\s+to\s+bother(?:\s+you)?|i\s+have\s+to\s+go|gotta\s+go)\s*)+$"
     # who is writing ("ok chef here", "coach here"): no part of what it is for
     r"|^(?:(?:ok(?:ay)?|so|hi|hey|hello)\s+)?(?:(?:a|the|your|ur)\s+)?\w+(?:\s+\w+)?\s+here$",
     re.IGNORECASE,
@@ -115,7 +116,7 @@ _ZH_JUNK = re.compile(
 
 # A label's value: "topic is X", "subject: X", "task = X", 内容是X, 任务：X.
 _EN_LABEL = re.compile(
-    r"^(?:(?:the|my|today'?s)\s+)?(?:topic|subject|task|project|activity|goal|focus|working\s+on|label)\s*(?:is|=|:|-|\u2013|\u2014)\s*(?P<act>.+)$",
+    r"^(?:(?:the|my|today'?s)\s+)?(?:(?:topic|subject|task|project|activity|goal|focus|working\s+on|label)\s*(?:is|=|:|-|\u2013|\u2014)|(?:label|call|name)\s+it)\s*[\"'\u201c]?(?P<act>.+?)[\"'\u201d]?$",
     re.IGNORECASE,
 )
 _ZH_LABEL = re.compile(
@@ -197,6 +198,11 @@ _EN_WORK_DOING = re.compile(
 _ZH_WORK_DOING = re.compile(
     r"^(?:写|做|练|背|看|读|学|阅读|冥想|工作|复习|预习|准备|整理|改|画|弹|拉|弄|搞|听|记|收拾|打扫|刷|研究|背诵|抄|算|跑|打|修|剪|编|翻译|备|赶|补|回)"
 )
+
+
+def opens_with_work(clause: str) -> bool:
+    """A Chinese clause that opens with a verb of work (刷数学卷子, 写周报)."""
+    return bool(_ZH_WORK_DOING.match(clause))
 
 
 def _activity(clause: str, language: str, someone: bool) -> tuple[int, str] | None:

@@ -113,7 +113,7 @@ _EN_DURATION = re.compile(
     # Words only take full-ish unit words: "an hour", "twenty-five minutes" (never "a m").
     rf"|\b(?P<word>{EN_WORD_NUMBER})(?P<word_half>\s+and\s+a\s+half)?[\s-]+(?P<wunit>seconds?|secs?|minutes?|mins?|hours?|hrs?|ours|days?)\b"
     # A fraction of a unit: "1/2 hour", "3/4 of an hour".
-    r"|(?<![\d/])(?P<fn>[1-9])\s*/\s*(?P<fd>[1-9])\s*(?:of\s+)?(?:an?\s+)?(?P<funit>hours?|hrs?|h|minutes?|mins?)\b"
+    r"|(?<![\d/])(?:(?P<fw>\d{1,2})\s+)?(?P<fn>[1-9])\s*/\s*(?P<fd>[1-9])\s*(?:of\s+)?(?:an?\s+)?(?P<funit>hours?|hrs?|h|minutes?|mins?)\b"
     r")(?P<and_half>\s+and\s+a\s+half\b)?(?P<and_quarter>\s+and\s+a\s+quarter\b)?",
     re.IGNORECASE,
 )
@@ -142,7 +142,7 @@ def english_durations(text: str) -> list[Span]:
                 seconds += unit / 2
         elif match.group("fn"):
             unit = EN_UNITS[match.group("funit").lower()]
-            seconds = unit * int(match.group("fn")) / int(match.group("fd"))
+            seconds = unit * (int(match.group("fw") or 0) + int(match.group("fn")) / int(match.group("fd")))  # "1 1/2"
         else:
             unit = EN_UNITS[match.group("wunit").lower()]
             if unit == 86400 and match.group("word").lower() in ("a", "an"):
@@ -210,7 +210,7 @@ def chinese_number(numeral: str) -> int:
 ZH_NUMBER = r"\d+(?:\.\d+)?|[零〇一二两俩三四五六七八九十百千万]+"
 _ZH_DURATION = re.compile(
     # "个钟" is an hour in speech ("一个钟", "半个钟"), never a clock's "钟点" or a "钟表"
-    r"(?P<half>半\s*个?\s*(?:小时|钟头|分钟|(?<=个)钟(?![头点表])))"
+    r"(?P<half>半\s*个?\s*(?:小时|钟头|分钟|钟(?![头点表])))"
     # a number of days is a length ("专注两天"); "第三天", "这两天", "前两天", "过两天" say which days, not how long
     rf"|(?<![第这那前过每隔])(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|天|(?<=个|半)钟(?![头点表]))"
     r"(?P<unit_half>半(?!小时|钟头|分钟|个))?"

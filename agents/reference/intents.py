@@ -227,6 +227,8 @@ class _Grammar:
             # what never is an activity on its own: the default app's nouns and one-word words
             "EN_DEFAULT": _alternation([w for a in default for w in (*a.words["en"], *a.nouns["en"]) if " " not in w]),
             "EN_DEFAULT_NOUNS": _alternation([w for a in default for w in a.nouns["en"]]),
+            # the first word of the default app's phrases ("lock" of "lock in"): left alone, no activity
+            "EN_DEFAULT_HEADS": _alternation([w.split()[0] for a in default for w in a.words["en"] if " " in w]),
             "ZH_DEFAULT_NOUNS": "(?i:" + _alternation([w for a in default for w in a.nouns["zh"]]) + ")",
             # the default app's Chinese words ("专心读书" is 读书): a request word, no part of what it is for
             "ZH_DEFAULT_WORDS": _alternation([w for a in default for w in a.words["zh"] if not _LATIN.match(w)]),
@@ -397,7 +399,7 @@ def detect_language(text: str) -> Language:
 # ("pomodor", "minuts"), where no English word is that close.
 # The apps add their own (their declared ``keywords``: under 8 letters swapped, from 8 edited too).
 _SWAP_KEYWORDS = ("stop", "start", "hours", "minute", "seconds", "mins", "left")
-_EDIT_KEYWORDS = ("minutes", "remaining")
+_EDIT_KEYWORDS = ("minutes", "remaining", "session")
 _KEYWORDS = frozenset(_SWAP_KEYWORDS + _EDIT_KEYWORDS) | {"second", "minuet", "hour", "min"}
 
 
@@ -522,9 +524,22 @@ _EN_NO_LABEL = re.compile(
 _ZH_NO_LABEL = re.compile(r"(?:不用|不要|无需|不需要|没有|不)(?:写|加|填|设)?(?:内容|标签|名字|名称|备注|主题)")
 
 
+# An apology around a request, and "don't disturb me" (what a focus is for): no negation, no request.
+_EN_COURTESY = re.compile(
+    r"^(?:(?:so\s+)?sorry(?:\s+to\s+bother(?:\s+you)?)?[\s,.!]*)+|[\s,.!?]*(?:so\s+)?sorry(?:\s+to\s+bother(?:\s+you)?)?[\s.!]*$"
+    r"|\b(?:please\s+)?(?:don'?t|do\s+not)\s+disturb(?:\s+me)?\b",
+    re.IGNORECASE,
+)
+_ZH_COURTESY = re.compile(
+    r"^(?:(?:不好意思|抱歉|对不起|打扰了|打扰一下)[，,。!！\s]*)+|[，,。!！?？\s]*(?:抱歉|不好意思|对不起)+[。!！\s]*$"
+    r"|(?:别|不要|请勿|勿)打扰(?:我)?"
+)
+
+
 def _as_meant(text: str, language: Language) -> str:
-    """``text`` with a polite condition and a label declined left out, and a corrected length replaced by
-    its correction."""
+    """``text`` with a polite condition, an apology and a label declined left out, and a corrected length
+    replaced by its correction."""
+    text = (_ZH_COURTESY if language == "zh" else _EN_COURTESY).sub(" ", text).strip()
     text = (_ZH_POLITE_IF if language == "zh" else _EN_POLITE_IF).sub(" ", text)
     text = (_ZH_NO_LABEL if language == "zh" else _EN_NO_LABEL).sub(" ", text)
     spans = (chinese_durations(text) or english_durations(text)) if language == "zh" else english_durations(text)
@@ -826,7 +841,8 @@ _EN_STATUS = _Template(
     r"|\bhow\s+long\s+(?:has\s+it\s+been|have\s+(?:i|we)\s+been\s+(?:going|at\s+it|@EN_NOUNS@))\b"
     r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:end|break)\b"
     rf"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:ends?|finishes|is\s+(?:over|done|up))\b"
-    r"|\b(?:is|are)\s+(?:anything|something|any\s+\w+)\s+(?:still\s+)?(?:running|on|going)\b"
+    r"|^(?:(?:is|are)\s+)?(?:anything|something|any\s+\w+|both(?:\s+of\s+them)?|they)\s+(?:still\s+)?(?:running|on|going)\b"
+    rf"|\bhow\s+much\s+time\s+(?:is\s+)?(?:left\s+)?on\s+(?:the|my)\s+(?:\w+\s+)?{_EN_THING}\b|\bhow\s+much\s+of\s+.+\s+(?:remains?|is\s+left)\b"
     rf"|^(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+still\s+(?:running|going|on)[\s?.!]*$"
     rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
     re.IGNORECASE,
@@ -856,7 +872,12 @@ _EN_OWN_REQUEST = re.compile(
     re.IGNORECASE,
 )
 _EN_NOT_A_FOCUS = re.compile(
-    r"\b(?:don'?t|do\s+not|never|no|not|break|rest|nap|sleep|snooze|remind|alarm|wait|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
+    r"\b(?:don'?t|do\s+not|never|no|not|rest|nap|sleep|snooze|remind|alarm|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
+    # a break taken (not "lunch break brain warmup: …"), a wait (not "while I wait for orders")
+    r"|\bbreak\b(?<!lunch\sbreak)(?<!coffee\sbreak)|\bwait\b(?!\s+for\b)"
+    # someone named doing it ("Mrs Li is doing her crossword"), a should said with no will ("I should … but meh")
+    r"|^(?:(?:mr|mrs|ms|miss|dr)\.?\s+)?\w+\s+is\s+(?:doing|working|studying|reading|playing|having|taking)\b"
+    r"|\bshould\s+probably\b|\bprobably\s+should\b|\bbut\s+(?:meh|nah|eh)\b"
     r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
     r"|\bfrom\s+now\b|\bsoon\b"
     r"|^i\s+(?!need\b)\w+ed\b"  # "I studied for an hour" (but "I need")
@@ -985,7 +1006,7 @@ _EN_WORK_LEFT = re.compile(
     r"|like|just|only|about|quick)\b|[\s,.!?;:'\"-]+",
     re.IGNORECASE,
 )
-_ZH_WORK_LEFT = re.compile(r"[和跟与做练习刷考测学一下会儿些点几道题个的呗吧啊呀嘛哦\s,，。.!！?？、:：]+")
+_ZH_WORK_LEFT = re.compile(r"[和跟与做练习刷考测学一下会儿些点几道题个的呗吧啊呀嘛哦我\s,，。.!！?？、:：]+")
 
 
 # The same in Chinese: "考我英语单词", "测测他历史" — the subject follows the person tested.
@@ -1027,7 +1048,9 @@ def _more_than_its_work(g: _Grammar, app: DeclaredApp, activity: str | None, lan
 # the corpus has it, even where another app's words name the subject. Without such a word, another app's
 # work inside an activity is that app's start (its words read all of it) or unclear, never a focus.
 _STUDY = re.compile(
-    r"\b(?:stud(?:y|ying|ied)|learn(?:ing)?|revis(?:e|ing|ion)|review(?:ing)?|homework|notes?|exam|test|lesson|class|chapter)\b"
+    r"\b(?:stud(?:y|ying|ied)|learn(?:ing)?|revis(?:e|ing|ion)|review(?:ing)?|homework|notes?|exam|lesson|class|chapter)\b"
+    # a test of one's own ("my multiplication test"), not one asked for ("an arithmetic test of 30 minutes")
+    r"|\b(?:my|our|his|her|their|for|tomorrow'?s|friday'?s)\s+(?:\w+\s+){0,2}tests?\b"
     r"|作业|功课|复习|预习|背|学习|考试|课|笔记|讲义|试卷",
     re.IGNORECASE,
 )
@@ -1115,7 +1138,8 @@ def _en_stop_after_why(g: _Grammar, text: str) -> str | None:
         return None
     if re.search(r"\b(?:don'?t|do\s+not|not|never|no|if|keep|should|would)\b", text, re.IGNORECASE):
         return None
-    return next((c for c in (clauses[-1], clauses[0]) if g(_EN_STOP_CLAUSE).fullmatch(c)), None)
+    stop = g(_EN_STOP_CLAUSE)
+    return next((c for c in (clauses[-1], clauses[0], *clauses[1:-1]) if stop.fullmatch(c)), None)
 
 
 def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
@@ -1217,7 +1241,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:其他|其它|别的|剩下的|好的?|好了|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|快|赶紧|赶快|只|只要|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天(?!不)"
+    r"(?:其他|其它|别的|剩下的|好的?|好了|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|快|赶紧|赶快|只|只要|能不能|能|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天(?!不)"
     r"|全部|全都|都|所有的?|统统|一起|两个|俩)*"
 )
 # What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
@@ -1240,7 +1264,7 @@ _ZH_FILLER_CLAUSE = re.compile(
 _ZH_STATUS = _Template(
     r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
-    r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
+    r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|(?:两个|俩)都还?在(?:跑|运行|进行)|开着(?:什么|啥)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 # A status asked of a day gone ("我昨天专注完成了吗？"): no status of what runs now.
@@ -1254,6 +1278,7 @@ _ZH_YES_NO = re.compile(
 _ZH_SOMEONE = (
     r"^(?:我的?|我们的?)?(?:弟弟|哥哥|姐姐|妹妹|妈妈|爸爸|同学们?|朋友们?|室友|老师|孩子|儿子|女儿|同事|老公|老婆|男朋友|女朋友)"
     r"|^我(?:弟|哥|姐|妹|妈|爸|儿|女)(?:在|也|都|正|刚|要|想|说|开)"
+    r"|^[\u4e00-\u9fff]?(?:奶奶|爷爷|外婆|外公|阿姨|叔叔|大爷|大妈|老师|同学|同事|老板)(?:在|正在|也在)"
     r"|^(?:他|她)们?(?:在|也|都|正|刚|要|想|说|开)|^(?:大家|别人|有人)"
 )
 # The person's own request after someone else's need ("孩子要练<app's work>，开个10分钟的<noun>").
@@ -1277,7 +1302,7 @@ _ZH_NOT_A_FOCUS = _Template(
     + r"|"
     r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)完|完成了|搞定了?|得了|拿了|答对|答错|暂停|重置|重新开始|重来|重启|延长|加长|缩短|再加|多加|加时|续时|"
     r"[两二三四五六七八九十\d]\s*(?:次|轮|遍|个@ZH_NOUNS@)|^我(?:很|真|超|最)?(?:喜欢|爱)|"
-    r"以后|之后|饭后|课后|下课|下班后|回家后|吃完饭|过会|待会|等会|等下|等一下|(?<![注心练学做看读写算])一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
+    r"以后|之后|饭后|课后|下课|下班后|回家后|吃完[早午晚]?饭|过会|待会|等会|等下|等一下|(?<![注心练学做看读写算])一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
     r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又|就|先|那|那就)*\s*(?:开始|来|start|begin|定时|定个时|开一?个)"
@@ -1316,7 +1341,8 @@ def _zh_stop_after_why(g: _Grammar, text: str) -> str | None:
     stop = g(_ZH_STOP_CLAUSE)
     for said, why in ((parts[-1], parts[:-1]), (parts[0], parts[1:])):
         why_said = "".join(why).replace("不好意思", "")  # "sorry" is no negation
-        if stop.fullmatch(said) and not re.search(r"不|别|没|如果|要是|假如|的话|继续|保留|留着|[?？吗]", why_said):
+        asked = re.sub(r"^(?:能不能|可不可以|能|可以)(.+?)吗$", r"\1", said)  # "能帮我停一下测验吗": a request
+        if stop.fullmatch(asked) and not re.search(r"不|别|没|如果|要是|假如|的话|继续|保留|留着|[?？吗]", why_said):
             return said
     return None
 
