@@ -271,6 +271,7 @@ _V2_LANGUAGE_KEYS = (
     "typos",
     "choices",
     "declines",
+    "unclear",
     "suggestions",
 )
 
@@ -305,7 +306,7 @@ def _check_grammar(file: Path, raw: dict[str, Any], start: ToolDescriptor | None
         if values - named:
             raise ManifestError(f"{file}: languages/{language}/choices: {sorted(values - named)[0]!r} has no name")
     for language, words in raw["languages"].items():
-        for key in ("patterns", "activities", "declines"):
+        for key in ("patterns", "activities", "declines", "unclear"):
             for index, pattern in enumerate(words.get(key, [])):
                 try:
                     re.compile(pattern)

@@ -88,10 +88,10 @@ _EN_ACTIVITY_EDGES = Template(
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
     r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)"
-    r"|(?:til|till|until|'til)\s+then))+$"
+    r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting))+$"
     r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode|thing)$"
-    r"|[,;]\s*go(?:\s+go)*$|[\s.,!?;:\"'()\[\]\u2013\u2014\u2192>-]+$|^[\s,;:\"'()\[\]\u2013\u2014\u2192>=-]+",
+    r"|[,;]\s*go(?:\s+go)*$|[\s.,!?;:\"'()\[\]\u2013\u2014\u2192>-]+$|^[\s.,;:\"'()\[\]\u2013\u2014\u2192>=-]+",
     re.IGNORECASE,
 )
 # Words that are a request, not what it is for: never an activity on their own.
@@ -103,7 +103,7 @@ _EN_NOT_AN_ACTIVITY = Template(
     r"something|anything|stuff|whatever|things|smth|sth|"
     # a greeting or a sound said before the request ("alright, 45 minutes, go")
     r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|and|in|up|long|him|her|them|at\s+once|away|right\s+away|immediately|soon|"
-    r"of|for|on|with|to|one|mode|i\s+need|i\s+want|i\s+wanna|need|want)?$",
+    r"of|for|on|with|to|one|mode|lasting|i\s+need|i\s+want|i\s+wanna|need|want)?$",
     re.IGNORECASE,
 )
 _EN_REQUEST_VERB = Template(
@@ -150,7 +150,7 @@ def english_bare(text: str, span: Span) -> bool:
     rest = f"{text[: span.start]} {text[span.end :]}"
     return not re.sub(
         r"\b(?:ok(?:ay)?|please|pls|then|thanks|thank\s+you|just|maybe|about|around|let'?s\s+(?:do|say|go)|make\s+it|say|for|yes|yeah|sure|um+|uh+"
-        r"|alright|all\s+right|go|do"
+        r"|alright|all\s+right|go|do|start|begin|k"
         # a request that names no app ("set me up for an hour", "give me 30 minutes"): which app is asked
         r"|set\s+me\s+up|hook\s+me\s+up|give\s+me|put\s+me\s+down|can\s+i\s+(?:get|have)|(?:can|could|shall)\s+we\s+do)\b|[\s,.!?~]+",
         "",
@@ -164,11 +164,11 @@ _ZH_LEADING_FILLER = Template(
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|计个时|我正在|我在|正在|可以|能不能|能|我(?=[练写做看读学背弹画跑回改])|"
-    r"为期|(?:安静|认真|好好|专心|静静)地|→|->|-|"
+    r"为期|(?:安静|认真|好好|专心|静静)地|→|->|-|(?i:yyds)|冲鸭|绝绝子|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\(|\)|\s)+"
 )
 _ZH_TRAILING_FILLER = Template(
-    r"(?:@ZH_DEFAULT_NOUNS@|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|时长|时段|时间段|走起|冲|开始吧|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\(|\)|\s)+$"
+    r"(?:@ZH_DEFAULT_NOUNS@|试试|试一下|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|时长|时段|时间段|走起|冲|开始吧|左右|上下|给我|帮我|请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\(|\)|\s)+$"
 )
 # A one-character verb before the duration and its object after it read as one activity:
 # "做20分钟作业" -> "做作业", "看半小时书" -> "看书".

@@ -73,10 +73,10 @@ _ZH_BLOCK = re.compile(
 _EN_GET_DONE = re.compile(r"\bget\s+(?P<what>.+?)\s+done\b", re.IGNORECASE)
 # A length said as the time there is, not as one asked for.
 _EN_SPARE = re.compile(
-    r"\b(?:to\s+kill|to\s+spare|spare|free|left|break|until|till|before|over\s+in|(?:is|are|'s)\s+in|have|got|with|between)\b",
+    r"\b(?:to\s+kill|to\s+spare|spare|free|left|break|until|till|before|over\s+in|(?:is|are|'s|leaves|starts|opens|closes|begins|ends)\s+in|have|got|with|between)\b",
     re.IGNORECASE,
 )
-_ZH_SPARE = re.compile(r"有|剩|休息|之间|之前|以前|还有|(?<!以)后")
+_ZH_SPARE = re.compile(r"有|剩|休息|之间|之前|以前|还有|倒计时|(?<!以)后")
 # Words of a time alone ("tomorrow", "at 3pm", 明天下午): a clause of only these says when, not why.
 _EN_TIME_ONLY = re.compile(
     r"^(?:(?:tomorrow|tonight|today|later|this|next|on|at|in|the|morning|afternoon|evening|night|weekend|week"

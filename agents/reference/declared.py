@@ -55,6 +55,7 @@ class DeclaredApp:
     nouns: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # name what runs
     # regex: work of this app's kind it does not do ("division"): a message naming one starts nothing
     declines: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    unclear: dict[Language, tuple[str, ...]] = field(default_factory=dict, repr=False)  # this app's or the default's
     keywords: tuple[str, ...] = ()  # words whose typos are forgiven
     typos: dict[str, str] = field(default_factory=dict, repr=False)  # a typo -> the word meant
     activity: bool = False  # the grammar cuts an activity from a start
@@ -133,6 +134,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
         activities: dict[Language, tuple[str, ...]] = {}
         nouns: dict[Language, tuple[str, ...]] = {}
         declines: dict[Language, tuple[str, ...]] = {}
+        unclear: dict[Language, tuple[str, ...]] = {}
         keywords: list[str] = []
         typos: dict[str, str] = {}
         choice_words: dict[Language, dict[str, tuple[str, ...]]] = {}
@@ -153,6 +155,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
             activities[language] = tuple(p for p in words.get("activities") or [] if _compiles(p))
             nouns[language] = _strings(words.get("nouns"))
             declines[language] = tuple(p for p in words.get("declines") or [] if _compiles(p))
+            unclear[language] = tuple(p for p in words.get("unclear") or [] if _compiles(p))
             keywords.extend(_strings(words.get("keywords")))
             typos.update({k: v for k, v in (words.get("typos") or {}).items() if isinstance(v, str) and k})
             declared_choices = words.get("choices") or {}
@@ -179,6 +182,7 @@ def apps_from_inventory(frame: dict[str, Any]) -> list[DeclaredApp]:
                 activities=activities,
                 nouns=nouns,
                 declines=declines,
+                unclear=unclear,
                 keywords=tuple(keywords),
                 typos=typos,
                 activity=bool(grammar.get("activity")),

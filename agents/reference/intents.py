@@ -295,6 +295,13 @@ class _Grammar:
             or "(?!)",
             re.IGNORECASE,
         )
+        # Work that may be either app's ("maths"): as the whole of what a length is for, which app is asked.
+        self.unclear = {
+            language: re.compile(
+                "|".join(f"(?:{p})" for a in self.apps for p in a.unclear.get(language, ())) or "(?!)", re.IGNORECASE
+            )
+            for language in ("en", "zh")
+        }
         keywords = {k.lower() for a in self.apps for k in a.keywords}
         self.swap_keywords = _SWAP_KEYWORDS + tuple(sorted(k for k in keywords if len(k) < 8))
         self.edit_keywords = _EDIT_KEYWORDS + tuple(sorted(k for k in keywords if len(k) >= 8))
@@ -748,7 +755,7 @@ _EN_KEEP = re.compile(
     re.IGNORECASE,
 )
 _EN_KEEP_LAST = re.compile(
-    r"[,;]\s*(?:(?:but|and)\s+)?(?P<kept>(?:(?:the|my)\s+)?(?:\w+\s+)?\w+)\s+(?:stays(?:\s+on)?|keeps\s+(?:going|running)|can\s+(?:stay|keep\s+going|continue|go\s+on)"
+    r"[,;]\s*(?:(?:but|and)\s+)?(?P<kept>(?:(?:the|my)\s+)?(?:\w+\s+)?\w+)\s+(?:stays(?:\s+on)?|keeps\s+(?:going|running)|can\s+(?:stay|keep\s+(?:going|running)|continue|go\s+on)"
     r"|continues|goes\s+on)[\s.!]*$",
     re.IGNORECASE,
 )
@@ -805,7 +812,7 @@ _EN_STOP_PHRASE = (
     rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?(?:\s+one)?))?"
     rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:(?:can|could|should|may)\s+(?:be\s+)?)?(?:stop|off|end|cancel|stopped|ended|finish|finished|over)"
     rf"|(?:turn|switch|shut)\s+(?:it|that|everything|(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING})\s+off"
-    r"|never\s*mind|nevermind|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
+    r"|never\s*mind|nevermind|nvm|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
     r"|no\s+more(?:\s+@EN_NOUNS@)?|(?:i\s+)?give\s+up(?:\s+on\s+(?:the|this|my|that)\s+(?:\w+\s+)?@EN_NOUNS@)?|call\s+it\s+a\s+day"
     r"|i\s+(?:don'?t|do\s+not)\s+want\s+to\s+(?:@EN_NOUNS@|continue|keep\s+going|go\s+on|do\s+(?:this|it)(?:\s+now)?)(?:\s+any\s*more)?"
@@ -842,6 +849,7 @@ _EN_STATUS = _Template(
     r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:end|break)\b"
     rf"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:ends?|finishes|is\s+(?:over|done|up))\b"
     r"|^(?:(?:is|are)\s+)?(?:anything|something|any\s+\w+|both(?:\s+of\s+them)?|they)\s+(?:still\s+)?(?:running|on|going)\b"
+    rf"|\bwhich\s+(?:one\s+)?is\s+(?:running|on)\b|\bhow\s+far\s+along\s+is\s+(?:the|my)\s+(?:\w+\s+)?{_EN_THING}\b"
     rf"|\bhow\s+much\s+time\s+(?:is\s+)?(?:left\s+)?on\s+(?:the|my)\s+(?:\w+\s+)?{_EN_THING}\b|\bhow\s+much\s+of\s+.+\s+(?:remains?|is\s+left)\b"
     rf"|^(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+still\s+(?:running|going|on)[\s?.!]*$"
     rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
@@ -1206,6 +1214,8 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         # app is asked (two blind held-out sets agreed: never a guess at the default one).
         return _outcome(g, span.seconds, None, "en") if awaiting_duration else _which_app(g, span.seconds, "en")
     activity = english_activity(g, framed, span) if g.default is not None and g.default.activity else None
+    if span is not None and activity and not g.default_words["en"].search(text) and g.unclear["en"].fullmatch(activity):
+        return _which_app(g, span.seconds, "en")  # "let's do 15 minutes of maths": a quiz or homework?
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, EN_JOINER, "en")
@@ -1241,7 +1251,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
 
 _ZH_SEPARATORS = r"[,，。.!！?？;；、~～…\s]+"
 _ZH_STOP_LEAD = (
-    r"(?:其他|其它|别的|剩下的|好的?|好了|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|快|赶紧|赶快|只|只要|能不能|能|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天(?!不)"
+    r"(?:其他|其它|别的|剩下的|烦请|好的?|好了|好吧|嗯|哎|唉|那|那就|那我|请|帮我|把|快|赶紧|赶快|只|只要|能不能|能|麻烦你?|现在|马上|先|我|我要|我想|我们|还是|可以|你|给我|就|今天(?!不)"
     r"|全部|全都|都|所有的?|统统|一起|两个|俩)*"
 )
 # What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
@@ -1262,14 +1272,14 @@ _ZH_FILLER_CLAUSE = re.compile(
     r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|我|累了|好累|太累了|累死了|困了|晕|天哪)+$"
 )
 _ZH_STATUS = _Template(
-    r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余时间|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
+    r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在@ZH_NOUNS@还是(?:在)?@ZH_NOUNS@|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
     r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|(?:两个|俩)都还?在(?:跑|运行|进行)|开着(?:什么|啥)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 # A status asked of a day gone ("我昨天专注完成了吗？"): no status of what runs now.
 _ZH_PAST = re.compile(r"昨天|前天|上次|上回|上一?轮|上周|上个?星期|上个?月")
-_ZH_STOP_WORD = re.compile(r"停|结束|取消|终止|中止|中断|算了|放弃|不做了")
+_ZH_STOP_WORD = re.compile(r"停(?!车|电|水)|结束|取消|终止|中止|中断|算了|放弃|不做了")  # 停车: parking
 _ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
 # A question ending in 吗 that is no polite request ("这个难吗", but not "可以…五分钟吗").
 _ZH_YES_NO = re.compile(
@@ -1293,7 +1303,7 @@ _ZH_NOT_A_FOCUS = _Template(
     # a day (三点, 周一, 下周), a length judged (太长)
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
     # a time gone by and what one did then ("上大学时我都是专注50分钟一轮", "以前我…")
-    r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|上一?轮|太(?:难|简单|容易)"
+    r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|上一?轮|太(?:难|简单|容易)|不是要|不是想|只是问"
     r"|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|我妈|我爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头|天)(?:以|之)?后|"
@@ -1408,6 +1418,8 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     ):
         return Help(language="zh")
     activity = chinese_activity(g, framed, span) if g.default is not None and g.default.activity else None
+    if span is not None and activity and not g.default_words["zh"].search(text) and g.unclear["zh"].fullmatch(activity):
+        return _which_app(g, span.seconds, "zh")  # "做十五分钟数学": a quiz or homework?
     other = _activity_of_another(g, activity, "zh") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, ZH_JOINER, "zh")

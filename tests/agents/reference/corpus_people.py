@@ -132,7 +132,7 @@ focus on multiplication practice for 10 minutes | quiz | 600 | multiplication
 practice addition | ask
 quiz me for 2 hours | range
 practise my multiplcation for 5 min | quiz | 300 | multiplication
-drill me on sums for 4 minutes | quiz | 240 | mixed
+drill me on sums for 4 minutes | quiz | 240 | addition
 practice piano for 20 minutes | start | 1200 | practice piano
 math homework for 30 min | start | 1800 | math homework
 stop the quiz pls | stop
@@ -200,7 +200,7 @@ next week I'll do a 10 min quiz every day | help
 on monday focus 1 hour on taxes | help
 25 minutes is too long | help
 ok fine, 20 min of coding then | start | 1200 | coding
-k start 15 min | start | 900 | -
+k start 15 min | ask
 sure, quiz me on addition 5 min | quiz | 300 | addition
 alright lets do 3 minutes of times tables | quiz | 180 | multiplication
 start a pomodoro of twenty-five minutes for my thesis | start | 1500 | my thesis
@@ -216,7 +216,7 @@ multiplication 5 min | quiz | 300 | multiplication
 times tables, 10 minutes | quiz | 600 | multiplication
 addition for 3 min | quiz | 180 | addition
 do subtraction for five minutes | quiz | 300 | subtraction
-10 min of sums | quiz | 600 | mixed
+10 min of sums | quiz | 600 | addition
 a quick 2 minute math quiz | quiz | 120 | mixed
 quiz on minus for 4 mins | quiz | 240 | subtraction
 test my multiplication for 6 minutes | quiz | 360 | multiplication
@@ -224,7 +224,7 @@ arithmetic practice, half an hour | quiz | 1800 | mixed
 quiz me 5 min | quiz | 300 | mixed
 practice adding for 5 minutes | quiz | 300 | addition
 study multiplication for 20 min | start | 1200 | study multiplication
-math for 30 minutes | start | 1800 | math
+math for 30 minutes | ask
 tmrw focus 1h on chem | help
 l8r lets do a 20 min quiz | help
 tonite 45 mins of reading | help
@@ -364,8 +364,8 @@ fokus 10 min | start | 600 | -
 focsu for 45 minutes | start | 2700 | -
 grind physics for 40 | ask
 study bio for 30 | ask
-okay lets do this. 35 mins, no distractions | start | 2100 | -
-alright lets go. 40 minutes, phone away | start | 2400 | -
+okay lets do this. 35 mins, no distractions | ask
+alright lets go. 40 minutes, phone away | ask
 15 more minutes of revising | start | 900 | revising
 10 more minutes of reading please | start | 600 | reading
 i give up on the quiz, end it | stop
@@ -465,14 +465,14 @@ end the quiz, leave my timer alone | stop
 stop the timer, quiz keeps going | stop
 kill the quiz but not the focus | stop
 test me on adding numbers for 5 minutes | quiz | 300 | addition
-quiz me ten minutes, just sums | quiz | 600 | mixed
+quiz me ten minutes, just sums | quiz | 600 | addition
 times tables 5 min | quiz | 300 | multiplication
 5 minutes of taking away | quiz | 300 | subtraction
 plus and minus practice for 6 min | quiz | 360 | mixed
 give me 8 minutes of adding | quiz | 480 | addition
 test me on taking away for 4 min | quiz | 240 | subtraction
 3 min of multiplying numbers | quiz | 180 | multiplication
-focus 20 min on sums | quiz | 1200 | mixed
+focus 20 min on sums | quiz | 1200 | addition
 focus 10 min on times tables | quiz | 600 | multiplication
 haha my cat walked on the keyboard | help
 lol ok | help
@@ -525,7 +525,7 @@ so tired lol, start 20 min focus | start | 1200 | -
 presentation due friday, set a 90 min timer for the slides | start | 5400 | slides
 30 min focus please - thank you! | start | 1800 | -
 go for 20 minutes | ask
-ok let's go, 50 min | start | 3000 | -
+ok let's go, 50 min | ask
 let's do 1 hour | ask
 do 45 min please | ask
 stop the focus please, my boss is calling | stop
@@ -537,7 +537,7 @@ finish the timer early please | stop
 i'm done with the timer, end it | stop
 quiz me on plus for 3 minutes | quiz | 180 | addition
 minus practice 4 min | quiz | 240 | subtraction
-do sums for 6 minutes | quiz | 360 | mixed
+do sums for 6 minutes | quiz | 360 | addition
 multiplying practice 5 min | quiz | 300 | multiplication
 focus 15 min on adding | quiz | 900 | addition
 focus 20 minutes on times tables and spelling | help

@@ -59,7 +59,7 @@ practice piano for 20 minutes | start | 1200 | practice piano
 let's meditate for five minutes | start | 300 | meditate
 let's read for twenty minutes | start | 1200 | read
 let's focus for half an hour | start | 1800 | -
-let's do half an hour of math | start | 1800 | math
+let's do half an hour of math | ask
 I'll study for an hour and a half | start | 5400 | study
 I'm going to write for 90 minutes | start | 5400 | write
 I'm gonna read for 15 minutes | start | 900 | read
