@@ -490,6 +490,11 @@ def test_the_page_shows_an_apps_own_words_in_its_language(tmp_path, settings):
             lambda p: p["languages"]["en"].update(declines=["(division"]),
             "languages/en/declines/0: missing ), unterminated subpattern at position 0",
         ),
+        # ... and so is the work it calls unclear between it and the default app (decision 0069).
+        (
+            lambda p: p["languages"]["zh-hans"].update(unclear=["数学("]),
+            "languages/zh-hans/unclear/0: missing ), unterminated subpattern at position 2",
+        ),
     ],
 )
 def test_phrasings_beside_a_manifest_are_read_and_checked(change, expected, tmp_path):

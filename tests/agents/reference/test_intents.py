@@ -421,6 +421,33 @@ def test_a_kind_no_app_does_starts_nothing(text):
 @pytest.mark.parametrize(
     ("text", "seconds"),
     [
+        ("let's do 15 minutes of maths", 900),
+        ("math for 30 minutes", 1800),
+        ("做十五分钟数学", 900),
+        ("来半小时数学", 1800),
+    ],
+)
+def test_work_an_app_calls_unclear_asks_which_app(text, seconds):
+    """Decision 0069: the quiz declares "maths" / 数学 ``unclear`` between it and the focus (careful people
+    read "15 minutes of maths" both ways), so said alone it asks which app, for the length said."""
+    intent = parse_intent(text)
+    assert isinstance(intent, Help) and intent.topic == "which_app", (text, intent)
+    assert intent.duration_seconds == seconds
+
+
+@pytest.mark.parametrize(
+    ("text", "activity"),
+    [("focus 30 min on math", "math"), ("专注30分钟做数学", "做数学"), ("30 min of math homework", "math homework")],
+)
+def test_unclear_work_with_the_default_app_named_or_more_said_is_a_focus(text, activity):
+    """The default app named, or more said than the unclear work alone, is a focus as before."""
+    intent = parse_intent(text)
+    assert isinstance(intent, StartFocus) and intent.activity == activity, (text, intent)
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
         ("focus for 1h30", 5400),
         ("focus 1 hour 30", 5400),
         ("focus 1h 45", 6300),
