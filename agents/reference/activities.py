@@ -89,6 +89,7 @@ _EN_ACTIVITY_EDGES = Template(
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
     r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)"
     r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting))+$"
+    r"|^(?:quiet|peace|silence)\s+(?:time\s+)?for\s+|^(?:straight|full)[,\s]+"
     r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode|thing)$"
     r"|[,;]\s*go(?:\s+go)*$|[\s.,!?;:\"'()\[\]\u2013\u2014\u2192>-]+$|^[\s.,;:\"'()\[\]\u2013\u2014\u2192>=-]+",
@@ -100,7 +101,7 @@ _EN_NOT_AN_ACTIVITY = Template(
     r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|sprint|block|more|another|just|ok|okay|"
     r"fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|pls|plz|go|starting(?:\s+now)?|right\s+now|"
     # a placeholder, no activity said ("start something for 20 minutes")
-    r"something|anything|stuff|whatever|things|smth|sth|"
+    r"(?:something|anything|stuff|whatever|things|smth|sth)(?:\s+up)?|straight|full|"
     # a greeting or a sound said before the request ("alright, 45 minutes, go")
     r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|and|in|up|long|him|her|them|at\s+once|away|right\s+away|immediately|soon|"
     r"of|for|on|with|to|one|mode|lasting|i\s+need|i\s+want|i\s+wanna|need|want)?$",
@@ -160,7 +161,7 @@ def english_bare(text: str, span: Span) -> bool:
 
 
 _ZH_LEADING_FILLER = Template(
-    r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦[你您]?|你|您|时长|时段|时间段|时间[是为]?|搞一?个|整一?个|弄一?个|来一发|一发|调到|调成|设成|我要|我想要|我想|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
+    r"^(?:请|帮我|帮忙|帮(?:他|她|孩子)|给(?:他|她|孩子)|给我|麻烦[你您]?|你|您|时长|时段|时间段|时间[是为]?|搞一?个|整一?个|弄一?个|来一发|一发|调到|调成|设成|我要|我想要|我想|我需要|需要|我准备|我打算|我来|我得|我先|让我|咱们|我们|打算|计划|现在|马上|开始|另外|再|又|快点?|"
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|计个时|我正在|我在|正在|可以|能不能|能|我(?=[练写做看读学背弹画跑回改])|"
@@ -185,7 +186,7 @@ def _strip_zh(g: Splicer, segment: str) -> str:
 
 # English request words in a Chinese message ("<noun> 25 min on 数学", "start 25分钟 for 写作业").
 _ZH_ENGLISH_FILLER = Template(
-    r"^(?:(?:please|pls|start|begin|let'?s|a|an|the|@EN_DEFAULT_NOUNS@|session|round|on|for|of|doing|about|to|now)(?![A-Za-z])[\s,:]*)+",
+    r"^(?:(?:ok(?:ay)?|please|pls|start|begin|let'?s|a|an|the|@EN_DEFAULT_NOUNS@|session|round|on|for|of|doing|about|to|now)(?![A-Za-z])[\s,:]*)+",
     re.IGNORECASE,
 )
 _ZH_ENGLISH_TRAILING = Template(

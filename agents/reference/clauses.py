@@ -238,8 +238,9 @@ def _zh_activity(clause: str, someone: bool) -> tuple[int, str] | None:
     if _ZH_TIME_WORD.search(clause):
         return None
     body = _ZH_SOMEONE.sub("", clause) if someone else clause
-    if body.startswith("我") and _ZH_WORK_DOING.match(body[1:]):
-        body = body[1:]  # "我练琴": what the person does
+    mine = re.match(r"我(?:先|要|得|想|正在|在)?", body)
+    if mine and _ZH_WORK_DOING.match(body[mine.end() :]):
+        body = body[mine.end() :]  # "我练琴", "我先改卷子": what the person does
     # "上夜班要补护理记录": what is to be done after why, when the clause opens with the why
     doing = None if _ZH_WORK_DOING.match(body) else (_ZH_DOING.match(body) or _ZH_DOING_AFTER.search(body))
     act = re.sub(r"(?:了|啦|呢|啊+|呀|吧)+$", "", doing.group("act") if doing else body)

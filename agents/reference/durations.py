@@ -114,7 +114,7 @@ _EN_DURATION = re.compile(
     rf"|\b(?P<word>{EN_WORD_NUMBER})(?P<word_half>\s+and\s+a\s+half)?[\s-]+(?P<wunit>seconds?|secs?|minutes?|mins?|hours?|hrs?|ours|days?)\b"
     # A fraction of a unit: "1/2 hour", "3/4 of an hour".
     r"|(?<![\d/])(?:(?P<fw>\d{1,2})\s+)?(?P<fn>[1-9])\s*/\s*(?P<fd>[1-9])\s*(?:of\s+)?(?:an?\s+)?(?P<funit>hours?|hrs?|h|minutes?|mins?)\b"
-    r")(?P<and_half>\s+and\s+a\s+half\b)?(?P<and_quarter>\s+and\s+a\s+quarter\b)?",
+    r")(?P<and_half>\s+and\s+(?:a\s+)?half\b)?(?P<and_quarter>\s+and\s+a\s+quarter\b)?",
     re.IGNORECASE,
 )
 EN_JOINER = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)

@@ -72,7 +72,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -486,7 +486,12 @@ def _forgive_typos(g: _Grammar, text: str) -> str:
     text = re.sub(r"\bstil\b", "still", text, flags=re.IGNORECASE)  # not a keyword: "till" is one edit away
     text = re.sub(r"(?<=[\d零〇一二两三四五六七八九十半])\s*分中", "分钟", text)  # a homophone typed for 分钟
     # What the apps declare as typed by mistake (a pinyin homophone: "专住" for "专注").
-    return g.typo_pattern.sub(lambda match: g.typos[match.group(0)], text) if g.typo_pattern else text
+    return g.typo_pattern.sub(_typo_fixed(g), text) if g.typo_pattern else text
+
+
+def _typo_fixed(g: _Grammar) -> Callable[[re.Match[str]], str]:
+    """The word meant for a typo; a symbol ("🍅") stands apart from what it touches ("🍅25min")."""
+    return lambda match: g.typos[match.group(0)] if match.group(0).isalnum() else f" {g.typos[match.group(0)]} "
 
 
 def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_duration: bool = False) -> Intent:
@@ -496,7 +501,7 @@ def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_durati
     g = _grammar(apps)
     language = detect_language(text)
     # NFKC folds full-width digits and punctuation ("２５分钟", "！") into their ASCII forms.
-    written = _tidy(unicodedata.normalize("NFKC", text).strip())
+    written = _tidy(unicodedata.normalize("NFKC", text).strip(), keep=g.typos)
     read = traditional.simplified(written)  # "專注25分鐘" is "专注25分钟"
     normalized = _forgive_typos(g, read)
     # "topic is X, 20 minutes": the label's value stands where it was (a Chinese label is cut with the activity)
@@ -636,8 +641,9 @@ def _with_context(g: _Grammar, text: str, language: Language, intent: Intent) ->
 _LIST_MARKER = re.compile(r"^(?:[-*•·>]+\s*)?(?:\[\s*[xX✓ ]?\s*\]\s*)?")
 
 
-def _tidy(text: str) -> str:
-    kept = "".join(" " if unicodedata.category(c) in ("So", "Cs", "Co") else c for c in text)
+def _tidy(text: str, keep: Collection[str] = ()) -> str:
+    """``text`` without emoji and list markers, but for the symbols an app declares as its words ("🍅")."""
+    kept = "".join(" " if unicodedata.category(c) in ("So", "Cs", "Co") and c not in keep else c for c in text)
     kept = kept.replace("\ufe0f", "").replace("\u200d", "")
     return re.sub(r"\s{2,}", " ", _LIST_MARKER.sub("", kept.strip())).strip()
 
@@ -838,10 +844,11 @@ _EN_STATUS = _Template(
     r"|\bhow\s+long\s+(?:till|til|'til|until|before)\s+(?:it|this|the|my|i'?m|i\s+am|i'?ll|i\s+can|we)\b"
     r"|^(?:what'?s\s+the\s+)?status\b|^(?:quick\s+)?time\s+check\b|\bhow\s+far\s+(?:along\s+)?(?:am\s+i|are\s+we|is\s+it)\b|^(?:(?:the|my)\s+)?(?:\w+\s+)?@EN_NOUNS@\s+status\b|\bstatus\s+(?:of|on)\s+(?:the|my)\b|\bwhat(?:'s|\s+is)\s+(?:running|left|remaining|on\s+now|going\s+on)\b"
     # "is my <noun> still going", "is the reading <noun> over yet", "is it over yet"
-    rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?(?:\s+or\s+(?:not|did\s+it\s+(?:end|stop|finish)|is\s+it\s+(?:over|done)))?[\s?.!]*$"
+    rf"|\b(?:is|are)\s+(?:a|the|my|any|this|that)\s+(?:\w+\s+)?{_EN_THING}\s+(?:still\s+)?(?:running|on|going|over|done|finished|up)(?:\s+(?:yet|now))?(?:\s+or\s+(?:not|did\s+it\s+(?:end|stop|finish)|is\s+it\s+(?:over|done)))?(?:[\s.!]*$|\s*\?)"
     rf"|\bhow\s+far\s+(?:into|along\s+in(?:to)?|in(?:to)?)\s+(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING}\b"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
     r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
+    r"|^(?:time\s+)?left\s*\?+$|\bhow\s+long\s+(?:have\s+)?i(?:'ve|\s+am|'m)?\s+(?:been\s+)?@EN_NOUNS@\b|\bwhat(?:'s|\s+is)\s+on\b"
     r"|\bam\s+i\s+(?:still\s+)?(?:in\s+(?:a\s+|the\s+)?)?@EN_NOUNS@\b|\bhow\s+am\s+i\s+doing\s+(?:on|for)\s+time\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
     r"|\bwhen(?:'s|\s+does|\s+will|\s+is)\s+(?:it|this|(?:the|my)\s+@EN_NOUNS@)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
     r"|\bwhere\s+(?:are\s+we|am\s+i|is\s+it)\s+at\s+(?:with|on)\s+(?:the|my)\s+(?:\w+\s+)?@EN_NOUNS@\b"
@@ -871,7 +878,8 @@ _EN_QUESTION = re.compile(
 # Someone else opening a message: their doing, not this person's request (unless one follows: _EN_OWN_REQUEST).
 _EN_SOMEONE = (
     r"^(?:(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|friends?|mom|mum|mother|dad|father|teacher|kids?|son|daughter|classmates?"
-    r"|roommates?|wife|husband|partner|boss|coworkers?|colleagues?)|he|she|they|someone|somebody|everyone|everybody)"
+    r"|roommates?|flatmates?|housemates?|neighbou?rs?|cousins?|aunt|uncle|grandma|grandpa|niece|nephew|wife|husband|partner|boss"
+    r"|coworkers?|colleagues?)|he|she|they|someone|somebody|everyone|everybody)"
 )
 # The person's own request after someone else's need ("my daughter needs 10 min of <app's work>, start it").
 _EN_OWN_REQUEST = re.compile(
@@ -885,7 +893,7 @@ _EN_NOT_A_FOCUS = re.compile(
     r"|\bbreak\b(?<!lunch\sbreak)(?<!coffee\sbreak)|\bwait\b(?!\s+for\b)"
     # someone named doing it ("Mrs Li is doing her crossword"), a should said with no will ("I should … but meh")
     r"|^(?:(?:mr|mrs|ms|miss|dr)\.?\s+)?\w+\s+is\s+(?:doing|working|studying|reading|playing|having|taking)\b"
-    r"|\bshould\s+probably\b|\bprobably\s+should\b|\bbut\s+(?:meh|nah|eh)\b"
+    r"|\bis\s+(?:that|it|this)\s+(?:better|worse|good|ok(?:ay)?|enough|normal|healthy|too\s+\w+)\b|\bshould\s+probably\b|\bprobably\s+should\b|\bbut\s+(?:meh|nah|eh)\b"
     r"|\bin\s+(?:\d|an?\s|half|one|two|three|four|five|ten|fifteen|twenty|thirty)"  # "in 5 minutes": later, not now
     r"|\bfrom\s+now\b|\bsoon\b"
     r"|^i\s+(?!need\b)\w+ed\b"  # "I studied for an hour" (but "I need")
@@ -911,7 +919,7 @@ _EN_NOT_A_FOCUS = re.compile(
     r"|\d\s*/\s*\d+(?!\s*(?:of\s+)?(?:an?\s+)?(?:hours?|hrs?|h|minutes?|mins?)\b)|\b\d+\s+out\s+of\s+\d+|\b\d+\s+(?:right|wrong|correct)\b"
     r"|^say\s+(?:i|we)\b|\bwhat\s+if\b|\bthen\s+what\b"
     # another verb on what runs: it is no start (pause, reset, extend, "add 5 more minutes")
-    r"|\b(?:pause[sd]?|pausing|resume|reset|restart|extend|lengthen|shorten|prolong)\b|\b(?:add|give\s+me)\s+(?:\S+\s+)?more\b|\bby\s+\d"
+    r"|\b(?<!my\s)(?<!the\s)(?<!your\s)(?<!a\s)(?:pause[sd]?|pausing|resume|reset|restart|extend|lengthen|shorten|prolong)\b|\b(?:add|give\s+me)\s+(?:\S+\s+)?more\b|\bby\s+\d"
     # rounds over again ("2 x 25 min", "x2", "twice"): one start would be a part of it, a guess
     r"|\b\d+\s*x\b|\bx\s*\d+\b|\b(?:twice|thrice|\d+\s+(?:rounds|sessions)|every|each|per)\b"
     # a liking said, no request ("I love focusing")
@@ -1002,8 +1010,10 @@ def _only_its_work(g: _Grammar, app: DeclaredApp, activity: str, language: Langu
     work = g.activities[app.app_id][language]
     if work.fullmatch(activity):
         return True
-    rest = g.nouns[app.app_id].sub(" ", work.sub(" ", activity)) if work.search(activity) else activity
-    return not _ARTICLE.sub(" ", rest).strip(" ,")
+    if "start" not in app.tools or not work.search(activity):
+        return False
+    rest = g.nouns[app.app_id].sub(" ", work.sub(" ", activity))
+    return not (_ZH_WORK_LEFT.sub("", rest) if language == "zh" else _ARTICLE.sub(" ", rest).strip(" ,"))
 
 
 # Two things joined ("times tables and spelling", 背单词和做加法): an app's start only when its words read both.
@@ -1059,7 +1069,7 @@ _STUDY = re.compile(
     r"\b(?:stud(?:y|ying|ied)|learn(?:ing)?|revis(?:e|ing|ion)|review(?:ing)?|homework|notes?|exam|lesson|class|chapter)\b"
     # a test of one's own ("my multiplication test"), not one asked for ("an arithmetic test of 30 minutes")
     r"|\b(?:my|our|his|her|their|for|tomorrow'?s|friday'?s)\s+(?:\w+\s+){0,2}tests?\b"
-    r"|作业|功课|复习|预习|背|学习|考试|课|笔记|讲义|试卷",
+    r"|作业|功课|复习|预习|背|学习|(?:我的|明天的?|下周的?|准备|为了)[^，,。]{0,6}考试|考试(?:复习|准备)|课|笔记|讲义|试卷",
     re.IGNORECASE,
 )
 
@@ -1122,7 +1132,7 @@ _EN_GO = re.compile(
     re.IGNORECASE,
 )
 _EN_NO_DISTRACTIONS = re.compile(
-    r"[,.;!]\s*(?:(?:no|zero)\s+distractions?|phones?\s+(?:away|off|down)|let'?s\s+go)(?=\s*(?:[,.!;]|$))",
+    r"[,.;!]\s*(?:(?:no|zero)\s+distractions?|phones?\s+(?:away|off|down)|let'?s\s+go)(?:\s+(?:please|pls))?(?=\s*(?:[,.!;]|$))",
     re.IGNORECASE,
 )
 # "20 more minutes of studying": a length, said as more of it (not "add 5 more minutes": another verb).
@@ -1144,8 +1154,13 @@ def _en_stop_after_why(g: _Grammar, text: str) -> str | None:
     clauses = _clauses(text, _EN_SEPARATORS)
     if len(clauses) < 2 or english_durations(text):
         return None
-    if re.search(r"\b(?:don'?t|do\s+not|not|never|no|if|keep|should|would)\b", text, re.IGNORECASE):
-        return None
+    if re.search(
+        r"\b(?:don'?t|do\s+not|not|never|no|if|keep|should|would|was\s+(?:going\s+to|gonna|about\s+to)|wanted\s+to"
+        r"|thinking\s+(?:of|about))\b",
+        text,
+        re.IGNORECASE,
+    ):
+        return None  # a doubt or a plan dropped ("I was going to start a focus… never mind"): no stop
     stop = g(_EN_STOP_CLAUSE)
     return next((c for c in (clauses[-1], clauses[0], *clauses[1:-1]) if stop.fullmatch(c)), None)
 
@@ -1264,7 +1279,7 @@ _ZH_STOP_CORE = (
 )
 _ZH_STOP_CLAUSE = _Template(
     # the thing may come first ("<noun>不做了", "把<noun>关了") or after ("结束阅读<noun>", "停止<noun>")
-    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:那个|这个)?\s*(?:也|都|就|先|可以|提前|就先|先提前)?\s*我?\s*(?:提前|先)?"
+    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:题|作业|功课)?\s*(?:那个|这个)?\s*(?:也|都|就|先|可以|提前|就先|先提前)?\s*我?\s*(?:提前|先)?"
     rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
@@ -1272,7 +1287,7 @@ _ZH_FILLER_CLAUSE = re.compile(
     r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|我|累了|好累|太累了|累死了|困了|晕|天哪)+$"
 )
 _ZH_STATUS = _Template(
-    r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在@ZH_NOUNS@还是(?:在)?@ZH_NOUNS@|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
+    r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
     r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|(?:两个|俩)都还?在(?:跑|运行|进行)|开着(?:什么|啥)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
@@ -1280,7 +1295,7 @@ _ZH_STATUS = _Template(
 # A status asked of a day gone ("我昨天专注完成了吗？"): no status of what runs now.
 _ZH_PAST = re.compile(r"昨天|前天|上次|上回|上一?轮|上周|上个?星期|上个?月")
 _ZH_STOP_WORD = re.compile(r"停(?!车|电|水)|结束|取消|终止|中止|中断|算了|放弃|不做了")  # 停车: parking
-_ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥")
+_ZH_QUESTION = re.compile(r"什么|为什么|怎么|怎样|如何|多久|多长|多少|是不是|是否|哪|啥|干嘛")
 # A question ending in 吗 that is no polite request ("这个难吗", but not "可以…五分钟吗").
 _ZH_YES_NO = re.compile(
     r"^(?![你您]?(?:可以|可不可以|能不能|能|请|帮我|麻烦|给我|来)).*(?<!好|以|行|能)吗[?？。!！\s]*$"
@@ -1352,7 +1367,9 @@ def _zh_stop_after_why(g: _Grammar, text: str) -> str | None:
     for said, why in ((parts[-1], parts[:-1]), (parts[0], parts[1:])):
         why_said = "".join(why).replace("不好意思", "")  # "sorry" is no negation
         asked = re.sub(r"^(?:能不能|可不可以|能|可以)(.+?)吗$", r"\1", said)  # "能帮我停一下测验吗": a request
-        if stop.fullmatch(asked) and not re.search(r"不|别|没|如果|要是|假如|的话|继续|保留|留着|[?？吗]", why_said):
+        if stop.fullmatch(asked) and not re.search(
+            r"不|别|没|如果|要是|假如|的话|继续|保留|留着|再说|等会|待会|回头|[?？吗]", why_said
+        ):
             return said
     return None
 
