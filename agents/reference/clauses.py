@@ -46,7 +46,7 @@ _EN_SPLIT = re.compile(
     re.IGNORECASE,
 )
 # Chinese clauses: punctuation, or a space between two Chinese characters ("明天考试 开个一小时专注").
-_ZH_PUNCTUATION = re.compile(r"\s*(?:[,，。!！?？;；~～…\n]|\.(?!\d))+\s*")
+_ZH_PUNCTUATION = re.compile(r"\s*(?:[,，。!！?？;；~～…：\n]|\.(?!\d))+\s*")
 _ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 
 # A clause that asks for a start: a start verb, a polite frame, "go", the default app's words.
@@ -141,7 +141,9 @@ _EN_FEELING = re.compile(
     r"|anxious|nervous|sad|happy|excited|ready|behind)\b",
     re.IGNORECASE,
 )
-_EN_TAIL = re.compile(r"(?:\s+(?:rn|fr|tbh|ngl|lol|now|today|please|pls|right\s+now|atm|done))+$", re.IGNORECASE)
+_EN_TAIL = re.compile(
+    r"(?:\s+(?:rn|fr|tbh|ngl|lol|now|today|please|pls|right\s+now|atm|done|session|block|sprint))+$", re.IGNORECASE
+)
 _EN_ARTICLE = re.compile(r"^(?:the|a|an|some|just)\s+", re.IGNORECASE)
 _EN_STATEMENT = re.compile(
     r"\b(?:i|we|you|he|she|they|it|is|are|was|were|am|have|has|had|got|been|my\s+\w+\s+is)\b", re.IGNORECASE
@@ -205,9 +207,16 @@ def opens_with_work(clause: str) -> bool:
     return bool(_ZH_WORK_DOING.match(clause))
 
 
+# Why, in a clause of its own ("Reason: the ATPL exam", "because my head is all over the place", 因为…): not
+# what the request is for.
+_REASON = re.compile(r"^(?:reason\s*[:=\-]|because\b|cause\b|cuz\b|since\b|因为|由于|不然|否则)", re.IGNORECASE)
+
+
 def _activity(clause: str, language: str, someone: bool) -> tuple[int, str] | None:
     """What a clause of its own says the request is for, with its rank (a label first, then what the
     person does, then what someone the request is for does, then a clause that is only an activity)."""
+    if _REASON.match(clause):
+        return None
     label = (_ZH_LABEL if language == "zh" else _EN_LABEL).match(clause)
     if label:
         value = label.group("act").strip(" .!。！")
@@ -231,7 +240,8 @@ def _activity(clause: str, language: str, someone: bool) -> tuple[int, str] | No
     if _EN_FEELING.search(clause):
         return None
     act = _EN_TAIL.sub("", _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", clause))).strip(" .!")
-    return (3, act) if 1 <= len(act.split()) <= 4 and not _EN_STATEMENT.search(act) else None
+    longest = 6 if re.match(r"\w+ing\b", act) else 4  # "practicing the skip in level 3", "helping with her worksheet"
+    return (3, act) if 1 <= len(act.split()) <= longest and not _EN_STATEMENT.search(act) else None
 
 
 def _zh_activity(clause: str, someone: bool) -> tuple[int, str] | None:

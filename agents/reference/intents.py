@@ -479,11 +479,27 @@ def _contraction(match: re.Match[str]) -> str:
     return _APOSTROPHES[match.group(0).lower()]
 
 
+# Words spelt as they sound, too far from the keyword for an edit ("haf an our", "twenty minits", "stp").
+_HEARD = tuple(
+    (re.compile(pattern, re.IGNORECASE), meant)
+    for pattern, meant in (
+        (r"\bhaf\s+an\s+(?:h?our)\b", "half an hour"),
+        (r"\bminits?\b|\bminuts?\b", "minutes"),
+        (r"\bplees\b|\bpleez\b", "please"),
+        (r"\bstp\b", "stop"),
+        (r"\bhw(?=\s+(?:long|much|many|far)\b)", "how"),  # "hw long til break" ("chem hw" is homework)
+        (r"\bstat(?=\s+(?:a|an|the|my)\b)", "start"),
+    )
+)
+
+
 def _forgive_typos(g: _Grammar, text: str) -> str:
     text = re.sub(r"[A-Za-z]+", lambda match: _keyword_for(g, match), text)
     text = _BARE_CONTRACTIONS.sub(_contraction, text)
     text = re.sub(r"\br(?=\s+you\b)", "are", text, flags=re.IGNORECASE)  # "r u still timing me"
     text = re.sub(r"\bstil\b", "still", text, flags=re.IGNORECASE)  # not a keyword: "till" is one edit away
+    for heard, meant in _HEARD:
+        text = heard.sub(meant, text)
     text = re.sub(r"(?<=[\d零〇一二两三四五六七八九十半])\s*分中", "分钟", text)  # a homophone typed for 分钟
     # What the apps declare as typed by mistake (a pinyin homophone: "专住" for "专注").
     return g.typo_pattern.sub(_typo_fixed(g), text) if g.typo_pattern else text
@@ -525,6 +541,11 @@ _EN_POLITE_IF = re.compile(
     r"|(?:at\s+all\s+)?possible|you\s+can|you\s+could|you\s+would|you\s+will|you\s+please|that'?s\s+(?:ok(?:ay)?|alright|fine))\b",
     re.IGNORECASE,
 )
+# Singlish: "can start a 30 min focus or not?", "… lah": a polite request, no negation.
+_EN_SINGLISH = re.compile(r"[\s,]+(?:can\s+)?or\s+not\s*\??\s*$|[\s,]+(?:lah|leh|lor|hor)\b", re.IGNORECASE)
+_EN_GRATEFUL = re.compile(
+    r"\bi(?:\s+would|'d)\s+(?:be\s+(?:very\s+|most\s+)?grateful|appreciate\s+it)\b", re.IGNORECASE
+)
 _ZH_POLITE_IF = re.compile(r"(?:如果|要是)?(?:可以|方便|不麻烦)的话")
 
 
@@ -553,6 +574,8 @@ def _as_meant(text: str, language: Language) -> str:
     replaced by its correction."""
     text = (_ZH_COURTESY if language == "zh" else _EN_COURTESY).sub(" ", text).strip()
     text = (_ZH_POLITE_IF if language == "zh" else _EN_POLITE_IF).sub(" ", text)
+    if language == "en":
+        text = _EN_SINGLISH.sub(" ", _EN_GRATEFUL.sub(" ", text)).strip()
     text = (_ZH_NO_LABEL if language == "zh" else _EN_NO_LABEL).sub(" ", text)
     spans = (chinese_durations(text) or english_durations(text)) if language == "zh" else english_durations(text)
     if len(spans) < 2 or re.search(r"[?？吗呢]", text):
@@ -633,8 +656,16 @@ def _with_context(g: _Grammar, text: str, language: Language, intent: Intent) ->
     # the request's own activity, unless it is only the default app's words and another clause says what
     # for ("deep work block 90 mins, code review": a 50 minute "deep work session" alone is deep work)
     own = alt.activity if not (alt.activity and g.default_words[language].fullmatch(alt.activity)) else None
+    if own and reduced.activity and _before_its_length(own, reduced.core, language):
+        own = None  # "烦请开启两小时专注，用于审阅招标文件": request words before the length, the work said apart
     activity = own or reduced.activity or alt.activity or kept
     return Start(alt.app_id, alt.duration_seconds, _clip(activity) if default.activity else None, language)
+
+
+def _before_its_length(activity: str, core: str, language: Language) -> bool:
+    spans = (chinese_durations(core) or english_durations(core)) if language == "zh" else english_durations(core)
+    position = core.find(activity)
+    return bool(spans) and 0 <= position < spans[0].start
 
 
 # Emoji and other symbols, and a list's or a checklist's marker, are no part of a request ("- [ ] reading").
@@ -803,7 +834,7 @@ def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.P
 
 _EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s*[\u2013\u2014]\s*|\s+(?:and|so|just)\s+"
 _EN_POLITE = (
-    r"(?:(?:ok(?:ay)?|hey|please|pls|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh|just)\s+"
+    r"(?:(?:ok(?:ay)?|hey|please|pls|kindly|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh|just)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna|\s+wish)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|lemme\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
@@ -815,7 +846,7 @@ _EN_STOP_PHRASE = (
     _EN_POLITE + r"(?:" + _EN_STOP_VERB + r"(?:\s+(?:the|my|this|current|that|our))?(?:\s+(?:current|running))?"
     # what is stopped: it, everything, or a thing by name ("the <noun>", "my <noun> session", "the math <noun>")
     r"(?:\s+(?:it|now|everything|all(?:\s+of\s+(?:it|them))?|both(?:\s+of\s+them)?"
-    rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?(?:\s+one)?))?"
+    rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?(?:\s+(?:one|thing|period|block|sprint|mode))?))?"
     rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:(?:can|could|should|may)\s+(?:be\s+)?)?(?:stop|off|end|cancel|stopped|ended|finish|finished|over)"
     rf"|(?:turn|switch|shut)\s+(?:it|that|everything|(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING})\s+off"
     r"|never\s*mind|nevermind|nvm|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
@@ -848,12 +879,13 @@ _EN_STATUS = _Template(
     rf"|\bhow\s+far\s+(?:into|along\s+in(?:to)?|in(?:to)?)\s+(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING}\b"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
     r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
-    r"|^(?:time\s+)?left\s*\?+$|\bhow\s+long\s+(?:have\s+)?i(?:'ve|\s+am|'m)?\s+(?:been\s+)?@EN_NOUNS@\b|\bwhat(?:'s|\s+is)\s+on\b"
+    r"|^(?:time\s+)?left\s*\?+$|^(?:are\s+(?:you|we)\s+|am\s+i\s+)?still\s+@EN_NOUNS@\b|\bhow\s+much\s+time\s+(?:remains|is\s+left)\b"
+    rf"|\bwhat'?s\s+the\s+(?:\w+\s+)?{_EN_THING}\s+at\b|\bis\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?{_EN_THING}\s+(?:going|running|on)\b|\bhow\s+long\s+(?:have\s+)?i(?:'ve|\s+am|'m)?\s+(?:been\s+)?@EN_NOUNS@\b|\bwhat(?:'s|\s+is)\s+on\b"
     r"|\bam\s+i\s+(?:still\s+)?(?:in\s+(?:a\s+|the\s+)?)?@EN_NOUNS@\b|\bhow\s+am\s+i\s+doing\s+(?:on|for)\s+time\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
     r"|\bwhen(?:'s|\s+does|\s+will|\s+is)\s+(?:it|this|(?:the|my)\s+@EN_NOUNS@)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
     r"|\bwhere\s+(?:are\s+we|am\s+i|is\s+it)\s+at\s+(?:with|on)\s+(?:the|my)\s+(?:\w+\s+)?@EN_NOUNS@\b"
     r"|\bhow\s+long\s+(?:has\s+it\s+been|have\s+(?:i|we)\s+been\s+(?:going|at\s+it|@EN_NOUNS@))\b"
-    r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:end|break)\b"
+    r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|til|'til|before)\s+(?:the\s+|my\s+)?(?:end|break)\b"
     rf"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:ends?|finishes|is\s+(?:over|done|up))\b"
     r"|^(?:(?:is|are)\s+)?(?:anything|something|any\s+\w+|both(?:\s+of\s+them)?|they)\s+(?:still\s+)?(?:running|on|going)\b"
     rf"|\bwhich\s+(?:one\s+)?is\s+(?:running|on)\b|\bhow\s+far\s+along\s+is\s+(?:the|my)\s+(?:\w+\s+)?{_EN_THING}\b"
@@ -870,7 +902,7 @@ _EN_STOP_WORD = re.compile(
 _EN_QUESTION = re.compile(
     r"^(?:(?:lol|lmao|haha+|omg|wait|hmm+|um+|uh+)[\s,!.]+)?(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b"
     # a modal whose subject is not "you", "we" or "I" asks about something: "can it be an hour long?"
-    r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i)\b)"
+    r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i|start|begin|set|help\s+me|give\s+me)\b)"
     # (but "can my son do a 3 minute quiz" asks for one, for him)
     r"(?!(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|kids?|child|boy|girl)\s+(?:do|have|try|take|get)\s+(?:a|an|the|some)\b)\w",
     re.IGNORECASE,
@@ -911,7 +943,7 @@ _EN_NOT_A_FOCUS = re.compile(
     # after something else ("after lunch start a 30 min focus"): later, not now
     r"|\bafter\s+(?!that\b)(?:lunch|dinner|breakfast|school|class|work|practice|the\s+\w+|my\s+\w+|i\b|we\b)"
     # a statement about a thing, no request: "<noun> sounds like a pasta", "<noun> is hard"
-    r"|^(?:(?:lol|haha+|lmao|omg|ok|so|wow)\s+)?(?:(?:the|a|my)\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
+    r"|^(?:(?:lol|haha+|lmao|omg|ok|so|wow)\s+)?(?:(?:the|a|my)\s+)?(?:\w+\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
     # someone else's doing ("my brother is doing…", "she wants…"), done already, a score reported
     r"|" + _EN_SOMEONE + r"\b"
     r"|^(?:just\s+|already\s+)?(?!need\b|speed\b)[a-z]+ed\s+(?:a|an|the|my|for|\d)|\b(?:already|finished|completed)\b"
@@ -1111,6 +1143,17 @@ _EN_SEQUENCE = re.compile(r"\bthen\s+\w|\b(?:after\s+that|afterwards|followed\s+
 _ZH_SEQUENCE = re.compile(r"然后|接着|之后再|完了再|再去|先[^，,。]+[，,。\s]+再")
 
 
+def _sequence(g: _Grammar, text: str, sequence: re.Pattern[str]) -> bool:
+    """One app's start after another, or after a length ("25 min reading then times tables"): two requests.
+    What follows that names no app nor length is what the person does next ("focus 20min then I pick up
+    the kids"): no second request."""
+    then = sequence.search(text)
+    if then is None:
+        return False
+    after = text[then.start() :]
+    return bool(g.guard.search(after) or chinese_durations(after) or english_durations(after))
+
+
 def _two_apps_joined(g: _Grammar, app: DeclaredApp, text: str, language: Language) -> bool:
     """The default app's words and another app's joined ("quiz 5 min and focus"): two requests, not one;
     a joiner inside the other app's own words ("addition and subtraction") is no second request."""
@@ -1191,7 +1234,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     talk = _small_talk(text, "en", _EN_HELP, _EN_GREETING, _EN_THANKS)
     if talk is not None:
         return talk
-    if _EN_SEQUENCE.search(text):
+    if _sequence(g, text, _EN_SEQUENCE):
         return Help(language="en")
     named = _named(g, text, ("en",))
     if named is not None and "start" not in named.tools:
@@ -1280,7 +1323,7 @@ _ZH_STOP_CORE = (
 _ZH_STOP_CLAUSE = _Template(
     # the thing may come first ("<noun>不做了", "把<noun>关了") or after ("结束阅读<noun>", "停止<noun>")
     rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:题|作业|功课)?\s*(?:那个|这个)?\s*(?:也|都|就|先|可以|提前|就先|先提前)?\s*我?\s*(?:提前|先)?"
-    rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}|所有的?|全部|一切)?"
+    rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}(?:时段|模式|时间)?|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
 _ZH_FILLER_CLAUSE = re.compile(
@@ -1319,13 +1362,13 @@ _ZH_NOT_A_FOCUS = _Template(
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
     # a time gone by and what one did then ("上大学时我都是专注50分钟一轮", "以前我…")
     r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|上一?轮|太(?:难|简单|容易)|不是要|不是想|只是问"
-    r"|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|我妈|我爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
+    r"|@ZH_NOUNS@是(?!不是)|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|我妈|我爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头|天)(?:以|之)?后|"
     # someone else's doing, done already, a score, another verb on what runs, rounds over again, a liking
     + _ZH_SOMEONE
     + r"|"
-    r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)完|完成了|搞定了?|得了|拿了|答对|答错|暂停|重置|重新开始|重来|重启|延长|加长|缩短|再加|多加|加时|续时|"
+    r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)完|完成了|搞定了|得了|拿了|答对|答错|暂停|重置|重新开始|重来|重启|延长|加长|缩短|再加|多加|加时|续时|"
     r"[两二三四五六七八九十\d]\s*(?:次|轮|遍|个@ZH_NOUNS@)|^我(?:很|真|超|最)?(?:喜欢|爱)|"
     r"以后|之后|饭后|课后|下课|下班后|回家后|吃完[早午晚]?饭|过会|待会|等会|等下|等一下|(?<![注心练学做看读写算])一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
 )
@@ -1397,7 +1440,7 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
         return talk
-    if _ZH_SEQUENCE.search(text) or _EN_SEQUENCE.search(text):
+    if _sequence(g, text, _ZH_SEQUENCE) or _sequence(g, text, _EN_SEQUENCE):
         return Help(language="zh")
     named = _named(g, text, ("zh", "en"))
     if named is not None and "start" not in named.tools:
