@@ -53,7 +53,8 @@ def clip(activity: str | None) -> str | None:
 MARK = "\u00a7"  # stands in for the duration while looking for the activity
 _EN_LEAD = re.compile(
     r"^(?:(?:(?:ok(?:ay)?|hey)\s+(?:google|siri|alexa)|ok(?:ay)?|hey(?:\s+(?:there|agent|bot|assistant|buddy))?|hi|hello|hiya|yo|sir|ma'?am|(?:good\s+)?morning|please|pls|now|so|well|actually|alright|yeah|right|ugh+"
-    r"|quick(?:ly)?|how\s+about|what\s+about|time\s+to|ngl|tbh|lowkey|honestly|fr|frfr|bro|bruh|dude)[,!.]?\s+"
+    r"|quick(?:ly)?|how\s+about|what\s+about|time\s+to|ngl|tbh|lowkey|honestly|fr|frfr|bro|bruh|dude|um+|uh+|er+|eh)[,!.]?\s+"
+    r"|i\s+think\s+(?:i\s+)?(?:need|want)\s+|(?:would|do)\s+you\s+mind\s+|(?:can|could)\s+help\s+me\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
     # a second language's "I would like start…": the request verb follows
@@ -88,7 +89,7 @@ _EN_ACTIVITY_EDGES = Template(
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
     r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)"
-    r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting))+$"
+    r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting|itself))+$"
     r"|^(?:quiet|peace|silence)\s+(?:time\s+)?for\s+|^(?:straight|full)[,\s]+"
     r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode|thing)$"
@@ -101,7 +102,8 @@ _EN_NOT_AN_ACTIVITY = Template(
     r"spend|give|give\s+me|set\s+a|set\s+up|start\s+a|time|time\s+me|sprint|block|more|another|just|ok|okay|"
     r"fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|pls|plz|go|starting(?:\s+now)?|right\s+now|"
     # a placeholder, no activity said ("start something for 20 minutes")
-    r"(?:something|anything|stuff|whatever|things|smth|sth)(?:\s+up)?|straight|full|real\s+quick|quickly|put\s+me|"
+    r"(?:something|anything|stuff|whatever|things|smth|sth)(?:\s+up)?|straight|full|real\s+quick|quickly|put\s+me|itself|only|"
+    r"i\s+think\s+i\s+need|"
     # trying it out, no activity ("just testing", 试试)
     r"(?:just\s+)?(?:testing|trying)(?:\s+(?:this|it|things?))?(?:\s+(?:thing|out))?|"
     # a greeting or a sound said before the request ("alright, 45 minutes, go")
@@ -111,7 +113,7 @@ _EN_NOT_AN_ACTIVITY = Template(
 )
 _EN_REQUEST_VERB = Template(
     r"^(?:(?:start|begin|run|set\s+up|set|kick\s+off|give\s+me|do|spend|go|get|block\s+out|put\s+me\s+on|put\s+me\s+down\s+for|put\s+me\s+in(?:to)?"
-    r"|finish(?:ing)?|get\s+through"
+    r"|finish(?:ing)?|get\s+through|starting"
     r"|fire\s+up|spin\s+up|throw\s+on|put\s+on|queue\s+up|need|want)\s+(?:(?:a|an|the|my)\s+)?)+"
     r"(?:(?:@EN_DEFAULT_NOUNS@|session)\s+(?:on|for)\s+)?",
     re.IGNORECASE,
@@ -167,7 +169,7 @@ _ZH_LEADING_FILLER = Template(
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|计个时|我正在|我在|正在|可以|能不能|能|我(?=[练写做看读学背弹画跑回改])|"
-    r"为期|为(?=[\u4e00-\u9fff]{2})|进入|烦请|我(?=现在|今天|先)|(?:安静|认真|好好|专心|静静)地|→|->|-|(?i:yyds)|冲鸭|绝绝子|"
+    r"为期|为(?=[\u4e00-\u9fff]{2})|进入|烦请|我觉得|我感觉|讲真|说真的|其实|我(?=现在|今天|先)|(?:安静|认真|好好|专心|静静)地|→|->|-|(?i:yyds)|冲鸭|绝绝子|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\(|\)|\s)+"
 )
 _ZH_TRAILING_FILLER = Template(
@@ -188,11 +190,11 @@ def _strip_zh(g: Splicer, segment: str) -> str:
 
 # English request words in a Chinese message ("<noun> 25 min on 数学", "start 25分钟 for 写作业").
 _ZH_ENGLISH_FILLER = Template(
-    r"^(?:(?:ok(?:ay)?|please|pls|start|begin|let'?s|a|an|the|@EN_DEFAULT_NOUNS@|session|round|on|for|of|doing|about|to|now)(?![A-Za-z])[\s,:]*)+",
+    r"^(?:(?:ok(?:ay)?|can|please|pls|start|begin|let'?s|a|an|the|@EN_DEFAULT_NOUNS@|session|round|on|for|of|doing|about|to|now)(?![A-Za-z])[\s,:]*)+",
     re.IGNORECASE,
 )
 _ZH_ENGLISH_TRAILING = Template(
-    r"(?:[\s,:]*\b(?:please|pls|now|@EN_DEFAULT_NOUNS@|session|on|for|of))+\s*$", re.IGNORECASE
+    r"(?:[\s,:]*\b(?:please|pls|now|@EN_DEFAULT_NOUNS@|session|on|for|of|lah|leh|lor|hor|can))+\s*$", re.IGNORECASE
 )
 
 

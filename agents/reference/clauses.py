@@ -46,7 +46,10 @@ _EN_SPLIT = re.compile(
     re.IGNORECASE,
 )
 # Chinese clauses: punctuation, or a space between two Chinese characters ("明天考试 开个一小时专注").
-_ZH_PUNCTUATION = re.compile(r"\s*(?:[,，。!！?？;；~～…：\n]|\.(?!\d))+\s*")
+# Punctuation, or a joining word in a run-on message ("…累死了但是明天有考试所以帮我开…")
+_ZH_PUNCTUATION = re.compile(
+    r"\s*(?:[,，。!！?？;；~～…：\n]|\.(?!\d))+\s*|(?<=[\u4e00-\u9fff])(?:所以|但是|可是|不过)(?=[\u4e00-\u9fff])"
+)
 _ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 
 # A clause that asks for a start: a start verb, a polite frame, "go", the default app's words.
@@ -63,7 +66,8 @@ _ZH_ASKS = re.compile(r"帮|开|来|请|麻烦|给我|我要|我想|先|快|定"
 _EN_BLOCK = re.compile(
     r"\b(?:stop|cancel|quit|end|don'?t|do\s+not|not|never|no|can'?t|cannot|won'?t|if|whether|suppose|imagine|what\s+if"
     r"|would|remind|alarm|later|already|finished|completed|done|did|said|says|told|asked|wants?\s+me|pause|reset)\b"
-    r"|\bin\s+(?:\d|an?\s|half)|[?\"“”]",
+    # "in 10 minutes, …" says when; "on air in 20", "the exam is in 3 weeks" say why
+    r"|^in\s+(?:\d|an?\s|half)|[?\"“”]",
     re.IGNORECASE,
 )
 _ZH_BLOCK = re.compile(
@@ -73,7 +77,7 @@ _ZH_BLOCK = re.compile(
 _EN_GET_DONE = re.compile(r"\bget\s+(?P<what>.+?)\s+done\b", re.IGNORECASE)
 # A length said as the time there is, not as one asked for.
 _EN_SPARE = re.compile(
-    r"\b(?:to\s+kill|to\s+spare|spare|free|left|break|until|till|before|over\s+in|(?:is|are|'s|leaves|starts|opens|closes|begins|ends)\s+in|have|got|with|between)\b",
+    r"\b(?:to\s+kill|to\s+spare|spare|free|left|break|until|till|before|over\s+in|\w+\s+in(?=\s+(?:an?\b|\d|half))|have|got|with|between)\b",
     re.IGNORECASE,
 )
 _ZH_SPARE = re.compile(r"有|剩|休息|之间|之前|以前|还有|倒计时|(?<!以)后")
@@ -146,7 +150,9 @@ _EN_TAIL = re.compile(
 )
 _EN_ARTICLE = re.compile(r"^(?:the|a|an|some|just)\s+", re.IGNORECASE)
 _EN_STATEMENT = re.compile(
-    r"\b(?:i|we|you|he|she|they|it|is|are|was|were|am|have|has|had|got|been|my\s+\w+\s+is)\b", re.IGNORECASE
+    r"\b(?:i|we|you|he|she|they|it|is|are|was|were|am|have|has|had|got|been|my\s+\w+\s+is)\b"
+    r"|\b\w+'s\s+(?:asleep|awake|napping|sleeping|out|home|gone|back|here|over|finally)\b",
+    re.IGNORECASE,
 )
 _ZH_DOING = re.compile(
     r"^(?:我们?|咱们)?(?:今天|现在)?(?:正在|在|要|想|想要|得|需要|准备|打算|必须|还要|用来|用于|为了)(?P<act>.+?)(?:了|啦|呢)?$"
@@ -184,7 +190,8 @@ def label_value(activity: str, language: str) -> str:
 
 
 _EN_TIME_WORD = re.compile(
-    r"\b(?:tomorrow|tonight|today|yesterday|later|deadline|due|(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|morning|week)\b",
+    r"\b(?:tomorrow|tonight|today|yesterday|later|deadline|due|weekend|morning|week)\b(?!'s)"
+    r"|(?<!\bfor\s)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!'s)",
     re.IGNORECASE,
 )
 _ZH_TIME_WORD = re.compile(
@@ -255,7 +262,8 @@ def _zh_activity(clause: str, someone: bool) -> tuple[int, str] | None:
     doing = None if _ZH_WORK_DOING.match(body) else (_ZH_DOING.match(body) or _ZH_DOING_AFTER.search(body))
     act = re.sub(r"(?:了|啦|呢|啊+|呀|吧)+$", "", doing.group("act") if doing else body)
     act = re.sub(r"^(?:正在|在|要|想|也)", "", act)
-    if not (2 <= len(act) <= 12) or not (_ZH_WORK_DOING.match(act) or (doing and not someone)):
+    work = _ZH_WORK_DOING.match(act) or re.search(r"(?:复习|练习|预习|准备|作业|报告|论文)$", act)  # 地面课复习
+    if not (2 <= len(act) <= 12) or not (work or (doing and not someone)):
         return None
     return (2 if someone else 1 if doing else 3, act)
 

@@ -542,7 +542,9 @@ _EN_POLITE_IF = re.compile(
     re.IGNORECASE,
 )
 # Singlish: "can start a 30 min focus or not?", "… lah": a polite request, no negation.
-_EN_SINGLISH = re.compile(r"[\s,]+(?:can\s+)?or\s+not\s*\??\s*$|[\s,]+(?:lah|leh|lor|hor)\b", re.IGNORECASE)
+_EN_SINGLISH = re.compile(
+    r"[\s,]+(?:can\s+)?or\s+not\s*\??\s*$|[\s,]+(?:lah|leh|lor|hor)\b|[\s,]+can\s*\?+\s*$|^eh[\s,]+", re.IGNORECASE
+)
 _EN_GRATEFUL = re.compile(
     r"\bi(?:\s+would|'d)\s+(?:be\s+(?:very\s+|most\s+)?grateful|appreciate\s+it)\b", re.IGNORECASE
 )
@@ -694,7 +696,7 @@ def _quoted_request(text: str) -> bool:
 _EN_RANGE_NUMBER = rf"(?:\d+|{EN_WORD_NUMBER})"
 _EN_VAGUE = re.compile(
     r"\b(?:a\s+few|few|some|several|a\s+bit\s+of|a\s+little)\s+(?:more\s+)?(?:minutes?|mins?|hours?|seconds?|secs?)\b"
-    rf"|(?:(?<![\d/])\d+\s*(?:-|\u2013|\u2014|~)\s*\d+|\b{_EN_RANGE_NUMBER}\s+(?:to|or)\s+{_EN_RANGE_NUMBER})"
+    rf"|(?:(?<![\d/])\d+\s*(?:-|\u2013|\u2014|~)\s*\d+|\b{_EN_RANGE_NUMBER}\s*,?\s+(?:to|or|maybe|or\s+maybe)\s+{_EN_RANGE_NUMBER})"
     r"\s*-?\s*(?:minutes?|mins?|m|hours?|hrs?|h|seconds?|secs?|s)\b",
     re.IGNORECASE,
 )
@@ -802,7 +804,7 @@ _ZH_KEEP_FIRST = re.compile(
 _ZH_KEEP_AFTER = re.compile(
     r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续|别动)(?P<kept>.+)$"
     # the kept thing first, then the keep word ("停一下<noun>，<other noun>继续")
-    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停|别动|不动|留下|还要)(?:做|进行|着|吧)*[。.!！\s]*$"
+    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停|别动|不动|留下|还要)(?:做|进行|着|吧|跑|运行|走)*[。.!！\s]*$"
 )
 
 
@@ -834,7 +836,7 @@ def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.P
 
 _EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s*[\u2013\u2014]\s*|\s+(?:and|so|just)\s+"
 _EN_POLITE = (
-    r"(?:(?:ok(?:ay)?|hey|please|pls|kindly|now|so|well|actually|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh|just)\s+"
+    r"(?:(?:ok(?:ay)?|hey|eh|please|pls|kindly|now|so|well|actually|can(?=\s+(?:stop|cancel|end))|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh|just)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna|\s+wish)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|lemme\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
@@ -849,6 +851,7 @@ _EN_STOP_PHRASE = (
     rf"|(?:\w+\s+)?{_EN_THING}(?:\s+{_EN_THING})?(?:\s+(?:one|thing|period|block|sprint|mode))?))?"
     rf"|(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:(?:can|could|should|may)\s+(?:be\s+)?)?(?:stop|off|end|cancel|stopped|ended|finish|finished|over)"
     rf"|(?:turn|switch|shut)\s+(?:it|that|everything|(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING})\s+off"
+    rf"|cut\s+(?:it|(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING})\s+short"
     r"|never\s*mind|nevermind|nvm|forget\s+(?:it|about\s+it)|(?:i'?m|i\s+am|we'?re)\s+(?:done|finished|through)(?:\s+now)?"
     r"|done(?:\s+now)?|enough(?:\s+for\s+(?:now|today))?|that'?s\s+enough|(?:that'?s|that\s+is)\s+it(?:\s+for\s+(?:now|today))?"
     r"|no\s+more(?:\s+@EN_NOUNS@)?|(?:i\s+)?give\s+up(?:\s+on\s+(?:the|this|my|that)\s+(?:\w+\s+)?@EN_NOUNS@)?|call\s+it\s+a\s+day"
@@ -902,7 +905,7 @@ _EN_STOP_WORD = re.compile(
 _EN_QUESTION = re.compile(
     r"^(?:(?:lol|lmao|haha+|omg|wait|hmm+|um+|uh+)[\s,!.]+)?(?:what(?!\s+about)|what's|whats|why|how(?!\s+about)|when|who|which|where|is|are|was|were|did|does|do\s+you|should)\b"
     # a modal whose subject is not "you", "we" or "I" asks about something: "can it be an hour long?"
-    r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i|start|begin|set|help\s+me|give\s+me)\b)"
+    r"|^(?:can|could|would|will|may|might)\s+(?!(?:you|u|ya|we|i|start|begin|set|stop|do|help\s+me|give\s+me)\b)"
     # (but "can my son do a 3 minute quiz" asks for one, for him)
     r"(?!(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|kids?|child|boy|girl)\s+(?:do|have|try|take|get)\s+(?:a|an|the|some)\b)\w",
     re.IGNORECASE,
@@ -911,7 +914,10 @@ _EN_QUESTION = re.compile(
 _EN_SOMEONE = (
     r"^(?:(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|friends?|mom|mum|mother|dad|father|teacher|kids?|son|daughter|classmates?"
     r"|roommates?|flatmates?|housemates?|neighbou?rs?|cousins?|aunt|uncle|grandma|grandpa|niece|nephew|wife|husband|partner|boss"
-    r"|coworkers?|colleagues?)|he|she|they|someone|somebody|everyone|everybody)"
+    r"|coworkers?|colleagues?)|he|she|they|someone|somebody|everyone|everybody"
+    # a group reported on ("my students are doing a quiz"), not one the request is for ("my class wants a quiz")
+    r"|(?:my|our)\s+(?:students?|pupils?|class|team|players?|patients?|clients?|staff|trainees?)"
+    r"\s+(?:is|are|was|were|did|does|has|have|just)\b)"
 )
 # The person's own request after someone else's need ("my daughter needs 10 min of <app's work>, start it").
 _EN_OWN_REQUEST = re.compile(
@@ -939,7 +945,7 @@ _EN_NOT_A_FOCUS = re.compile(
     r"|\b(?:louder|quieter|volume|ringtone|vibrat\w*|ring)\b"
     r"|\bplay\s+(?:some\s+|me\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:music|songs?|playlists?|noise|sounds|tunes)\b"
     r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much|hard|easy|difficult|boring)\b"
-    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekend\b"
+    r"|(?<!\bfor\s)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!'s)|\bweekend\b"
     # after something else ("after lunch start a 30 min focus"): later, not now
     r"|\bafter\s+(?!that\b)(?:lunch|dinner|breakfast|school|class|work|practice|the\s+\w+|my\s+\w+|i\b|we\b)"
     # a statement about a thing, no request: "<noun> sounds like a pasta", "<noun> is hard"
@@ -1191,6 +1197,15 @@ _EN_STOP_HABIT = re.compile(
 )
 
 
+_EN_STOP_THEN_START = re.compile(
+    r"\b(?:stop|cancel|end|kill|quit)\b.*(?:\band\b|\bthen\b|[,;])\s*(?:then\s+)?(?:start|begin|do|give\s+me|quiz|run)\b",
+    re.IGNORECASE,
+)
+_ZH_STOP_THEN_START = re.compile(
+    r"(?:停|结束|取消|关掉?)[^，,。]*[，,。\s]+(?:然后|再|接着)?(?:帮我)?(?:开|来|开始|启动)"
+)
+
+
 def _en_stop_after_why(g: _Grammar, text: str) -> str | None:
     """The stop said last after why, or first before it ("this quiz is too hard, end it", "end my focus
     please, something came up", "both are running, stop the quiz"): no duration, no negation nor doubt."""
@@ -1224,6 +1239,8 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     habit = _EN_STOP_HABIT.search(text)
     if habit is not None and not any(g.nouns[a.app_id].fullmatch(habit.group("ing")) for a in g.apps):
         return Help(language="en")  # "I need to stop procrastinating, …": a habit, no app stopped
+    if _EN_STOP_THEN_START.search(text) and english_durations(text):
+        return Help(language="en")  # "stop the focus and start a 10 min quiz": two requests, never half of them
     if _all_clauses(text, _EN_SEPARATORS, g(_EN_STOP_CLAUSE), _EN_FILLER_CLAUSE) or _EN_STOP_LEADING.match(text):
         return Stop(language="en", target=_stop_target(g, text))
     said = _en_stop_after_why(g, text)
@@ -1330,7 +1347,7 @@ _ZH_FILLER_CLAUSE = re.compile(
     r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|我|累了|好累|太累了|累死了|困了|晕|天哪)+$"
 )
 _ZH_STATUS = _Template(
-    r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|好|到)"
+    r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|时间到了(?:没|吗|没有)|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|完|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
     r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|(?:两个|俩)都还?在(?:跑|运行|进行)|开着(?:什么|啥)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
@@ -1348,10 +1365,11 @@ _ZH_SOMEONE = (
     r"|^我(?:弟|哥|姐|妹|妈|爸|儿|女)(?:在|也|都|正|刚|要|想|说|开)"
     r"|^[\u4e00-\u9fff]?(?:奶奶|爷爷|外婆|外公|阿姨|叔叔|大爷|大妈|老师|同学|同事|老板)(?:在|正在|也在)"
     r"|^(?:他|她)们?(?:在|也|都|正|刚|要|想|说|开)|^(?:大家|别人|有人)"
+    r"|^(?:我的?)?(?:学生|徒弟|队员|病人|员工|孩子们|同学们)们?(?:在|正在|也在|都在)"
 )
 # The person's own request after someone else's need ("孩子要练<app's work>，开个10分钟的<noun>").
 _ZH_OWN_REQUEST = re.compile(
-    r"[，,。\s]+(?:请|麻烦你?)?(?:帮(?:他|她|我|孩子)|给(?:他|她|我|孩子))?(?:开|来|开始|启动|定)(?:一?个)?(?![^，,。]*[吗？?])"
+    r"[，,。\s]+(?:请|麻烦你?)?(?:帮(?:他|她|我|孩子)|给(?:他|她|我|孩子))?(?:开|来|开始|启动|定|做|出)(?:一?个)?(?![^，,。]*[吗？?])"
 )
 _ZH_NOT_A_FOCUS = _Template(
     # hypotheticals (如果…), a score asked back, "不做…" (not + a verb), "做了十分钟" (a verb + 了 + a duration: past)
@@ -1361,7 +1379,7 @@ _ZH_NOT_A_FOCUS = _Template(
     # a day (三点, 周一, 下周), a length judged (太长)
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
     # a time gone by and what one did then ("上大学时我都是专注50分钟一轮", "以前我…")
-    r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|上一?轮|太(?:难|简单|容易)|不是要|不是想|只是问"
+    r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|上一?轮|太(?:难|简单|容易)|不是要|不是想|只是问|本来|原本|原来想|结果"
     r"|@ZH_NOUNS@是(?!不是)|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|我妈|我爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
     r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头|天)(?:以|之)?后|"
@@ -1370,7 +1388,7 @@ _ZH_NOT_A_FOCUS = _Template(
     + r"|"
     r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)完|完成了|搞定了|得了|拿了|答对|答错|暂停|重置|重新开始|重来|重启|延长|加长|缩短|再加|多加|加时|续时|"
     r"[两二三四五六七八九十\d]\s*(?:次|轮|遍|个@ZH_NOUNS@)|^我(?:很|真|超|最)?(?:喜欢|爱)|"
-    r"以后|之后|饭后|课后|下课|下班后|回家后|吃完[早午晚]?饭|过会|待会|等会|等下|等一下|(?<![注心练学做看读写算])一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天|今晚|晚上|下午|上午|早上|中午"
+    r"以后|之后|饭后|课后|下课|下班后|回家后|吃完[早午晚]?饭|过会|待会|等会|等下|等一下|(?<![注心练学做看读写算])一会|回头|晚点|稍后|改天|下次|下回|明早|明晚|后天|失败|明天(?!的)|今晚|晚上|下午|上午|早上|中午"
 )
 _ZH_START_VERB = re.compile(
     r"^(?:(?:好的?|好吧|行|嗯+|那就?|ok)[，,\s]+)*(?:请|帮我|麻烦你?|我要|我想|我准备|我打算|现在|让我|咱们|我们|再|又|就|先|那|那就)*\s*(?:开始|来|start|begin|定时|定个时|开一?个)"
@@ -1431,6 +1449,8 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
             )
         ):
             return _stop_keeping(g, stop, keep.group("kept") or keep.group("kept_first"), "zh")
+    if _ZH_STOP_THEN_START.search(text) and (chinese_durations(text) or english_durations(text)):
+        return Help(language="zh")  # "停掉专注，开一个十分钟的测验": two requests
     if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
         return Stop(language="zh", target=_stop_target(g, text))
     if (said := _zh_stop_after_why(g, text)) is not None:

@@ -167,7 +167,7 @@ is the timer on my phone broken | help
 quiz me on addition for 5 min then focus 25 min | help
 start a 10 min quiz and a 25 minute focus | help
 note: finish the quiz later | help
-stop the timer and quiz me on subtraction for 3 minutes | stop
+stop the timer and quiz me on subtraction for 3 minutes | help
 could u pls quiz me on times tables for like five mins | quiz | 300 | multiplication
 yo gimme a 2 min addition drill | quiz | 120 | addition
 hey can you do a quick subtraction quiz, three minutes | quiz | 180 | subtraction
