@@ -53,7 +53,7 @@ def clip(activity: str | None) -> str | None:
 MARK = "\u00a7"  # stands in for the duration while looking for the activity
 _EN_LEAD = re.compile(
     r"^(?:(?:(?:ok(?:ay)?|hey)\s+(?:google|siri|alexa)|ok(?:ay)?|hey(?:\s+(?:there|agent|bot|assistant|buddy))?|hi|hello|hiya|yo|sir|ma'?am|(?:good\s+)?morning|please|pls|now|so|well|actually|alright|yeah|right|ugh+"
-    r"|quick(?:ly)?|how\s+about|what\s+about|time\s+to|ngl|tbh|lowkey|honestly|fr|frfr|bro|bruh|dude|um+|uh+|er+|eh)[,!.]?\s+"
+    r"|quick(?:ly)?|how\s+about|what\s+about|time\s+to|ngl|tbh|lowkey|honestly|fr|frfr|bro|bruh|dude|um+|uh+|er+|eh|kindly)[,!.]?\s+"
     r"|i\s+think\s+(?:i\s+)?(?:need|want)\s+|(?:would|do)\s+you\s+mind\s+|(?:can|could)\s+help\s+me\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?(?:let\s+me\s+|help\s+me\s+)?"
     r"|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+have|\s+got|\s+plan|\s+am\s+going|'m\s+going)\s+to\s+|i\s+wanna\s+|i'?m\s+gonna\s+"
@@ -89,7 +89,7 @@ _EN_ACTIVITY_EDGES = Template(
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
     r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)"
-    r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting|itself))+$"
+    r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting|itself|like|about|around|roughly|approximately))+$"
     r"|^(?:quiet|peace|silence)\s+(?:time\s+)?for\s+|^(?:straight|full)[,\s]+"
     r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode|thing)$"
@@ -113,7 +113,7 @@ _EN_NOT_AN_ACTIVITY = Template(
 )
 _EN_REQUEST_VERB = Template(
     r"^(?:(?:start|begin|run|set\s+up|set|kick\s+off|give\s+me|do|spend|go|get|block\s+out|put\s+me\s+on|put\s+me\s+down\s+for|put\s+me\s+in(?:to)?"
-    r"|finish(?:ing)?|get\s+through|starting"
+    r"|finish(?:ing)?|get\s+through|starting|commence|initiate|launch"
     r"|fire\s+up|spin\s+up|throw\s+on|put\s+on|queue\s+up|need|want)\s+(?:(?:a|an|the|my)\s+)?)+"
     r"(?:(?:@EN_DEFAULT_NOUNS@|session)\s+(?:on|for)\s+)?",
     re.IGNORECASE,

@@ -108,7 +108,7 @@ _EN_JUNK = re.compile(
     r"^(?:(?:hi|hello|hey|hiya|yo|sup|morning|good\s+(?:morning|afternoon|evening)|there|thanks|thank\s+you|thx|ty|tysm"
     r"|so\s+much|in\s+advance|please|pls|plz|sir|ma'?am|ok(?:ay)?|alright|lol|lmao|omg|ugh+|a+h*|a+r+g+h+|o+k+|cheers"
     r"|kthx|k|cool|great|nice|go|now|start|starting\s+now|right\s+now|let'?s\s+go|quick|quickly|asap|rn|help|sorry|so\s+sorry"
-    r"|sorry\s+to\s+bother(?:\s+you)?|i\s+have\s+to\s+go|gotta\s+go)\s*)+$"
+    r"|sorry\s+to\s+bother(?:\s+you)?|i\s+have\s+to\s+go|gotta\s+go|first\s+time(?:\s+using\s+(?:this|it))?)\s*)+$"
     # who is writing ("ok chef here", "coach here"): no part of what it is for
     r"|^(?:(?:ok(?:ay)?|so|hi|hey|hello)\s+)?(?:(?:a|the|your|ur)\s+)?\w+(?:\s+\w+)?\s+here$",
     re.IGNORECASE,
@@ -148,7 +148,7 @@ _EN_FEELING = re.compile(
 _EN_TAIL = re.compile(
     r"(?:\s+(?:rn|fr|tbh|ngl|lol|now|today|please|pls|right\s+now|atm|done|session|block|sprint))+$", re.IGNORECASE
 )
-_EN_ARTICLE = re.compile(r"^(?:the|a|an|some|just)\s+", re.IGNORECASE)
+_EN_ARTICLE = re.compile(r"^(?:(?:the|a|an|some|just|for|on|about)\s+)+", re.IGNORECASE)
 _EN_STATEMENT = re.compile(
     r"\b(?:i|we|you|he|she|they|it|is|are|was|were|am|have|has|had|got|been|my\s+\w+\s+is)\b"
     r"|\b\w+'s\s+(?:asleep|awake|napping|sleeping|out|home|gone|back|here|over|finally)\b",
@@ -246,8 +246,11 @@ def _activity(clause: str, language: str, someone: bool) -> tuple[int, str] | No
     # a bare clause ("folding laundry", "studying for the bar exam"): an activity when it states nothing
     if _EN_FEELING.search(clause):
         return None
-    act = _EN_TAIL.sub("", _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", clause))).strip(" .!")
-    longest = 6 if re.match(r"\w+ing\b", act) else 4  # "practicing the skip in level 3", "helping with her worksheet"
+    act = _EN_TAIL.sub("", _EN_ARTICLE.sub("", _EN_WORK_VERB.sub("", clause.strip("() ")))).strip(" .!()")
+    # a longer clause names work when it opens with it or holds no verb ("inventory of the campground permits",
+    # "practicing the skip in level 3"; not "grandpa wants to do his crossword")
+    said = re.search(r"\b(?:wants?|needs?|likes?|has|had|does|did|do|will|would|can|could)\b", act, re.IGNORECASE)
+    longest = 6 if re.match(r"\w+ing\b", act) or not said else 4
     return (3, act) if 1 <= len(act.split()) <= longest and not _EN_STATEMENT.search(act) else None
 
 

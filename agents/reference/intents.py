@@ -531,10 +531,11 @@ def parse_intent(text: str, apps: Sequence[DeclaredApp] = (), *, awaiting_durati
 
 # A length said again to correct it ("focus 25 min, i mean 45", 专注二十分钟，还是四十五分钟吧): the last one.
 _EN_CORRECTION = re.compile(
-    r"(?:\b(?:um+|uh+|er+)\s*,?\s*)?\b(?:i\s+mean|actually|make\s+(?:it|that)|no\s+wait|wait\s+no|scratch\s+that|correction)[\s,:]*$",
+    r"(?:\b(?:um+|uh+|er+)\s*,?\s*)?\b(?:i\s+mean|actually|make\s+(?:it|that)|no\s+wait|wait\s+no|scratch\s+that|correction"
+    r"|(?<=[,\s])(?:no|sorry|wait)(?:\s*,\s*(?:make\s+it|i\s+mean))?)[\s,:]*$",
     re.IGNORECASE,
 )
-_ZH_CORRECTION = re.compile(r"(?:还是|改成|改为|换成|不对|我是说|啊不|不不)[\s,，]*$")
+_ZH_CORRECTION = re.compile(r"(?:还是|改成|改为|换成|不对|我是说|啊不|不不|不[，,]\s*(?:就)?(?:定为|改成)?)[\s,，]*$")
 # A polite condition is no hypothetical ("if it's not too much trouble, …", 方便的话…).
 _EN_POLITE_IF = re.compile(
     r"\bif\s+(?:(?:it'?s|it\s+is)\s+not\s+too\s+much\s+(?:trouble|bother)|you\s+(?:don'?t|do\s+not)\s+mind"
@@ -705,6 +706,8 @@ _ZH_VAGUE = re.compile(
     r"|\d+\s*[-~～到至或]\s*\d+\s*(?:个\s*)?(?:分钟|分|小时|钟头|秒)"
     r"|(?:一两|两三|三四|三五|四五|五六|六七|七八|八九)(?:个\s*)?(?:分钟|小时|钟头|秒)"
     r"|(?:一二|二三|两三|三四|四五|五六)十(?:来)?(?:个\s*)?(?:分钟|小时|秒)"
+    # two lengths offered, undecided ("四十分钟或者五十分钟吧")
+    r"|(?:分钟|小时)\s*(?:或者|或是)\s*[\d零一二两三四五六七八九十]+\s*(?:个\s*)?(?:分钟|小时)"
 )
 
 
@@ -804,7 +807,7 @@ _ZH_KEEP_FIRST = re.compile(
 _ZH_KEEP_AFTER = re.compile(
     r"[,，\s]*(?:但是?|可是|不过|只)?\s*(?:保留|留着|留下|别停|不要停|不停|继续|别动)(?P<kept>.+)$"
     # the kept thing first, then the keep word ("停一下<noun>，<other noun>继续")
-    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|留着|保留|别停|不要停|不停|别动|不动|留下|还要)(?:做|进行|着|吧|跑|运行|走)*[。.!！\s]*$"
+    r"|[,，\s]+(?:但是?|可是|不过)?(?P<kept_first>[^,，\s]{1,8}?)(?:继续|接着|留着|保留|别停|不要停|不停|别动|不动|留下|还要)(?:来|做|进行|着|吧|跑|运行|走)*[。.!！\s]*$"
 )
 
 
@@ -836,7 +839,7 @@ def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.P
 
 _EN_SEPARATORS = r"[,;:.!?\u2026]+|\s+-\s+|\s*[\u2013\u2014]\s*|\s+(?:and|so|just)\s+"
 _EN_POLITE = (
-    r"(?:(?:ok(?:ay)?|hey|eh|please|pls|kindly|now|so|well|actually|can(?=\s+(?:stop|cancel|end))|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh|just)\s+"
+    r"(?:(?:ok(?:ay)?|hey|eh|gg|please|pls|kindly|now|so|well|actually|i\s+want(?=\s+stop)|can(?=\s+(?:stop|cancel|end))|alright|all\s+right|um+|uh+|oh|yeah|yes|no|right|hmm+|ugh+|argh+|meh|just)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?|i(?:\s+want|\s+need|\s+would\s+like|'d\s+like|\s+wanna|\s+wish)\s+(?:you\s+)?to\s+"
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|lemme\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
@@ -862,7 +865,8 @@ _EN_STOP_PHRASE = (
 # A stop said once or more in one breath ("ok im done stop stop stop", "i give up stop the quiz").
 _EN_STOP_CLAUSE = _Template(r"^" + _EN_STOP_PHRASE + r"(?:\s+" + _EN_STOP_PHRASE + r")*$", re.IGNORECASE)
 _EN_FILLER_CLAUSE = re.compile(
-    r"^(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|all\s+right|fine|lol|sure|ugh+|argh+|meh)$",
+    r"^(?:(?:ok(?:ay)?|please|pls|thanks|thank\s+you|thx|sorry|oh|hmm+|um+|well|then|actually|yeah|yes|no|alright|all\s+right|fine|lol|sure"
+    r"|ugh+|argh+|meh|gg|brb)\s*)+$",
     re.IGNORECASE,
 )
 # Anything opening with these is about stopping, even with more words ("stop the 25 minute one").
@@ -882,6 +886,8 @@ _EN_STATUS = _Template(
     rf"|\bhow\s+far\s+(?:into|along\s+in(?:to)?|in(?:to)?)\s+(?:the|my|this)\s+(?:\w+\s+)?{_EN_THING}\b"
     r"|^(?:is|are)\s+(?:it|we)\s+(?:still\s+going|over|done|finished)\s+yet\b|\bhow\s+long\s+have\s+(?:i|we)\s+got\b"
     r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
+    r"|^(?:is\s+it\s+|are\s+we\s+)?still\s+(?:going|running|on)\b|\bis\s+it\s+(?:still\s+)?(?:running|going|on)\b"
+    r"|\bhow\s+much\s+(?:more\s+time|time\s+more)\b|\bwhat(?:'s|\s+is)\s+(?:currently\s+)?(?:active|running)\b"
     r"|^(?:time\s+)?left\s*\?+$|^(?:are\s+(?:you|we)\s+|am\s+i\s+)?still\s+@EN_NOUNS@\b|\bhow\s+much\s+time\s+(?:remains|is\s+left)\b"
     rf"|\bwhat'?s\s+the\s+(?:\w+\s+)?{_EN_THING}\s+at\b|\bis\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?{_EN_THING}\s+(?:going|running|on)\b|\bhow\s+long\s+(?:have\s+)?i(?:'ve|\s+am|'m)?\s+(?:been\s+)?@EN_NOUNS@\b|\bwhat(?:'s|\s+is)\s+on\b"
     r"|\bam\s+i\s+(?:still\s+)?(?:in\s+(?:a\s+|the\s+)?)?@EN_NOUNS@\b|\bhow\s+am\s+i\s+doing\s+(?:on|for)\s+time\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
@@ -926,9 +932,9 @@ _EN_OWN_REQUEST = re.compile(
     re.IGNORECASE,
 )
 _EN_NOT_A_FOCUS = re.compile(
-    r"\b(?:don'?t|do\s+not|never|no|not|rest|nap|sleep|snooze|remind|alarm|yesterday|ago|last|was|were|had|did|tomorrow|tonight|later)\b"
+    r"\b(?:don'?t|do\s+not|never|no|not|rest|nap|sleep|snooze|remind|alarm|yesterday|ago|last|was|were|had|did|tomorrow(?!'s)|tonight|later)\b"
     # a break taken (not "lunch break brain warmup: …"), a wait (not "while I wait for orders")
-    r"|\bbreak\b(?<!lunch\sbreak)(?<!coffee\sbreak)|\bwait\b(?!\s+for\b)"
+    r"|\bbreak\b(?<!lunch\sbreak)(?<!coffee\sbreak)(?<!on\sbreak)|\bwait\b(?!\s+for\b)"
     # someone named doing it ("Mrs Li is doing her crossword"), a should said with no will ("I should … but meh")
     r"|^(?:(?:mr|mrs|ms|miss|dr)\.?\s+)?\w+\s+is\s+(?:doing|working|studying|reading|playing|having|taking)\b"
     r"|\bis\s+(?:that|it|this)\s+(?:better|worse|good|ok(?:ay)?|enough|normal|healthy|too\s+\w+)\b|\bshould\s+probably\b|\bprobably\s+should\b|\bbut\s+(?:meh|nah|eh)\b"
@@ -941,6 +947,8 @@ _EN_NOT_A_FOCUS = re.compile(
     # "I usually study for an hour", "my teacher said to…", "at 3pm…", "on monday…"), a length judged
     r"|\b(?:can't|cannot|couldn't|won't|shouldn't|wouldn't|isn't|wasn't|usually|always|often|sometimes|normally|daily"
     r"|every\s+(?:day|morning|evening|night|week|time)|wish(?!\s+to\b)|hope|said|says|told|tells)\b"
+    # a call back when something is done ("ping me when the 10 minute spin is done"): a reminder
+    r"|\b(?:ping|call|buzz|text)\s+me\b|\b(?:let\s+me\s+know|tell\s+me)\s+when\b"
     # what no app does, asked beside one ("can you play lo-fi music while I focus", "make the timer ring louder")
     r"|\b(?:louder|quieter|volume|ringtone|vibrat\w*|ring)\b"
     r"|\bplay\s+(?:some\s+|me\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:music|songs?|playlists?|noise|sounds|tunes)\b"
@@ -1066,11 +1074,15 @@ _ZH_WORK_LEFT = re.compile(r"[和跟与做练习刷考测学一下会儿些点�
 
 
 # The same in Chinese: "考我英语单词", "测测他历史" — the subject follows the person tested.
-_ZH_TOPIC = re.compile(r"(?:考|测|问)(?:考|测|一下)?(?:我|他|她|我们|孩子|儿子|女儿)(?![的们])")
+_ZH_TOPIC = re.compile(r"(?:考|测|问)(?:考|测|一下)?(?:我|他|她|我们|孩子|儿子|女儿|小朋友|学生|宝宝|大家)(?![的们])")
 # A placeholder for the work ("something", "whatever"): no work said.
 _EN_PLACEHOLDER = re.compile(r"\b(?:something|anything|stuff|whatever|smth|sth)\b", re.IGNORECASE)
 # A subject named for the person ("quiz me on french verbs", "test him about capitals"): the app's start only
 # when its words read all of the subject; another subject is work it does not do — help, never its default.
+# Someone tested on a subject, where no app's words named it: a subject none of them quizzes.
+_EN_TESTED_ON = re.compile(
+    r"\b(?:test|quiz|drill|examine)\s+(?:me|him|her|us|them|the\s+\w+)\s+(?:on|about)\b", re.IGNORECASE
+)
 _EN_TOPIC = re.compile(r"\b(?:me|him|her|us|them)\s+(?:on|about)\s+\w", re.IGNORECASE)
 
 
@@ -1201,6 +1213,7 @@ _EN_STOP_THEN_START = re.compile(
     r"\b(?:stop|cancel|end|kill|quit)\b.*(?:\band\b|\bthen\b|[,;])\s*(?:then\s+)?(?:start|begin|do|give\s+me|quiz|run)\b",
     re.IGNORECASE,
 )
+_ZH_WHY = re.compile(r"为什么|为啥|怎么回事|怎么就|咋就")
 _ZH_STOP_THEN_START = re.compile(
     r"(?:停|结束|取消|关掉?)[^，,。]*[，,。\s]+(?:然后|再|接着)?(?:帮我)?(?:开|来|开始|启动)"
 )
@@ -1291,6 +1304,8 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     activity = english_activity(g, framed, span) if g.default is not None and g.default.activity else None
     if span is not None and activity and not g.default_words["en"].search(text) and g.unclear["en"].fullmatch(activity):
         return _which_app(g, span.seconds, "en")  # "let's do 15 minutes of maths": a quiz or homework?
+    if _EN_TESTED_ON.search(text):
+        return Help(language="en")  # "test me on capitals for 10 min": a subject no installed app quizzes
     other = _activity_of_another(g, activity, "en") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, EN_JOINER, "en")
@@ -1331,8 +1346,10 @@ _ZH_STOP_LEAD = (
 )
 # What a stop names: a running thing by an app's noun, maybe with what it is for ("阅读<noun>", "乘法<noun>";
 # never a time: "取消明天的<noun>" is no stop of this one).
-_ZH_THING = r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才)[\u4e00-\u9fff]){0,4}?@ZH_NOUNS@)"
-_ZH_ACTIVITY_VERBS = r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|测|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
+_ZH_THING = (
+    r"(?:(?:(?!明天|后天|昨天|下午|上午|晚上|早上|中午|刚才|为什么|为啥|怎么|是不是)[\u4e00-\u9fff]){0,4}?@ZH_NOUNS@)"
+)
+_ZH_ACTIVITY_VERBS = r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|测|计时?|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
     r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|中断|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|(?:就|先)?(?:做|练|学|写|考)?到这(?:里|儿)?|停一停|收工|关掉?|撤销|退出"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
@@ -1347,7 +1364,7 @@ _ZH_FILLER_CLAUSE = re.compile(
     r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|我|累了|好累|太累了|累死了|困了|晕|天哪)+$"
 )
 _ZH_STATUS = _Template(
-    r"还(?:剩|有|要|差)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|时间到了(?:没|吗|没有)|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|完|好|到)"
+    r"还(?:剩|有|要|差|余)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|它(?:还)?在(?:运行|跑|走|计时)|有没有(?:开着|在跑|在运行)的|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|时间到了(?:没|吗|没有)|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|完|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
     r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|(?:两个|俩)都还?在(?:跑|运行|进行)|开着(?:什么|啥)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
@@ -1380,9 +1397,9 @@ _ZH_NOT_A_FOCUS = _Template(
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
     # a time gone by and what one did then ("上大学时我都是专注50分钟一轮", "以前我…")
     r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|上一?轮|太(?:难|简单|容易)|不是要|不是想|只是问|本来|原本|原来想|结果"
-    r"|@ZH_NOUNS@是(?!不是)|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|我妈|我爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
+    r"|@ZH_NOUNS@是(?!不是)|比[^，,。]{0,8}还|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|我妈|我爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
-    r"昨天|前天|刚才|刚刚|已经|休息|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|(?:秒|分钟?|小时|钟头|天)(?:以|之)?后|"
+    r"昨天|前天|刚才|刚刚|已经|休息(?!时间)|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|叫我|喊我|通知我|(?:秒|分钟?|小时|钟头|天)(?:以|之)?后|"
     # someone else's doing, done already, a score, another verb on what runs, rounds over again, a liking
     + _ZH_SOMEONE
     + r"|"
@@ -1449,6 +1466,8 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
             )
         ):
             return _stop_keeping(g, stop, keep.group("kept") or keep.group("kept_first"), "zh")
+    if _ZH_WHY.search(text):
+        return Help(language="zh")  # "为什么专注提前结束了？": a question about a stop, none asked
     if _ZH_STOP_THEN_START.search(text) and (chinese_durations(text) or english_durations(text)):
         return Help(language="zh")  # "停掉专注，开一个十分钟的测验": two requests
     if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
@@ -1500,6 +1519,8 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     activity = chinese_activity(g, framed, span) if g.default is not None and g.default.activity else None
     if span is not None and activity and not g.default_words["zh"].search(text) and g.unclear["zh"].fullmatch(activity):
         return _which_app(g, span.seconds, "zh")  # "做十五分钟数学": a quiz or homework?
+    if _ZH_TOPIC.search(text):
+        return Help(language="zh")  # "考小朋友拼音": a subject no installed app quizzes
     other = _activity_of_another(g, activity, "zh") if span is not None else None
     if other is not None:
         return _named_start(g, other, text, spans, ZH_JOINER, "zh")
