@@ -62,7 +62,7 @@ _EN_LEAD = re.compile(
     r"|(?:so\s+)?sorry[,!.]?\s+"
     r"|let'?s\s+|let\s+(?:me|us)\s+|lemme\s+|i'?ll\s+|i\s+will\s+|i\s+should\s+|gonna\s+|going\s+to\s+|help\s+me\s+"
     # a question that is a request ("could I read for…") and what the person says they are doing ("I'm painting")
-    r"|(?:can|could|may|shall)\s+(?:i|we)\s+(?:(?:maybe|please|just)\s+)*|(?:can|could)\s+(?=(?:start|begin|set)\b)|(?:i'?m|i\s+am)\s+(?:(?:working|busy)\s+(?:on|with)\s+)?"
+    r"|(?:can|could|may|shall)\s+(?:i|we)\s+(?:(?:maybe|please|just)\s+)*|(?:can|could)\s+(?=(?:start|begin|set)\b)|please:\s*|(?:i'?m|i\s+am)\s+(?:(?:working|busy)\s+(?:on|with)\s+)?"
     r"|(?:start|begin)(?:\s+(?:a|an|the|my))?\s+(?=\w+ing\b)|time\s+me\s+|while\s+(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+)+",
     re.IGNORECASE,
 )
@@ -90,6 +90,7 @@ _EN_ACTIVITY_EDGES = Template(
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
     r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)"
     r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting|itself|like|about|around|roughly|approximately))+$"
+    r"|\s+before\s+(?:the|my|a|an|class|work|school|bed|dinner|lunch|breakfast)\b.*$"
     r"|^(?:quiet|peace|silence)\s+(?:time\s+)?for\s+|^(?:straight|full)[,\s]+"
     r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode|thing)$"
@@ -105,15 +106,15 @@ _EN_NOT_AN_ACTIVITY = Template(
     r"(?:something|anything|stuff|whatever|things|smth|sth)(?:\s+up)?|straight|full|real\s+quick|quickly|put\s+me|itself|only|"
     r"i\s+think\s+i\s+need|"
     # trying it out, no activity ("just testing", 试试)
-    r"(?:just\s+)?(?:testing|trying)(?:\s+(?:this|it|things?))?(?:\s+(?:thing|out))?|"
+    r"(?:just\s+)?(?:testing|trying)(?:\s+(?:this|it|things?))?(?:\s+(?:thing|out))?|nothing(?:\s+(?:specific|in\s+particular))?|"
     # a greeting or a sound said before the request ("alright, 45 minutes, go")
     r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|and|in|up|long|him|her|them|at\s+once|away|right\s+away|immediately|soon|"
     r"of|for|on|with|to|one|mode|lasting|i\s+need|i\s+want|i\s+wanna|need|want)?$",
     re.IGNORECASE,
 )
 _EN_REQUEST_VERB = Template(
-    r"^(?:(?:start|begin|run|set\s+up|set|kick\s+off|give\s+me|do|spend|go|get|block\s+out|put\s+me\s+on|put\s+me\s+down\s+for|put\s+me\s+in(?:to)?"
-    r"|finish(?:ing)?|get\s+through|starting|commence|initiate|launch"
+    r"^(?:(?:start|begin|run(?=\s+(?:a|an|the|my|it|this)\b)|set\s+up|set|kick\s+off|give\s+me|do|spend|go|get|block\s+out|put\s+me\s+on|put\s+me\s+down\s+for|put\s+me\s+in(?:to)?"
+    r"|finish(?:ing)?|get\s+through|starting|commence|initiate|launch|have"
     r"|fire\s+up|spin\s+up|throw\s+on|put\s+on|queue\s+up|need|want)\s+(?:(?:a|an|the|my)\s+)?)+"
     r"(?:(?:@EN_DEFAULT_NOUNS@|session)\s+(?:on|for)\s+)?",
     re.IGNORECASE,
@@ -169,11 +170,11 @@ _ZH_LEADING_FILLER = Template(
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|计个时|我正在|我在|正在|可以|能不能|能|我(?=[练写做看读学背弹画跑回改])|"
-    r"为期|为(?=[\u4e00-\u9fff]{2})|进入|烦请|我觉得|我感觉|讲真|说真的|其实|我(?=现在|今天|先)|(?:安静|认真|好好|专心|静静)地|→|->|-|(?i:yyds)|冲鸭|绝绝子|"
+    r"为期|为(?=[\u4e00-\u9fff]{2})|进入|烦请|走一个|来一个|我觉得|我感觉|讲真|说真的|其实|我(?=现在|今天|先)|(?:安静|认真|好好|专心|静静)地|→|->|-|(?i:yyds)|冲鸭|绝绝子|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\(|\)|\s)+"
 )
 _ZH_TRAILING_FILLER = Template(
-    r"(?:@ZH_DEFAULT_NOUNS@|试试|试一下|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|时长|时段|时间段|走起|冲|开始吧|启动|开启|左右|上下|给我|帮我|(?<![申邀聘])请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\(|\)|\s)+$"
+    r"(?:@ZH_DEFAULT_NOUNS@|就行|就好|就可以|试试|试一下|吧|啊|呀|哦|哈|的|一下|了|吗|呢|好吗|可以吗|行吗|好不好|谢谢|谢谢啦|谢啦|谢了|多谢|感谢|拜托了?|麻烦了|时长|时段|时间段|走起|冲|开始吧|启动|开启|左右|上下|给我|帮我|(?<![申邀聘])请|麻烦你?|，|,|、|。|！|!|\?|？|…|~|～|\(|\)|\s)+$"
 )
 # A one-character verb before the duration and its object after it read as one activity:
 # "做20分钟作业" -> "做作业", "看半小时书" -> "看书".

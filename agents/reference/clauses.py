@@ -329,7 +329,17 @@ def reduce(
     go = any(_GO.fullmatch(c) for c in clauses)
     asking = [c for c in timed if go or asking_for_start(c)]
     if not asking:
-        return None
+        # the time there is, said apart from a request with no length ("got 40 mins before my shift, focus on
+        # calc homework", 趁这四十分钟…): that time is the length asked for
+        spare_times = [c for c in timed if (_ZH_SPARE if zh else _EN_SPARE).search(c)]
+        untimed = [c for c in clauses if c not in timed and default_words.search(c) and asking_for_start(c)]
+        if len(timed) != 1 or len(spare_times) != 1 or len(untimed) != 1:
+            return None
+        span = _durations(spare_times[0], language)[0]
+        length = spare_times[0][span.start : span.end]
+        merged = f"{untimed[0]} {length}" if zh else f"{untimed[0]} for {length}"
+        clauses = [merged if c == untimed[0] else c for c in clauses if c != spare_times[0]]
+        timed, asking = [merged], [merged]
     # the clause with the default app's words asks, over one that only has a start word ("开会前…" is no 开)
     core = next((c for c in asking if default_words.search(c)), asking[0])
     wanted = seconds(core)
@@ -337,9 +347,9 @@ def reduce(
     # another length only as the time there is ("between flights with 40 minutes to kill", 休息还剩一个小时)
     if wanted is None or any(seconds(c) != wanted and (asking_for_start(c) or not spare.search(c)) for c in timed):
         return None
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, int, str]] = []
     context: list[str] = []
-    for clause in clauses:
+    for position, clause in enumerate(clauses):
         if clause == core:
             continue
         kind = "context" if clause in timed else _kind(clause, language, work)
@@ -352,8 +362,8 @@ def reduce(
         if kind in ("context", "someone") and clause not in timed:
             context.append(clause)
             ranked = _activity(clause, language, kind == "someone")
-            if ranked is not None:
-                found.append(ranked)
+            if ranked is not None:  # of two of one rank, the later (what is said last is what it is for)
+                found.append((ranked[0], -position, ranked[1]))
     if go:  # the go said apart goes with the request ("25 minutes. reading. go." -> "25 minutes, go")
         core = f"{core}，开始" if zh else f"{core}, go"
-    return Reduced(core=core, activity=min(found)[1] if found else None, context=tuple(context))
+    return Reduced(core=core, activity=min(found)[2] if found else None, context=tuple(context))

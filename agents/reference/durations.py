@@ -211,8 +211,8 @@ ZH_NUMBER = r"\d+(?:\.\d+)?|[零〇一二两俩三四五六七八九十百千万
 _ZH_DURATION = re.compile(
     # "个钟" is an hour in speech ("一个钟", "半个钟"), never a clock's "钟点" or a "钟表"
     r"(?P<half>半\s*个?\s*(?:小时|钟头|分钟|钟(?![头点表])))"
-    # a number of days is a length ("专注两天"); "第三天", "这两天", "前两天", "过两天" say which days, not how long
-    rf"|(?<![第这那前过每隔])(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|天|(?<=个|半)钟(?![头点表]))"
+    # a number of days is a length ("专注两天"); "第三天", "这两天", "前两天", "过两天" say which days (see below)
+    rf"|(?<![零〇一二两俩三四五六七八九十百千万])(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|天|(?<=个|半)钟(?![头点表]))"
     r"(?P<unit_half>半(?!小时|钟头|分钟|个))?"
 )
 # The bare minutes after an hour ("1小时30", "一个钟十五"): not the start of a duration of its own.
@@ -223,6 +223,9 @@ _ZH_HOUR_MINUTES = re.compile(
 ZH_JOINER = re.compile(r"\s*(?:零|又|和|,|、)?\s*")
 
 
+_WHICH_DAYS = tuple("第这那前过每隔")  # "第三天", "这两天", "过两天": which days, not how long
+
+
 def chinese_durations(text: str) -> list[Span]:
     spans = []
     for match in _ZH_DURATION.finditer(text):
@@ -230,6 +233,8 @@ def chinese_durations(text: str) -> list[Span]:
             seconds = 30.0 if match.group("half").endswith("分钟") else 1800.0
         else:
             raw = match.group("num")
+            if match.group("unit") == "天" and text[max(match.start() - 1, 0) : match.start()] in _WHICH_DAYS:
+                continue
             value = float(raw) if raw[0].isdigit() else float(chinese_number(raw))
             unit = _ZH_UNITS.get(match.group("unit"), 3600)  # "个钟": an hour
             seconds = value * unit

@@ -489,6 +489,8 @@ _HEARD = tuple(
         (r"\bstp\b", "stop"),
         (r"\bhw(?=\s+(?:long|much|many|far)\b)", "how"),  # "hw long til break" ("chem hw" is homework)
         (r"\bstat(?=\s+(?:a|an|the|my)\b)", "start"),
+        (r"\bfourty\b", "forty"),
+        (r"\bninty\b", "ninety"),
     )
 )
 
@@ -538,7 +540,8 @@ _EN_CORRECTION = re.compile(
 _ZH_CORRECTION = re.compile(r"(?:还是|改成|改为|换成|不对|我是说|啊不|不不|不[，,]\s*(?:就)?(?:定为|改成)?)[\s,，]*$")
 # A polite condition is no hypothetical ("if it's not too much trouble, …", 方便的话…).
 _EN_POLITE_IF = re.compile(
-    r"\bif\s+(?:(?:it'?s|it\s+is)\s+not\s+too\s+much\s+(?:trouble|bother)|you\s+(?:don'?t|do\s+not)\s+mind"
+    r"\bwould\s+it\s+be\s+(?:at\s+all\s+)?possible\s+(?:for\s+you\s+)?to\b"
+    r"|\bif\s+(?:(?:it'?s|it\s+is|it\s+isn'?t)\s+(?:not\s+)?too\s+much\s+(?:of\s+an?\s+)?(?:trouble|bother|imposition)|you\s+(?:don'?t|do\s+not)\s+mind"
     r"|(?:at\s+all\s+)?possible|you\s+can|you\s+could|you\s+would|you\s+will|you\s+please|that'?s\s+(?:ok(?:ay)?|alright|fine))\b",
     re.IGNORECASE,
 )
@@ -547,7 +550,8 @@ _EN_SINGLISH = re.compile(
     r"[\s,]+(?:can\s+)?or\s+not\s*\??\s*$|[\s,]+(?:lah|leh|lor|hor)\b|[\s,]+can\s*\?+\s*$|^eh[\s,]+", re.IGNORECASE
 )
 _EN_GRATEFUL = re.compile(
-    r"\bi(?:\s+would|'d)\s+(?:be\s+(?:very\s+|most\s+)?grateful|appreciate\s+it)\b", re.IGNORECASE
+    r"\bi(?:\s+would|'d)\s+(?:be\s+(?:very\s+|most\s+)?grateful|appreciate\s+it|appreciate(?=\s+(?:a|an|the)\b))",
+    re.IGNORECASE,
 )
 _ZH_POLITE_IF = re.compile(r"(?:如果|要是)?(?:可以|方便|不麻烦)的话")
 
@@ -888,10 +892,10 @@ _EN_STATUS = _Template(
     r"|\b(?:are\s+you|is\s+it)\s+still\s+(?:timing|running|going|counting)\b"
     r"|^(?:is\s+it\s+|are\s+we\s+)?still\s+(?:going|running|on)\b|\bis\s+it\s+(?:still\s+)?(?:running|going|on)\b"
     r"|\bhow\s+much\s+(?:more\s+time|time\s+more)\b|\bwhat(?:'s|\s+is)\s+(?:currently\s+)?(?:active|running)\b"
-    r"|^(?:time\s+)?left\s*\?+$|^(?:are\s+(?:you|we)\s+|am\s+i\s+)?still\s+@EN_NOUNS@\b|\bhow\s+much\s+time\s+(?:remains|is\s+left)\b"
+    r"|^(?:time\s+)?(?:left|remaining)(?:\s+on\s+(?:the\s+|my\s+)?\w+)?\s*\?+$|\bwhat\s+\w+\s+do\s+i\s+have\s+(?:going|running|on)\b|^(?:are\s+(?:you|we)\s+|am\s+i\s+)?still\s+@EN_NOUNS@\b|\bhow\s+much\s+time\s+(?:remains|is\s+left)\b"
     rf"|\bwhat'?s\s+the\s+(?:\w+\s+)?{_EN_THING}\s+at\b|\bis\s+there\s+(?:a|an|any)\s+(?:\w+\s+)?{_EN_THING}\s+(?:going|running|on)\b|\bhow\s+long\s+(?:have\s+)?i(?:'ve|\s+am|'m)?\s+(?:been\s+)?@EN_NOUNS@\b|\bwhat(?:'s|\s+is)\s+on\b"
     r"|\bam\s+i\s+(?:still\s+)?(?:in\s+(?:a\s+|the\s+)?)?@EN_NOUNS@\b|\bhow\s+am\s+i\s+doing\s+(?:on|for)\s+time\b|\bwhat\s+(?:am|was)\s+i\s+(?:@EN_NOUNS@\s+on|working\s+on|doing)\b"
-    r"|\bwhen(?:'s|\s+does|\s+will|\s+is)\s+(?:it|this|(?:the|my)\s+@EN_NOUNS@)\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
+    rf"|\bwhen(?:'s|\s+does|\s+will|\s+is)\s+(?:it|this|(?:the|my)\s+{_EN_THING})\s+(?:end|finish|over|done|up|be\s+(?:done|over))\b"
     r"|\bwhere\s+(?:are\s+we|am\s+i|is\s+it)\s+at\s+(?:with|on)\s+(?:the|my)\s+(?:\w+\s+)?@EN_NOUNS@\b"
     r"|\bhow\s+long\s+(?:has\s+it\s+been|have\s+(?:i|we)\s+been\s+(?:going|at\s+it|@EN_NOUNS@))\b"
     r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|til|'til|before)\s+(?:the\s+|my\s+)?(?:end|break)\b"
@@ -921,6 +925,9 @@ _EN_SOMEONE = (
     r"^(?:(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:brother|sister|friends?|mom|mum|mother|dad|father|teacher|kids?|son|daughter|classmates?"
     r"|roommates?|flatmates?|housemates?|neighbou?rs?|cousins?|aunt|uncle|grandma|grandpa|niece|nephew|wife|husband|partner|boss"
     r"|coworkers?|colleagues?)|he|she|they|someone|somebody|everyone|everybody"
+    # anyone reported on ("my runners are doing a tempo run", "my labmate started a 1 hour focus")
+    r"|(?:my|our|his|her|their)\s+(?:\w+\s+)?\w+\s+(?:(?:is|are|was|were)\s+(?:doing|having|taking|running|working|studying|playing|on|in)"
+    r"|started|finished|did|set)\b"
     # a group reported on ("my students are doing a quiz"), not one the request is for ("my class wants a quiz")
     r"|(?:my|our)\s+(?:students?|pupils?|class|team|players?|patients?|clients?|staff|trainees?)"
     r"\s+(?:is|are|was|were|did|does|has|have|just)\b)"
@@ -934,7 +941,7 @@ _EN_OWN_REQUEST = re.compile(
 _EN_NOT_A_FOCUS = re.compile(
     r"\b(?:don'?t|do\s+not|never|no|not|rest|nap|sleep|snooze|remind|alarm|yesterday|ago|last|was|were|had|did|tomorrow(?!'s)|tonight|later)\b"
     # a break taken (not "lunch break brain warmup: …"), a wait (not "while I wait for orders")
-    r"|\bbreak\b(?<!lunch\sbreak)(?<!coffee\sbreak)(?<!on\sbreak)|\bwait\b(?!\s+for\b)"
+    r"|\bbreak\b(?<!lunch\sbreak)(?<!coffee\sbreak)(?<!on\sbreak)(?!\s+room)|\bwait\b(?!\s+for\b)"
     # someone named doing it ("Mrs Li is doing her crossword"), a should said with no will ("I should … but meh")
     r"|^(?:(?:mr|mrs|ms|miss|dr)\.?\s+)?\w+\s+is\s+(?:doing|working|studying|reading|playing|having|taking)\b"
     r"|\bis\s+(?:that|it|this)\s+(?:better|worse|good|ok(?:ay)?|enough|normal|healthy|too\s+\w+)\b|\bshould\s+probably\b|\bprobably\s+should\b|\bbut\s+(?:meh|nah|eh)\b"
@@ -1193,7 +1200,7 @@ _EN_GO = re.compile(
     re.IGNORECASE,
 )
 _EN_NO_DISTRACTIONS = re.compile(
-    r"[,.;!]\s*(?:(?:no|zero)\s+distractions?|phones?\s+(?:away|off|down)|let'?s\s+go)(?:\s+(?:please|pls))?(?=\s*(?:[,.!;]|$))",
+    r"[,.;!]\s*(?:(?:no|zero)\s+(?:distractions?|breaks?|interruptions?)|phones?\s+(?:away|off|down)|let'?s\s+go)(?:\s+(?:please|pls))?(?=\s*(?:[,.!;]|$))",
     re.IGNORECASE,
 )
 # "20 more minutes of studying": a length, said as more of it (not "add 5 more minutes": another verb).
@@ -1367,7 +1374,7 @@ _ZH_STATUS = _Template(
     r"还(?:剩|有|要|差|余)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|它(?:还)?在(?:运行|跑|走|计时)|有没有(?:开着|在跑|在运行)的|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|时间到了(?:没|吗|没有)|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|完|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
     r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|(?:两个|俩)都还?在(?:跑|运行|进行)|开着(?:什么|啥)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
-    r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
+    r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:模式)?(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
 )
 # A status asked of a day gone ("我昨天专注完成了吗？"): no status of what runs now.
 _ZH_PAST = re.compile(r"昨天|前天|上次|上回|上一?轮|上周|上个?星期|上个?月")
@@ -1474,7 +1481,8 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return Stop(language="zh", target=_stop_target(g, text))
     if (said := _zh_stop_after_why(g, text)) is not None:
         return Stop(language="zh", target=_stop_target(g, text, said))
-    if (g(_ZH_STATUS).search(text) or g(_EN_STATUS).search(text)) and not _ZH_PAST.search(text):
+    close = re.sub(r"\s+", "", text)  # "⏳ 还 🤔 有 ⏰ 多久？": emoji between the words
+    if (g(_ZH_STATUS).search(close) or g(_EN_STATUS).search(text)) and not _ZH_PAST.search(text):
         return Status(language="zh")
     talk = _small_talk(text, "zh", _ZH_HELP, _ZH_GREETING, _ZH_THANKS)
     if talk is not None:
