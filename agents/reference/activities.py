@@ -91,8 +91,8 @@ _EN_ACTIVITY_EDGES = Template(
     r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)"
     r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting|itself|like|about|around|roughly|approximately))+$"
     r"|\s+before\s+(?:the|my|a|an|class|work|school|bed|dinner|lunch|breakfast)\b.*$"
-    r"|^(?:quiet|peace|silence)\s+(?:time\s+)?for\s+|^(?:straight|full)[,\s]+"
-    r"|^(?:(?:one|a|an|new|another|quick)\s+)?(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
+    r"|^(?:quiet|peace|silence|time)\s+(?:time\s+)?for\s+|^(?:straight|full)[,\s]+"
+    r"|^(?:(?:one|a|an|new|another|quick|deep|solid|proper)\s+)*(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
     r"|\s+(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode|thing)$"
     r"|[,;]\s*go(?:\s+go)*$|[\s.,!?;:\"'()\[\]\u2013\u2014\u2192>-]+$|^[\s.,;:\"'()\[\]\u2013\u2014\u2192>=-]+",
     re.IGNORECASE,
@@ -109,7 +109,7 @@ _EN_NOT_AN_ACTIVITY = Template(
     r"(?:just\s+)?(?:testing|trying)(?:\s+(?:this|it|things?))?(?:\s+(?:thing|out))?|nothing(?:\s+(?:specific|in\s+particular))?|"
     # a greeting or a sound said before the request ("alright, 45 minutes, go")
     r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|and|in|up|long|him|her|them|at\s+once|away|right\s+away|immediately|soon|"
-    r"of|for|on|with|to|one|mode|lasting|i\s+need|i\s+want|i\s+wanna|need|want)?$",
+    r"of|for|on|with|to|one|mode|lasting|just\s+go|i\s+need|i\s+want|i\s+wanna|need|want)?$",
     re.IGNORECASE,
 )
 _EN_REQUEST_VERB = Template(

@@ -192,12 +192,18 @@ _ZH_MULTIPLIERS = {"十": 10, "百": 100, "千": 1000}
 _ZH_UNITS = {"秒钟": 1, "秒": 1, "分钟": 60, "分": 60, "小时": 3600, "钟头": 3600, "刻钟": 900, "天": 86400}
 
 
+_ZH_TENS_ALONE = {"廿": 20, "卅": 30}
+
+
 def chinese_number(numeral: str) -> int:
     """``二十五`` -> 25, ``十五`` -> 15, ``一百二十`` -> 120, ``一千零五`` -> 1005, ``八万六千四百`` -> 86400."""
     total = section = digit = 0
     for char in numeral:
         if char in _ZH_DIGITS:
             digit = _ZH_DIGITS[char]
+        elif char in _ZH_TENS_ALONE:  # 廿五 is 二十五, 卅 is 三十
+            section += _ZH_TENS_ALONE[char]
+            digit = 0
         elif char == "万":
             total += (section + digit) * 10000
             section = digit = 0
@@ -207,12 +213,12 @@ def chinese_number(numeral: str) -> int:
     return total + section + digit
 
 
-ZH_NUMBER = r"\d+(?:\.\d+)?|[零〇一二两俩三四五六七八九十百千万]+"
+ZH_NUMBER = r"\d+(?:\.\d+)?|[零〇一二两俩三四五六七八九十百千万廿卅]+"
 _ZH_DURATION = re.compile(
     # "个钟" is an hour in speech ("一个钟", "半个钟"), never a clock's "钟点" or a "钟表"
     r"(?P<half>半\s*个?\s*(?:小时|钟头|分钟|钟(?![头点表])))"
     # a number of days is a length ("专注两天"); "第三天", "这两天", "前两天", "过两天" say which days (see below)
-    rf"|(?<![零〇一二两俩三四五六七八九十百千万])(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|天|(?<=个|半)钟(?![头点表]))"
+    rf"|(?<![零〇一二两俩三四五六七八九十百千万廿卅])(?P<num>{ZH_NUMBER})\s*(?P<plus_half>个半)?\s*(?:个\s*)?(?P<unit>秒钟|秒|分钟|分|小时|钟头|刻钟|天|(?<=个|半)钟(?![头点表]))"
     r"(?P<unit_half>半(?!小时|钟头|分钟|个))?"
 )
 # The bare minutes after an hour ("1小时30", "一个钟十五"): not the start of a duration of its own.

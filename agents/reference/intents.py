@@ -576,9 +576,22 @@ _ZH_COURTESY = re.compile(
 )
 
 
+# What the Agent can do, asked before a request in the same message ("what can you do? ok never mind, just
+# start a 20 minute focus for email"): the request is what is asked.
+_EN_ASKED_FIRST = re.compile(
+    r"^(?:what\s+can\s+you\s+do|what\s+do\s+you\s+do|how\s+does\s+(?:this|it)\s+work)\s*\?+\s*"
+    r"(?:(?:ok(?:ay)?|oh|cool|never\s*mind|nvm|anyway)[\s,.!]*)*(?=\S)",
+    re.IGNORECASE,
+)
+_ZH_ASKED_FIRST = re.compile(
+    r"^(?:你(?:都)?能(?:做|干)(?:什么|啥|些什么)|有(?:啥|什么)功能)[？?]\s*(?:(?:算了|哦|那|好)[，,]?)*(?=\S)"
+)
+
+
 def _as_meant(text: str, language: Language) -> str:
-    """``text`` with a polite condition, an apology and a label declined left out, and a corrected length
-    replaced by its correction."""
+    """``text`` with a polite condition, an apology, a question about the Agent asked first and a label
+    declined left out, and a corrected length replaced by its correction."""
+    text = (_ZH_ASKED_FIRST if language == "zh" else _EN_ASKED_FIRST).sub("", text)
     text = (_ZH_COURTESY if language == "zh" else _EN_COURTESY).sub(" ", text).strip()
     text = (_ZH_POLITE_IF if language == "zh" else _EN_POLITE_IF).sub(" ", text)
     if language == "en":
@@ -719,7 +732,7 @@ _ZH_VAGUE = re.compile(
 # ``grammar.unitless_minutes``, beyond which the number is no clear duration.
 _EN_UNITLESS = _Template(
     r"(?:(?:please|pls|ok(?:ay)?)\s+)?(?:(?:start|begin|set)\s+)?(?:(?:a|an|the|my)\s+)?"
-    r"@EN_APP@\s+(?:for\s+)?(?P<n>\d{1,3})(?:\s+(?:please|pls|now))?"
+    r"@EN_APP@\s*,?\s+(?:for\s+)?(?P<n>\d{1,3})(?:\s+(?:please|pls|now))?"
     # what it is for after the number ("pomodoro 25 refactoring the auth module"), never a count of rounds
     r"(?:[\s,:]+(?:on\s+|for\s+)?(?!(?:times?|x|rounds?|sessions?|in\s+a\s+row|more|again|breaks?|then|and)\b)(?P<act>[a-z][^\d]*?))?[\s.!]*",
     re.IGNORECASE,
@@ -833,7 +846,8 @@ def _clauses(text: str, separators: str) -> list[str]:
 
 
 def _all_clauses(text: str, separators: str, stop: re.Pattern[str], filler: re.Pattern[str]) -> bool:
-    """Every clause is a stop or a filler, and at least one is a stop ("never mind, stop it, thanks")."""
+    """Every clause is a stop or a filler, and at least one is a stop ("never mind, stop it, thanks"; what is
+    stopped may stand apart: "quiz 不做了，stop")."""
     clauses = _clauses(text, separators)
     stops = [c for c in clauses if stop.fullmatch(c)]
     return bool(stops) and all(stop.fullmatch(c) or filler.fullmatch(c) for c in clauses)
@@ -848,9 +862,7 @@ _EN_POLITE = (
     r"|i\s+wanna\s+|let'?s\s+|let\s+us\s+|lemme\s+|i\s+think\s+i'?(?:ll|d)\s+|i'?ll\s+|i\s+will\s+|you\s+can\s+|time\s+to\s+)*"
 )
 _EN_THING = r"(?:session|round|@EN_NOUNS@)"  # what runs: the apps' nouns
-_EN_STOP_VERB = (
-    r"(?:stop|stahp|cancel|abort|quit|halt|end|finish|terminate|interrupt|kill|turn\s+off|switch\s+off|shut\s+off|drop)"
-)
+_EN_STOP_VERB = r"(?:stand\s+down|stop|stahp|cancel|abort|quit|halt|end|finish|terminate|interrupt|kill|turn\s+off|switch\s+off|shut\s+off|drop)"
 _EN_STOP_PHRASE = (
     _EN_POLITE + r"(?:" + _EN_STOP_VERB + r"(?:\s+(?:the|my|this|current|that|our))?(?:\s+(?:current|running))?"
     # what is stopped: it, everything, or a thing by name ("the <noun>", "my <noun> session", "the math <noun>")
@@ -901,7 +913,7 @@ _EN_STATUS = _Template(
     r"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|til|'til|before)\s+(?:the\s+|my\s+)?(?:end|break)\b"
     rf"|\bhow\s+(?:many|much|long)\s+(?:\w+\s+)?(?:till|until|before)\s+(?:the\s+|my\s+)?(?:\w+\s+)?{_EN_THING}\s+(?:ends?|finishes|is\s+(?:over|done|up))\b"
     r"|^(?:(?:is|are)\s+)?(?:anything|something|any\s+\w+|both(?:\s+of\s+them)?|they)\s+(?:still\s+)?(?:running|on|going)\b"
-    rf"|\bwhich\s+(?:one\s+)?is\s+(?:running|on)\b|\bhow\s+far\s+along\s+is\s+(?:the|my)\s+(?:\w+\s+)?{_EN_THING}\b"
+    rf"|\bwhich\s+(?:one\s+)?(?:is|'s)\s+(?:running|on|going)\b|\bwhich\s+one'?s\s+(?:running|on|going)\b|\bhow\s+far\s+along\s+is\s+(?:the|my)\s+(?:\w+\s+)?{_EN_THING}\b"
     rf"|\bhow\s+much\s+time\s+(?:is\s+)?(?:left\s+)?on\s+(?:the|my)\s+(?:\w+\s+)?{_EN_THING}\b|\bhow\s+much\s+of\s+.+\s+(?:remains?|is\s+left)\b"
     rf"|^(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+still\s+(?:running|going|on)[\s?.!]*$"
     rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
@@ -954,6 +966,8 @@ _EN_NOT_A_FOCUS = re.compile(
     # "I usually study for an hour", "my teacher said to…", "at 3pm…", "on monday…"), a length judged
     r"|\b(?:can't|cannot|couldn't|won't|shouldn't|wouldn't|isn't|wasn't|usually|always|often|sometimes|normally|daily"
     r"|every\s+(?:day|morning|evening|night|week|time)|wish(?!\s+to\b)|hope|said|says|told|tells)\b"
+    # a joke asked for, not a start ("tell me a joke about pomodoros")
+    r"|\btell\s+me\s+(?:a\s+)?(?:joke|story|fact)\b|\bjoke\b"
     # a call back when something is done ("ping me when the 10 minute spin is done"): a reminder
     r"|\b(?:ping|call|buzz|text)\s+me\b|\b(?:let\s+me\s+know|tell\s+me)\s+when\b"
     # what no app does, asked beside one ("can you play lo-fi music while I focus", "make the timer ring louder")
@@ -1247,7 +1261,7 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
     if not re.search(r"\b(?:add|give|extend|another)\b", text, re.IGNORECASE):
         text = _EN_MORE.sub("", text)
     text = _EN_NO_DISTRACTIONS.sub("", _EN_GO.sub(" start ", text)).strip()
-    keep = _EN_KEEP.search(text) or _EN_KEEP_LAST.search(text)
+    keep = _EN_KEEP_LAST.search(text) or _EN_KEEP.search(text)  # "…, the timer can keep going" names what it keeps
     if keep is not None:
         stop = text[: keep.start()]
         if (
@@ -1370,8 +1384,10 @@ _ZH_STOP_CLAUSE = _Template(
 _ZH_FILLER_CLAUSE = re.compile(
     r"^(?:好|好的|好吧|嗯|哎|唉|哎呀|谢谢|谢啦|那|那个|抱歉|对不起|哈|啊|呀|吧|了|行|行吧|ok|OK|烦|烦死了|我|累了|好累|太累了|累死了|困了|晕|天哪)+$"
 )
+# What is stopped may stand apart from the stop ("quiz 不做了，stop").
+_ZH_FILLER_OR_THING = _Template(_ZH_FILLER_CLAUSE.pattern[:-3] + r"|(?:把|这个|那个)?@ZH_NOUNS@)+$")
 _ZH_STATUS = _Template(
-    r"还(?:剩|有|要|差|余)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|它(?:还)?在(?:运行|跑|走|计时)|有没有(?:开着|在跑|在运行)的|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|时间到了(?:没|吗|没有)|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|完|好|到)"
+    r"还(?:剩|有|要|差|余)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|它(?:还)?在(?:运行|跑|走|计时)|有没有(?:开着|在跑|在运行)的|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@(?:在(?:跑|运行|进行))?还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|时间到了(?:没|吗|没有)|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|完|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
     r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|(?:两个|俩)都还?在(?:跑|运行|进行)|开着(?:什么|啥)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:模式)?(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
@@ -1477,7 +1493,7 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return Help(language="zh")  # "为什么专注提前结束了？": a question about a stop, none asked
     if _ZH_STOP_THEN_START.search(text) and (chinese_durations(text) or english_durations(text)):
         return Help(language="zh")  # "停掉专注，开一个十分钟的测验": two requests
-    if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), _ZH_FILLER_CLAUSE):
+    if _all_clauses(text, _ZH_SEPARATORS, g(_ZH_STOP_CLAUSE), g(_ZH_FILLER_OR_THING)):
         return Stop(language="zh", target=_stop_target(g, text))
     if (said := _zh_stop_after_why(g, text)) is not None:
         return Stop(language="zh", target=_stop_target(g, text, said))
