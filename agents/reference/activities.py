@@ -89,7 +89,7 @@ _EN_ACTIVITY_EDGES = Template(
     r"|(?:\s+(?:please|pls|now|thanks|thank\s+you|ok|okay|then|today|tonight|straight|in\s+a\s+row|of|for|on|with"
     r"|fr|frfr|tbh|ngl|rn|lol|lmao|btw|asap|ty|tysm|thx|kthx|thanks\s+so\s+much|thank\s+you\s+so\s+much|so\s+much|sesh|thing|for\s+me|for\s+us|and"
     r"|thanks\s+a\s+lot|in|at\s+once|right\s+away|straight\s+away|immediately|right\s+now|long|for\s+(?:him|her|them)"
-    r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting|itself|like|about|around|roughly|approximately))+$"
+    r"|(?:til|till|until|'til)\s+then|real\s+quick|lasting|itself|like|about|around|roughly|approximately|go))+$"
     r"|\s+before\s+(?:the|my|a|an|class|work|school|bed|dinner|lunch|breakfast)\b.*$"
     r"|^(?:quiet|peace|silence|time)\s+(?:time\s+)?for\s+|^(?:straight|full)[,\s]+"
     r"|^(?:(?:one|a|an|new|another|quick|deep|solid|proper)\s+)*(?:@EN_DEFAULT_NOUNS@|session|sprint|block|period|slot|sesh|mode)(?:\s+(?:of|for|on))?(?:\s*[:,\u2013\u2014-]\s*|\s+|$)"
@@ -106,7 +106,7 @@ _EN_NOT_AN_ACTIVITY = Template(
     r"(?:something|anything|stuff|whatever|things|smth|sth)(?:\s+up)?|straight|full|real\s+quick|quickly|put\s+me|itself|only|"
     r"i\s+think\s+i\s+need|"
     # trying it out, no activity ("just testing", 试试)
-    r"(?:just\s+)?(?:testing|trying)(?:\s+(?:this|it|things?))?(?:\s+(?:thing|out))?|nothing(?:\s+(?:specific|in\s+particular))?|"
+    r"(?:just\s+)?(?:testing|trying)(?:\s+(?:this|it|things?))?(?:\s+(?:thing|out))?|nothing(?:\s+(?:specific|in\s+particular))?|(?:just\s+)?to\s+(?:test|try)(?:\s+(?:it|this))?(?:\s+out)?|(?:test|try)\s+(?:it|this)(?:\s+out)?|"
     # a greeting or a sound said before the request ("alright, 45 minutes, go")
     r"alright|all\s+right|hey|hi|hello|yo|sir|quick|sure|yes|yeah|cool|great|sesh|thing|ty|thx|and|in|up|long|him|her|them|at\s+once|away|right\s+away|immediately|soon|"
     r"of|for|on|with|to|one|mode|lasting|just\s+go|i\s+need|i\s+want|i\s+wanna|need|want)?$",
@@ -158,7 +158,7 @@ def english_bare(text: str, span: Span) -> bool:
         r"\b(?:ok(?:ay)?|please|pls|then|thanks|thank\s+you|just|maybe|about|around|let'?s\s+(?:do|say|go)|make\s+it|say|for|yes|yeah|sure|um+|uh+"
         r"|alright|all\s+right|go|do|start|begin|k"
         # a request that names no app ("set me up for an hour", "give me 30 minutes"): which app is asked
-        r"|set\s+me\s+up|hook\s+me\s+up|give\s+me|put\s+me\s+down|can\s+i\s+(?:get|have)|(?:can|could|shall)\s+we\s+do)\b|[\s,.!?~]+",
+        r"|set\s+me\s+up|hook\s+me\s+up|give\s+me|put\s+me\s+down|can\s+i\s+(?:get|have)|(?:can|could|shall)\s+we\s+(?:do|go)(?:\s+for)?)\b|[\s,.!?~]+",
         "",
         rest,
         flags=re.IGNORECASE,
@@ -170,7 +170,7 @@ _ZH_LEADING_FILLER = Template(
     r"开(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|那(?=来|就|先)|"
     r"来一个|来个|来一轮|来|开一个|设一个|定一个|一个|一次|一轮|新的?(?=@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)|(?:@ZH_DEFAULT_NOUNS@|@ZH_DEFAULT_WORDS@)(?:模式|于)?|设个|设置|定个时|定个|定时|开个|"
     r"开启|启动|打开|计个时|我正在|我在|正在|可以|能不能|能|我(?=[练写做看读学背弹画跑回改])|"
-    r"为期|为(?=[\u4e00-\u9fff]{2})|进入|烦请|走一个|来一个|我觉得|我感觉|讲真|说真的|其实|我(?=现在|今天|先)|(?:安静|认真|好好|专心|静静)地|→|->|-|(?i:yyds)|冲鸭|绝绝子|"
+    r"为期|为(?=[\u4e00-\u9fff]{2})|进入|烦请|走一个|来一个|一组|一套|我觉得|我感觉|讲真|说真的|其实|我(?=现在|今天|先)|(?:安静|认真|好好|专心|静静)地|→|->|-|(?i:yyds)|冲鸭|绝绝子|"
     r"就|那就|先|嗯|好|好的|行(?=[，,\s])|行吧|大概|差不多|要|想|的|地|用来|用于|去|在|一下|吧|，|,|、|。|！|!|：|:|\(|\)|\s)+"
 )
 _ZH_TRAILING_FILLER = Template(

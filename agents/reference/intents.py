@@ -490,6 +490,7 @@ _HEARD = tuple(
         (r"\bhw(?=\s+(?:long|much|many|far)\b)", "how"),  # "hw long til break" ("chem hw" is homework)
         (r"\bstat(?=\s+(?:a|an|the|my)\b)", "start"),
         (r"\bfourty\b", "forty"),
+        (r"\bwots?\b", "what's"),
         (r"\bninty\b", "ninety"),
     )
 )
@@ -571,7 +572,8 @@ _EN_COURTESY = re.compile(
     re.IGNORECASE,
 )
 _ZH_COURTESY = re.compile(
-    r"^(?:(?:不好意思|抱歉|对不起|打扰了|打扰一下)[，,。!！\s]*)+|[，,。!！?？\s]*(?:抱歉|不好意思|对不起)+[。!！\s]*$"
+    r"^(?:(?:不好意思|抱歉|对不起|打扰了|打扰一下)[，,。!！\s]*)+"
+    r"|(?:[，,。!！?？\s]*(?:抱歉|不好意思|对不起|打扰了|麻烦了|麻烦你了|谢谢(?:你|啦)?|多谢))+[。!！\s]*$"
     r"|(?:别|不要|请勿|勿)打扰(?:我)?"
 )
 
@@ -592,7 +594,7 @@ def _as_meant(text: str, language: Language) -> str:
     """``text`` with a polite condition, an apology, a question about the Agent asked first and a label
     declined left out, and a corrected length replaced by its correction."""
     text = (_ZH_ASKED_FIRST if language == "zh" else _EN_ASKED_FIRST).sub("", text)
-    text = (_ZH_COURTESY if language == "zh" else _EN_COURTESY).sub(" ", text).strip()
+    text = (_ZH_COURTESY if language == "zh" else _EN_COURTESY).sub(" ", text).strip() or text  # "谢谢" alone stays
     text = (_ZH_POLITE_IF if language == "zh" else _EN_POLITE_IF).sub(" ", text)
     if language == "en":
         text = _EN_SINGLISH.sub(" ", _EN_GRATEFUL.sub(" ", text)).strip()
@@ -916,7 +918,7 @@ _EN_STATUS = _Template(
     rf"|\bwhich\s+(?:one\s+)?(?:is|'s)\s+(?:running|on|going)\b|\bwhich\s+one'?s\s+(?:running|on|going)\b|\bhow\s+far\s+along\s+is\s+(?:the|my)\s+(?:\w+\s+)?{_EN_THING}\b"
     rf"|\bhow\s+much\s+time\s+(?:is\s+)?(?:left\s+)?on\s+(?:the|my)\s+(?:\w+\s+)?{_EN_THING}\b|\bhow\s+much\s+of\s+.+\s+(?:remains?|is\s+left)\b"
     rf"|^(?:(?:the|my)\s+)?(?:\w+\s+)?{_EN_THING}\s+still\s+(?:running|going|on)[\s?.!]*$"
-    rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+going\b",
+    rf"|\bhow(?:'s|\s+is)\s+(?:my|the)\s+(?:\w+\s+)?{_EN_THING}\s+(?:going|getting\s+on|doing)\b",
     re.IGNORECASE,
 )
 # A stop word anywhere makes a message no start, whatever else it says ("25 minutes, stop").
@@ -966,6 +968,8 @@ _EN_NOT_A_FOCUS = re.compile(
     # "I usually study for an hour", "my teacher said to…", "at 3pm…", "on monday…"), a length judged
     r"|\b(?:can't|cannot|couldn't|won't|shouldn't|wouldn't|isn't|wasn't|usually|always|often|sometimes|normally|daily"
     r"|every\s+(?:day|morning|evening|night|week|time)|wish(?!\s+to\b)|hope|said|says|told|tells)\b"
+    # music played, not a start ("play some lo-fi for 30 min")
+    r"|\bplay\s+(?:me\s+)?(?:some|a\s+bit\s+of)\b|\b(?:lo-?fi|white\s+noise|rain\s+sounds|playlist|spotify)\b"
     # a joke asked for, not a start ("tell me a joke about pomodoros")
     r"|\btell\s+me\s+(?:a\s+)?(?:joke|story|fact)\b|\bjoke\b"
     # a call back when something is done ("ping me when the 10 minute spin is done"): a reminder
@@ -973,7 +977,7 @@ _EN_NOT_A_FOCUS = re.compile(
     # what no app does, asked beside one ("can you play lo-fi music while I focus", "make the timer ring louder")
     r"|\b(?:louder|quieter|volume|ringtone|vibrat\w*|ring)\b"
     r"|\bplay\s+(?:some\s+|me\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:music|songs?|playlists?|noise|sounds|tunes)\b"
-    r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much|hard|easy|difficult|boring)\b"
+    r"|\bat\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b(?!\s*(?:min|mins|minutes?|hours?|hrs?|h|m)\b)|\bnext\s+(?:week|month|time)\b|\btoo\s+(?:long|short|much|hard|easy|difficult|boring)\b"
     r"|(?<!\bfor\s)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b(?!'s)|\bweekend\b"
     # after something else ("after lunch start a 30 min focus"): later, not now
     r"|\bafter\s+(?!that\b)(?:lunch|dinner|breakfast|school|class|work|practice|the\s+\w+|my\s+\w+|i\b|we\b)"
@@ -981,7 +985,7 @@ _EN_NOT_A_FOCUS = re.compile(
     r"|^(?:(?:lol|haha+|lmao|omg|ok|so|wow)\s+)?(?:(?:the|a|my)\s+)?(?:\w+\s+)?\w+\s+(?:sounds|looks|seems|is|means|tastes)\b"
     # someone else's doing ("my brother is doing…", "she wants…"), done already, a score reported
     r"|" + _EN_SOMEONE + r"\b"
-    r"|^(?:just\s+|already\s+)?(?!need\b|speed\b)[a-z]+ed\s+(?:a|an|the|my|for|\d)|\b(?:already|finished|completed)\b"
+    r"|^(?:just\s+|already\s+)?(?!need\b|speed\b)(?!mixed\b)[a-z]+ed\s+(?:a|an|the|my|for|\d)\b|\b(?:already|finished|completed)\b"
     r"|\bgot\s+(?:a\s+)?\d+(?!\s*(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|m|h|s)\b)|\bscored\b"
     r"|\d\s*/\s*\d+(?!\s*(?:of\s+)?(?:an?\s+)?(?:hours?|hrs?|h|minutes?|mins?)\b)|\b\d+\s+out\s+of\s+\d+|\b\d+\s+(?:right|wrong|correct)\b"
     r"|^say\s+(?:i|we)\b|\bwhat\s+if\b|\bthen\s+what\b"
@@ -1372,12 +1376,12 @@ _ZH_THING = (
 )
 _ZH_ACTIVITY_VERBS = r"(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考|测|计时?|继续|弄|干|搞|学习|复习|阅读|冥想|工作|练习|写作业|做作业|看书|读书|玩|坚持)"
 _ZH_STOP_CORE = (
-    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|中断|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|(?:就|先)?(?:做|练|学|写|考)?到这(?:里|儿)?|停一停|收工|关掉?|撤销|退出"
+    r"(?:(?i:stop|cancel|quit|end)|停止|停下来?|停掉|停了|结束|取消|终止|中止|中断|停咗佢?|停埋佢?|唔做[喇啦了]|唔使计时?[喇啦]?|停|算了|罢了|放弃|够了|不要了|不用了|到此为止|(?:就|先)?(?:做|练|学|写|考)?到这(?:里|儿)?|停一停|收工|关掉?|撤销|退出"
     rf"|不(?:想|要|用)?再?{_ZH_ACTIVITY_VERBS}(?:下去|[题书琴课字]|作业|功课)?了|别再?{_ZH_ACTIVITY_VERBS}(?:下去)?了?|不(?:想|要)继续(?:下去)?)"
 )
 _ZH_STOP_CLAUSE = _Template(
     # the thing may come first ("<noun>不做了", "把<noun>关了") or after ("结束阅读<noun>", "停止<noun>")
-    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:题|作业|功课)?\s*(?:那个|这个)?\s*(?:也|都|就|先|可以|提前|就先|先提前)?\s*我?\s*(?:提前|先)?"
+    rf"^{_ZH_STOP_LEAD}(?:把|这个|那个)?\s*{_ZH_THING}?\s*(?:题|作业|功课)?\s*(?:那个|这个)?\s*(?:也|都|就|先|可以|提前|就先|先提前|马上|立刻|赶紧)?\s*我?\s*(?:提前|先)?"
     rf"(?:{_ZH_STOP_CORE}\s*(?:一下)?\s*(?:这次|这个|那个|那次|当前|现在的|掉)?\s*(?:的)?\s*(?:{_ZH_THING}(?:时段|模式|时间)?|所有的?|全部|一切)?"
     r"\s*(?:吧|了|啦|呢|啊|呀|哦|好了|好吗)*)+$"
 )
@@ -1387,7 +1391,7 @@ _ZH_FILLER_CLAUSE = re.compile(
 # What is stopped may stand apart from the stop ("quiz 不做了，stop").
 _ZH_FILLER_OR_THING = _Template(_ZH_FILLER_CLAUSE.pattern[:-3] + r"|(?:把|这个|那个)?@ZH_NOUNS@)+$")
 _ZH_STATUS = _Template(
-    r"还(?:剩|有|要|差|余)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|它(?:还)?在(?:运行|跑|走|计时)|有没有(?:开着|在跑|在运行)的|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@(?:在(?:跑|运行|进行))?还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|时间到了(?:没|吗|没有)|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|完|好|到)"
+    r"还(?:剩|有|要|差|余)(?:@ZH_NOUNS@|做|练|考|等|学)?(?:多久|多少|几|多长)|它(?:还)?在(?:运行|跑|走|计时)|有没有(?:开着|在跑|在运行)的|@ZH_NOUNS@(?:进行)?到哪(?:了|儿|里)?|剩(?:下|余)?(?:多少|多久|几|的时间)|剩余(?:时间|时长)|(?:是|现在)?在?@ZH_NOUNS@(?:在(?:跑|运行|进行))?还是(?:在)?@ZH_NOUNS@|^还剩[?？]+$|仲有(?:几耐|几多|几长)|时间到了(?:没|吗|没有)|(?:多久|什么时候|几点)(?:才)?(?:结束|完成|完|好|到)"
     r"|@ZH_NOUNS@?(?:结束|完成|好)了(?:吗|没有?)|(?:@ZH_NOUNS@|进行)了?(?:多久|多长时间)了|进行到哪|在@ZH_NOUNS@(?:什么|吗)|@ZH_NOUNS@(?:还在|进行)(?:吗|中吗)|(?:现在|当前)(?:的)?(?:状态|进度)|(?:正|现在)在?(?:进行|运行|跑|@ZH_NOUNS@)(?:什么|啥)"
     r"|有(?:东西|什么|啥|任何)?(?:在|正在)(?:运行|进行|跑)|(?:两个|俩)都还?在(?:跑|运行|进行)|开着(?:什么|啥)|@ZH_NOUNS@(?:还)?开着(?:吗|没|呢)|(?:什么|啥)状态|状态(?:如何|怎样|怎么样)"
     r"|@ZH_NOUNS@\s*的?\s*(?:状态|进度)|^(?:现在)?进度(?:怎么样|如何|咋样|怎样)|(?i:(?<![a-z])status(?![a-z]))|^(?:现在|当前)?的?(?:状态|进度)(?:呢|如何|怎么样|咋样)?[?？。.!！\s]*$|(?:还|现在|正)在@ZH_NOUNS@(?:模式)?(?:吗|中吗|没有?)|是不是(?:还|现在|正)?在@ZH_NOUNS@|@ZH_NOUNS@(?:还|现在)?在(?:跑|进行|走|运行)?(?:吗|中吗)"
@@ -1420,6 +1424,7 @@ _ZH_NOT_A_FOCUS = _Template(
     r"|不了|(?<!能)不能|没法|没办法|做不到|没有?(?:@ZH_NOUNS@|做|学|看|读|写|练|背|考)|每天|每次|每周|每晚|平时|通常|经常|总是|往往|一般"
     # a time gone by and what one did then ("上大学时我都是专注50分钟一轮", "以前我…")
     r"|以前|从前|当年|那时候?|小时候|上学(?:的)?时|上大学(?:的)?时|读书(?:的)?时|都是|上次|上回|上一?轮|太(?:难|简单|容易)|不是要|不是想|只是问|本来|原本|原来想|结果"
+    r"|下(?:一)?(?:节|堂)课|让(?:学生|孩子|他|她|大家)们?"
     r"|@ZH_NOUNS@是(?!不是)|比[^，,。]{0,8}还|放(?:点|些|一下|首)?[^，,。]{0,4}?(?:音乐|歌|白噪音|噪音)|希望|但愿|(?:老师|妈妈|爸爸|我妈|我爸|他|她|他们|别人|朋友|同学)(?:说|让我|叫我)|说(?:要|让)"
     r"|\d{1,2}\s*点|[两三四五六七八九十]点|十[一二]点|周[一二三四五六日天末]|星期|礼拜|下周|下个?月|太(?:长|短|久|多|少)|"
     r"昨天|前天|刚才|刚刚|已经|休息(?!时间)|睡觉|午睡|打盹|不要开始|别开始|不想|不要|别|提醒|闹钟|叫我|喊我|通知我|(?:秒|分钟?|小时|钟头|天)(?:以|之)?后|"
