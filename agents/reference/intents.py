@@ -217,8 +217,21 @@ class _Grammar:
             ),
             key=lambda a: "start" in a.tools,
         )
+        self.unitless = [a for a in self.apps if a.unitless_minutes and "start" in a.tools]
+        self._compiled: dict[tuple[int, str], re.Pattern[str]] = {}
+        self._read_tokens()
+        self._read_words()
+        self._read_work()
+        keywords = {k.lower() for a in self.apps for k in a.keywords}
+        self.swap_keywords = _SWAP_KEYWORDS + tuple(sorted(k for k in keywords if len(k) < 8))
+        self.edit_keywords = _EDIT_KEYWORDS + tuple(sorted(k for k in keywords if len(k) >= 8))
+        self.keywords = frozenset(self.swap_keywords + self.edit_keywords) | _KEYWORDS
+        self.typos = {typo: word for a in self.apps for typo, word in a.typos.items()}
+        self.typo_pattern = re.compile(_alternation(list(self.typos))) if self.typos else None
+
+    def _read_tokens(self) -> None:
+        """The ``@NAME@`` tokens the generic patterns are spliced with."""
         default = [self.default] if self.default else []
-        unitless = [a for a in self.apps if a.unitless_minutes and "start" in a.tools]
         en_nouns = [n for a in self.apps for n in a.nouns["en"]]
         zh_nouns = [n for a in self.apps for n in a.nouns["zh"]]
         self.tokens = {
@@ -233,8 +246,10 @@ class _Grammar:
             # the default app's Chinese words ("专心读书" is 读书): a request word, no part of what it is for
             "ZH_DEFAULT_WORDS": _alternation([w for a in default for w in a.words["zh"] if not _LATIN.match(w)]),
         }
-        self.unitless = unitless
-        self._compiled: dict[tuple[int, str], re.Pattern[str]] = {}
+
+    def _read_words(self) -> None:
+        """Each app's words, activities, nouns and choices, and the default app's words."""
+        default = [self.default] if self.default else []
         self.default_words = {
             language: _found(
                 [w for a in default for w in a.words[language]], whole_words=language == "en", anywhere=language == "zh"
@@ -259,6 +274,9 @@ class _Grammar:
             for a in self.apps
         }
         self.choices = {a.app_id: [(value, _choice_pattern(a, value)) for value in a.choices] for a in self.apps}
+
+    def _read_work(self) -> None:
+        """What each app does, declines and leaves unclear: what tells one app's request from another's."""
         # What an app does not do of its kind ("division"): a message naming it starts nothing.
         self.declines = re.compile(
             "|".join(f"(?:{p})" for a in self.apps for lang in ("en", "zh") for p in a.declines.get(lang, ()))
@@ -302,13 +320,6 @@ class _Grammar:
             )
             for language in ("en", "zh")
         }
-        keywords = {k.lower() for a in self.apps for k in a.keywords}
-        self.swap_keywords = _SWAP_KEYWORDS + tuple(sorted(k for k in keywords if len(k) < 8))
-        self.edit_keywords = _EDIT_KEYWORDS + tuple(sorted(k for k in keywords if len(k) >= 8))
-        self.keywords = frozenset(self.swap_keywords + self.edit_keywords) | _KEYWORDS
-        typos = {typo: word for a in self.apps for typo, word in a.typos.items()}
-        self.typos = typos
-        self.typo_pattern = re.compile(_alternation(list(typos))) if typos else None
 
     def __call__(self, template: _Template, app: DeclaredApp | None = None) -> re.Pattern[str]:
         """``template`` with the apps' words; with ``app``, its own nouns as ``@EN_APP@`` / ``@ZH_APP@``."""
@@ -1262,9 +1273,19 @@ def _en_stop_after_why(g: _Grammar, text: str) -> str | None:
 
 
 def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    """An English message read in order: a stop, a status or small talk; a start of the app it names; a start
+    of the default app (or help, or a question back)."""
     if not re.search(r"\b(?:add|give|extend|another)\b", text, re.IGNORECASE):
         text = _EN_MORE.sub("", text)
     text = _EN_NO_DISTRACTIONS.sub("", _EN_GO.sub(" start ", text)).strip()
+    for reading in (_en_stop_status_or_talk, _en_start_of_named):
+        intent = reading(g, text)
+        if intent is not None:
+            return intent
+    return _en_start(g, text, awaiting_duration)
+
+
+def _en_stop_status_or_talk(g: _Grammar, text: str) -> Intent | None:
     keep = _EN_KEEP_LAST.search(text) or _EN_KEEP.search(text)  # "…, the timer can keep going" names what it keeps
     if keep is not None:
         stop = text[: keep.start()]
@@ -1291,6 +1312,10 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return talk
     if _sequence(g, text, _EN_SEQUENCE):
         return Help(language="en")
+    return None
+
+
+def _en_start_of_named(g: _Grammar, text: str) -> Intent | None:
     named = _named(g, text, ("en",))
     if named is not None and "start" not in named.tools:
         return Help(language="en")  # about an app that is not started ("add to my notes: …")
@@ -1300,6 +1325,12 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         spans = english_durations(text)
         activity = english_activity(g, text, first_duration(spans, text, EN_JOINER))
         return _start_of_named(g, named, text, spans, activity, _EN_TOPIC, "en")
+    return None
+
+
+def _en_start(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    """A start of the default app: its length first (none, two, a bare one, one beside a number), then what
+    it is for (another app's work, work that is unclear, a placeholder)."""
     spans = english_durations(text)
     span = first_duration(spans, text, EN_JOINER)
     if _another_duration(spans, span):
@@ -1326,6 +1357,12 @@ def _parse_english(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         # "let's do 30 minutes" names no app: only the answer to "how long?" starts one; otherwise which
         # app is asked (two blind held-out sets agreed: never a guess at the default one).
         return _outcome(g, span.seconds, None, "en") if awaiting_duration else _which_app(g, span.seconds, "en")
+    return _en_start_for(g, text, spans, span, framed)
+
+
+def _en_start_for(g: _Grammar, text: str, spans: list[Span], span: Span | None, framed: str) -> Intent:
+    """The default app's start once its length is read: what it is for decides between it, another app,
+    a question back and help."""
     activity = english_activity(g, framed, span) if g.default is not None and g.default.activity else None
     if span is not None and activity and not g.default_words["en"].search(text) and g.unclear["en"].fullmatch(activity):
         return _which_app(g, span.seconds, "en")  # "let's do 15 minutes of maths": a quiz or homework?
@@ -1481,8 +1518,17 @@ def _zh_stop_after_why(g: _Grammar, text: str) -> str | None:
 
 
 def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    """A Chinese message read in order, as an English one is (see ``_parse_english``)."""
     if chinese_durations(text) or english_durations(text):
         text = _ZH_PLACEHOLDER.sub(" 开始 ", text).strip()
+    for reading in (_zh_stop_status_or_talk, _zh_start_of_named):
+        intent = reading(g, text)
+        if intent is not None:
+            return intent
+    return _zh_start(g, text, awaiting_duration)
+
+
+def _zh_stop_status_or_talk(g: _Grammar, text: str) -> Intent | None:
     first, after = _ZH_KEEP_FIRST.search(text), _ZH_KEEP_AFTER.search(text)
     for keep, stop in ((first, text[first.end() :] if first else ""), (after, text[: after.start()] if after else "")):
         if (
@@ -1510,6 +1556,10 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         return talk
     if _sequence(g, text, _ZH_SEQUENCE) or _sequence(g, text, _EN_SEQUENCE):
         return Help(language="zh")
+    return None
+
+
+def _zh_start_of_named(g: _Grammar, text: str) -> Intent | None:
     named = _named(g, text, ("zh", "en"))
     if named is not None and "start" not in named.tools:
         return Help(language="zh")
@@ -1521,6 +1571,11 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         spans = chinese_durations(text) or english_durations(text)
         activity = chinese_activity(g, text, first_duration(spans, text, ZH_JOINER))
         return _start_of_named(g, named, text, spans, activity, _ZH_TOPIC, "zh")
+    return None
+
+
+def _zh_start(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
+    """A start of the default app, read as ``_en_start`` reads one."""
     spans = chinese_durations(text) or english_durations(text)  # "<noun> 25 min 写作业" mixes both
     span = first_duration(spans, text, ZH_JOINER)
     if _another_duration(spans, span):
@@ -1545,6 +1600,13 @@ def _parse_chinese(g: _Grammar, text: str, awaiting_duration: bool) -> Intent:
         or _ZH_YES_NO.match(text)
     ):
         return Help(language="zh")
+    return _zh_start_for(g, text, spans, span, framed, awaiting_duration)
+
+
+def _zh_start_for(
+    g: _Grammar, text: str, spans: list[Span], span: Span | None, framed: str, awaiting_duration: bool
+) -> Intent:
+    """The default app's start once its length is read, as ``_en_start_for`` decides one."""
     activity = chinese_activity(g, framed, span) if g.default is not None and g.default.activity else None
     if span is not None and activity and not g.default_words["zh"].search(text) and g.unclear["zh"].fullmatch(activity):
         return _which_app(g, span.seconds, "zh")  # "做十五分钟数学": a quiz or homework?
