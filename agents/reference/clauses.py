@@ -304,6 +304,22 @@ def _zh_clauses(text: str, asking: Callable[[str], bool]) -> list[str]:
     return clauses
 
 
+def _lent_its_length(
+    clauses: list[str], timed: list[str], language: str, asking: Callable[[str], bool]
+) -> list[str] | None:
+    """The time there is, said apart from a request with no length ("got 40 mins before my shift, focus on
+    calc homework", 趁这四十分钟…): that time is the length asked for. The clauses with the length moved
+    into the request (the request last), or None."""
+    spare = [c for c in timed if (_ZH_SPARE if language == "zh" else _EN_SPARE).search(c)]
+    untimed = [c for c in clauses if c not in timed and asking(c)]
+    if len(timed) != 1 or len(spare) != 1 or len(untimed) != 1:
+        return None
+    span = _durations(spare[0], language)[0]
+    length = spare[0][span.start : span.end]
+    merged = f"{untimed[0]} {length}" if language == "zh" else f"{untimed[0]} for {length}"
+    return [c for c in clauses if c not in (spare[0], untimed[0])] + [merged]
+
+
 def reduce(
     text: str,
     language: str,
@@ -329,17 +345,12 @@ def reduce(
     go = any(_GO.fullmatch(c) for c in clauses)
     asking = [c for c in timed if go or asking_for_start(c)]
     if not asking:
-        # the time there is, said apart from a request with no length ("got 40 mins before my shift, focus on
-        # calc homework", 趁这四十分钟…): that time is the length asked for
-        spare_times = [c for c in timed if (_ZH_SPARE if zh else _EN_SPARE).search(c)]
-        untimed = [c for c in clauses if c not in timed and default_words.search(c) and asking_for_start(c)]
-        if len(timed) != 1 or len(spare_times) != 1 or len(untimed) != 1:
+        lent = _lent_its_length(
+            clauses, timed, language, lambda c: bool(default_words.search(c)) and asking_for_start(c)
+        )
+        if lent is None:
             return None
-        span = _durations(spare_times[0], language)[0]
-        length = spare_times[0][span.start : span.end]
-        merged = f"{untimed[0]} {length}" if zh else f"{untimed[0]} for {length}"
-        clauses = [merged if c == untimed[0] else c for c in clauses if c != spare_times[0]]
-        timed, asking = [merged], [merged]
+        clauses, timed, asking = lent, [lent[-1]], [lent[-1]]
     # the clause with the default app's words asks, over one that only has a start word ("开会前…" is no 开)
     core = next((c for c in asking if default_words.search(c)), asking[0])
     wanted = seconds(core)
